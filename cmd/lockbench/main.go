@@ -1,0 +1,110 @@
+// Command lockbench benchmarks and load-tests distributed locks: Redlock over
+// N real Redis masters through several multiplexing strategies, beside etcd
+// and the popular Go lock libraries.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailure     = 1 // the run failed, or a gate found a regression
+	exitUsage       = 2 // bad input: nothing was started or written
+	exitInterrupted = 130
+)
+
+// usageError is bad input: one line naming the flag and value, exit 2.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// errInterrupted: the run was stopped by a signal after writing what it had.
+var errInterrupted = errors.New("interrupted")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// After the first signal, restore the default so a second one ends
+		// lockbench at once (its servers die with it: parent-death signal).
+		<-ctx.Done()
+		stop()
+	}()
+	os.Exit(execute(ctx, os.Args[1:]))
+}
+
+func execute(ctx context.Context, args []string) int {
+	root := newRoot()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	var u usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(os.Stderr, "lockbench: interrupted; what was measured has been written")
+		return exitInterrupted
+	case errors.As(err, &u):
+		fmt.Fprintln(os.Stderr, "lockbench:", u.err)
+		return exitUsage
+	}
+	var ex exitError
+	if errors.As(err, &ex) {
+		if ex.msg != "" {
+			fmt.Fprintln(os.Stderr, "lockbench:", ex.msg)
+		}
+		return ex.code
+	}
+	fmt.Fprintln(os.Stderr, "lockbench:", err)
+	return exitFailure
+}
+
+// exitError ends lockbench with a chosen status (gate verdicts).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "lockbench",
+		Short:         "Benchmark and load-test distributed locks (Redlock, etcd, peers) on real servers",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          noArgs,
+		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newRunCmd())
+	for _, c := range extraCommands {
+		root.AddCommand(c())
+	}
+	return root
+}
+
+// extraCommands are subcommands registered from their own files' init.
+var extraCommands []func() *cobra.Command
+
+// noArgs rejects positional arguments (and so unknown subcommands) as usage errors.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		if cmd.HasSubCommands() {
+			return usagef("unknown command %q for %q", args[0], cmd.CommandPath())
+		}
+		return usagef("%s: unexpected argument %q", cmd.CommandPath(), args[0])
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/results"
+)
+
+func newRunCmd() *cobra.Command {
+	cfg := defaultRunConfig()
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run one backend/client/strategy/workload cell and report its latencies",
+		Long: `run starts the servers it needs (or dials --redis), drives lock cycles for
+--warmup + --duration, prints a progress line each second and a table at the
+end, and writes the summary JSON (--json) and interval logs (--out).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := cfg.validate(); err != nil {
+				return err
+			}
+			return runOne(cmd.Context(), cfg)
+		},
+	}
+	fs := cmd.Flags()
+	bindDriver(fs, &cfg)
+	bindTopology(fs, &cfg)
+	bindWorkload(fs, &cfg)
+	bindOutput(fs, &cfg)
+	return cmd
+}
+
+// runOne is `lockbench run`: up, measure, write, down.
+func runOne(ctx context.Context, cfg RunConfig) error {
+	started := time.Now()
+	topo, err := compose.Up(ctx, cfg.Topology)
+	if err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		return err
+	}
+	defer topo.Close()
+	sum, err := results.NewSummary(started, cfg)
+	if err != nil {
+		return err
+	}
+	sum.Versions = withServerVersions(ctx, sum.Versions, topo)
+	m, err := measureCell(ctx, cfg, topo)
+	if err != nil {
+		return err
+	}
+	sum.Runs = []results.Run{m.Run}
+	sum.Interrupted = ctx.Err() != nil
+	if err := writeResults(cfg, sum, []measured{m}); err != nil {
+		return err
+	}
+	if sum.Interrupted {
+		return errInterrupted
+	}
+	return nil
+}
+
+// writeResults prints the table and writes --json and --out.
+func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
+	if cfg.JSON != "-" {
+		if err := results.WriteTable(os.Stdout, sum.Runs, results.TableOptions{}); err != nil {
+			return err
+		}
+	}
+	if cfg.JSON != "" {
+		if err := sum.WriteJSON(cfg.JSON); err != nil {
+			return fmt.Errorf("--json %q: %w", cfg.JSON, err)
+		}
+	}
+	if cfg.Out != "" {
+		if err := writeOutDir(cfg.Out, sum, cells); err != nil {
+			return fmt.Errorf("--out %q: %w", cfg.Out, err)
+		}
+	}
+	return nil
+}
+
+// withServerVersions adds the servers' own versions.
+func withServerVersions(ctx context.Context, v map[string]string, topo *compose.Topology) map[string]string {
+	if len(topo.RedisAddrs) > 0 {
+		if s, err := compose.RedisVersion(ctx, topo.RedisAddrs[0]); err == nil {
+			v["redis-server"] = s
+		}
+	}
+	return v
+}

@@ -1,0 +1,99 @@
+// Package compose is the topology under test: local redis-server masters (and
+// etcd members) that lockbench starts and always stops, or external servers
+// it dials. Labs bigger than one machine live beside it as compose and
+// Kubernetes files.
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"time"
+)
+
+// Spec says which servers a run needs. It serialises into results.
+type Spec struct {
+	Redis RedisOptions `json:"redis"`
+	// RedisAddrs are external masters; when set, nothing is started.
+	RedisAddrs []string `json:"redis_addrs,omitempty"`
+	// NoRedis: the backend needs no Redis masters.
+	NoRedis bool `json:"-"`
+}
+
+// Topology is the servers of one run.
+type Topology struct {
+	// RedisAddrs are the masters, local or external, in order.
+	RedisAddrs []string
+	// Redis is set when the masters are local (for faults and tests).
+	Redis *Redis
+
+	closers []io.Closer
+}
+
+// Up starts or dials what spec asks for. Every server it started is stopped
+// by Close, also when Up itself fails half-way.
+func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
+	t := &Topology{}
+	defer func() {
+		if err != nil {
+			_ = t.Close()
+		}
+	}()
+	if !spec.NoRedis {
+		if len(spec.RedisAddrs) > 0 {
+			for _, a := range spec.RedisAddrs {
+				pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+				err := Ping(pctx, a)
+				cancel()
+				if err != nil {
+					return nil, fmt.Errorf("redis %s: unreachable: %v", a, err)
+				}
+			}
+			t.RedisAddrs = spec.RedisAddrs
+		} else {
+			r, err := StartRedis(ctx, spec.Redis)
+			if err != nil {
+				return nil, err
+			}
+			t.Redis = r
+			t.closers = append(t.closers, r)
+			t.RedisAddrs = r.Addrs()
+		}
+	}
+	return t, nil
+}
+
+// Close stops every server Up started, in reverse order.
+func (t *Topology) Close() error {
+	var errs []error
+	for i := len(t.closers) - 1; i >= 0; i-- {
+		errs = append(errs, t.closers[i].Close())
+	}
+	t.closers = nil
+	return errors.Join(errs...)
+}
+
+// ParseAddrs checks a comma-separated host:port list: every entry well formed
+// and none twice. name is the flag for the error message.
+func ParseAddrs(name string, list []string) ([]string, error) {
+	seen := map[string]bool{}
+	out := make([]string, 0, len(list))
+	for _, a := range list {
+		host, port, err := net.SplitHostPort(a)
+		if err != nil || host == "" {
+			return nil, fmt.Errorf("--%s %q: want host:port", name, a)
+		}
+		if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+			return nil, fmt.Errorf("--%s %q: bad port %q", name, a, port)
+		}
+		if seen[a] {
+			return nil, fmt.Errorf("--%s %q: listed twice", name, a)
+		}
+		seen[a] = true
+		out = append(out, a)
+	}
+	return out, nil
+}

@@ -1,0 +1,63 @@
+package backends
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/multiplex"
+)
+
+// RedisClient dials the masters with one client library in the mode a
+// strategy needs, returning the nodes and a closer for their clients.
+type RedisClient func(ctx context.Context, s Spec) ([]multiplex.Node, func() error, error)
+
+var redisClients = map[string]RedisClient{}
+
+// RegisterRedisClient adds a client library for the redlock backend.
+func RegisterRedisClient(name string, c RedisClient) { redisClients[name] = c }
+
+func init() {
+	Register(Backend{
+		Name:       "redlock",
+		Describe:   "Redlock over N independent masters, lockbench's own implementation (drivers/redlock)",
+		Clients:    []string{"goredis", "rueidis"},
+		Muxes:      []string{"sequential", "fanout", "pipeline", "auto"},
+		NeedsRedis: true,
+		Open:       openRedlock,
+	})
+}
+
+func openRedlock(ctx context.Context, s Spec) (drivers.Locker, error) {
+	dial, ok := redisClients[s.Client]
+	if !ok {
+		return nil, fmt.Errorf("--client %q: not available (have %v)", s.Client, clientNames())
+	}
+	nodes, closeNodes, err := dial(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	mux, err := multiplex.New(s.Mux, nodes, s.Multiplex)
+	if err != nil {
+		_ = closeNodes()
+		return nil, fmt.Errorf("--mux %q: %w", s.Mux, err)
+	}
+	l, err := redlock.New(mux, s.Redlock, closeNodes)
+	if err != nil {
+		_ = mux.Close()
+		_ = closeNodes()
+		return nil, err
+	}
+	return l, nil
+}
+
+func clientNames() []string {
+	out := make([]string, 0, len(redisClients))
+	for n := range redisClients {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

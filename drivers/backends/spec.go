@@ -1,0 +1,112 @@
+// Package backends opens a drivers.Locker by name: the one place that knows
+// every backend, client adapter and multiplexing strategy. Each backend
+// registers itself in its own file.
+package backends
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/multiplex"
+)
+
+// Spec selects and configures a Locker. It serialises into results.
+type Spec struct {
+	Backend   string            `json:"backend"`
+	Client    string            `json:"client,omitempty"`
+	Mux       string            `json:"mux,omitempty"`
+	Redlock   redlock.Config    `json:"redlock"`
+	Multiplex multiplex.Options `json:"multiplex"`
+	// Workers sizes connection pools so no worker waits for a connection.
+	Workers int `json:"-"`
+	// RedisAddrs are the masters (from compose).
+	RedisAddrs []string `json:"-"`
+}
+
+// Backend opens Lockers of one kind.
+type Backend struct {
+	Name     string
+	Describe string
+	// Clients and Muxes this backend accepts; empty means the flag is ignored.
+	Clients, Muxes []string
+	NeedsRedis     bool
+	Open           func(ctx context.Context, s Spec) (drivers.Locker, error)
+}
+
+var registry = map[string]Backend{}
+
+// Register adds a backend; called from init.
+func Register(b Backend) {
+	if _, dup := registry[b.Name]; dup {
+		panic("backends: registered twice: " + b.Name)
+	}
+	registry[b.Name] = b
+}
+
+// Lookup finds a backend by name.
+func Lookup(name string) (Backend, bool) { b, ok := registry[name]; return b, ok }
+
+// Names lists the backends, sorted.
+func Names() []string {
+	out := make([]string, 0, len(registry))
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Validate checks names and parameters, naming the flag at fault.
+func (s Spec) Validate() error {
+	b, ok := registry[s.Backend]
+	if !ok {
+		return fmt.Errorf("--backend %q: unknown (have %s)", s.Backend, strings.Join(Names(), ", "))
+	}
+	if len(b.Clients) > 0 && !contains(b.Clients, s.Client) {
+		return fmt.Errorf("--client %q: unknown for backend %s (have %s)", s.Client, s.Backend, strings.Join(b.Clients, ", "))
+	}
+	if len(b.Muxes) > 0 && !contains(b.Muxes, s.Mux) {
+		return fmt.Errorf("--mux %q: unknown for backend %s (have %s)", s.Mux, s.Backend, strings.Join(b.Muxes, ", "))
+	}
+	if s.Multiplex.Batch < 0 {
+		return fmt.Errorf("--batch %d: must not be negative", s.Multiplex.Batch)
+	}
+	if s.Multiplex.FlushDelay < 0 {
+		return fmt.Errorf("--flush-delay %v: must not be negative", s.Multiplex.FlushDelay)
+	}
+	return nil
+}
+
+// Open opens the Locker s selects.
+func Open(ctx context.Context, s Spec) (drivers.Locker, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return registry[s.Backend].Open(ctx, s)
+}
+
+// Name is the run's name: backend/client/mux (the parts that apply).
+func (s Spec) Name() string {
+	b := registry[s.Backend]
+	parts := []string{s.Backend}
+	if len(b.Clients) > 0 {
+		parts = append(parts, s.Client)
+	}
+	if len(b.Muxes) > 0 {
+		parts = append(parts, s.Mux)
+	}
+	return strings.Join(parts, "/")
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

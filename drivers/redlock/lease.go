@@ -1,0 +1,76 @@
+package redlock
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/multiplex"
+)
+
+// lease is a granted Redlock lock. It belongs to one goroutine.
+type lease struct {
+	l          *Locker
+	key, token string
+	validUntil time.Time
+}
+
+var _ drivers.Lease = (*lease)(nil)
+
+func (s *lease) ValidUntil() time.Time { return s.validUntil }
+func (s *lease) Fence() uint64         { return 0 }
+
+// Unlock runs compare-and-delete on every master. It fails with ErrNotHeld
+// when fewer than a quorum still held our token (the lock had expired), and
+// with the masters' error when too many failed to answer.
+func (s *lease) Unlock(ctx context.Context) error {
+	out := make([]multiplex.Reply, s.l.mux.N())
+	s.l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Release, Key: s.key, Token: s.token, Timeout: s.l.cfg.NodeTimeout}, out)
+	a := tally(out)
+	switch {
+	case a.Won >= s.l.quorum:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case a.Won+a.HeldByOther >= s.l.quorum:
+		return fmt.Errorf("%w: released on %d/%d masters", drivers.ErrNotHeld, a.Won, a.Masters)
+	}
+	return fmt.Errorf("redlock: release: %d/%d masters failed, %d timed out: %w", a.Failed, a.Masters, a.TimedOut, firstErr(out))
+}
+
+// Extend runs compare-and-PEXPIRE on every master. It succeeds only when a
+// quorum extended while the current validity had not yet run out; then the
+// validity restarts from this call.
+func (s *lease) Extend(ctx context.Context, ttl time.Duration) error {
+	if ttl <= 0 {
+		return fmt.Errorf("redlock: extend: ttl %v must be positive", ttl)
+	}
+	out := make([]multiplex.Reply, s.l.mux.N())
+	start := time.Now()
+	s.l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Extend, Key: s.key, Token: s.token, TTL: ttl, Timeout: s.l.cfg.NodeTimeout}, out)
+	end := time.Now()
+	a := tally(out)
+	if a.Won < s.l.quorum {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("%w: extended on %d/%d masters", drivers.ErrNotHeld, a.Won, a.Masters)
+	}
+	if !end.Before(s.validUntil) {
+		return fmt.Errorf("%w: extend answered %v after validity ended", drivers.ErrNotHeld, end.Sub(s.validUntil))
+	}
+	cfg := s.l.cfg
+	cfg.TTL = ttl
+	s.validUntil = start.Add(ttl - cfg.Drift())
+	return nil
+}
+
+func firstErr(out []multiplex.Reply) error {
+	for _, r := range out {
+		if r.Err != nil {
+			return r.Err
+		}
+	}
+	return fmt.Errorf("no error reported")
+}

@@ -1,0 +1,117 @@
+// Package redlock is the Redlock algorithm, written once over a
+// multiplex.Strategy: SET NX PX with a random token on N independent masters,
+// a majority quorum, validity = ttl − elapsed − drift, release everywhere on
+// failure, compare-and-delete release and compare-and-extend.
+package redlock
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"time"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/multiplex"
+)
+
+// Locker runs Redlock over the masters its strategy reaches.
+type Locker struct {
+	mux    multiplex.Strategy
+	cfg    Config
+	quorum int
+	closer func() error // closes the masters' clients, if the Locker owns them
+}
+
+var _ drivers.Locker = (*Locker)(nil)
+
+// New builds a Locker over mux. closer, if not nil, is called by Close after
+// the strategy is closed (typically it closes the adapters' clients).
+func New(mux multiplex.Strategy, cfg Config, closer func() error) (*Locker, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer}, nil
+}
+
+// Config returns the parameters the Locker runs with.
+func (l *Locker) Config() Config { return l.cfg }
+
+// Lock makes one Redlock acquire attempt on key.
+func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+	token, err := NewToken()
+	if err != nil {
+		return nil, drivers.Attempt{}, err
+	}
+	out := make([]multiplex.Reply, l.mux.N())
+	start := time.Now()
+	l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Acquire, Key: key, Token: token, TTL: l.cfg.TTL, Timeout: l.cfg.NodeTimeout}, out)
+	a := tally(out)
+	a.Elapsed = time.Since(start)
+	a.Validity = l.cfg.Validity(a.Elapsed)
+	if a.Won >= l.quorum && a.Validity > 0 {
+		return &lease{l: l, key: key, token: token, validUntil: start.Add(l.cfg.TTL - l.cfg.Drift())}, a, nil
+	}
+	// Not acquired: release on every master, including those that refused or
+	// failed (a SET may have landed after its timeout). The run may be ending,
+	// so the rollback outlives ctx for at most one node timeout.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.cfg.NodeTimeout)
+	l.mux.Broadcast(rctx, multiplex.Cmd{Kind: multiplex.Release, Key: key, Token: token, Timeout: l.cfg.NodeTimeout}, out)
+	cancel()
+	return nil, a, l.failure(ctx, a)
+}
+
+// failure names why an attempt with tally a did not acquire.
+func (l *Locker) failure(ctx context.Context, a drivers.Attempt) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	switch {
+	case a.Won >= l.quorum:
+		return fmt.Errorf("%w: %d/%d masters in %v, validity %v", drivers.ErrExpired, a.Won, a.Masters, a.Elapsed, a.Validity)
+	case a.HeldByOther >= l.quorum:
+		return fmt.Errorf("%w: %d/%d masters", drivers.ErrBusy, a.HeldByOther, a.Masters)
+	case a.TimedOut > a.Masters-l.quorum && a.Failed == 0:
+		return fmt.Errorf("%w: %d/%d masters", drivers.ErrTimeout, a.TimedOut, a.Masters)
+	}
+	return fmt.Errorf("%w: won %d, held by other %d, failed %d, timed out %d of %d",
+		drivers.ErrNoQuorum, a.Won, a.HeldByOther, a.Failed, a.TimedOut, a.Masters)
+}
+
+// Close closes the strategy and, if owned, the masters' clients.
+func (l *Locker) Close() error {
+	err := l.mux.Close()
+	if l.closer != nil {
+		if cerr := l.closer(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
+
+func tally(out []multiplex.Reply) drivers.Attempt {
+	a := drivers.Attempt{Masters: len(out)}
+	for _, r := range out {
+		switch r.Status {
+		case multiplex.OK:
+			a.Won++
+		case multiplex.Refused:
+			a.HeldByOther++
+		case multiplex.TimedOut:
+			a.TimedOut++
+		default:
+			a.Failed++
+		}
+	}
+	return a
+}
+
+// NewToken is 20 random bytes from crypto/rand, base64url-encoded: unique
+// across all clients for the lock's lifetime.
+func NewToken() (string, error) {
+	var b [20]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("redlock: token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}

@@ -1,0 +1,44 @@
+package results
+
+import (
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Histogram geometry: nanoseconds, 1 µs resolution, up to one hour, three
+// significant digits. Every histogram of a run shares it so they merge.
+const (
+	LowestNS  = 1_000
+	HighestNS = 3_600_000_000_000
+	SigFigs   = 3
+)
+
+// NewHistogram returns an empty histogram of the run geometry.
+func NewHistogram() *hdrhistogram.Histogram {
+	return hdrhistogram.New(LowestNS, HighestNS, SigFigs)
+}
+
+// Percentiles is a latency distribution in microseconds, as the JSON shows it.
+type Percentiles struct {
+	Count int64   `json:"count"`
+	Mean  float64 `json:"mean"`
+	P50   float64 `json:"p50"`
+	P90   float64 `json:"p90"`
+	P99   float64 `json:"p99"`
+	P999  float64 `json:"p999"`
+	Max   float64 `json:"max"`
+}
+
+// Summarize reads the JSON percentiles off a nanosecond histogram.
+func Summarize(h *hdrhistogram.Histogram) Percentiles {
+	if h == nil || h.TotalCount() == 0 {
+		return Percentiles{}
+	}
+	v := h.ValueAtPercentiles([]float64{50, 90, 99, 99.9})
+	us := func(ns int64) float64 { return float64(ns) / 1e3 }
+	return Percentiles{
+		Count: h.TotalCount(),
+		Mean:  h.Mean() / 1e3,
+		P50:   us(v[50]), P90: us(v[90]), P99: us(v[99]), P999: us(v[99.9]),
+		Max: us(h.Max()),
+	}
+}

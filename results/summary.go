@@ -1,0 +1,208 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// Schema names the summary format; outside tools and gates read it.
+const Schema = "lockbench/v1"
+
+// Summary is the JSON a run or a compare writes.
+type Summary struct {
+	Schema      string            `json:"schema"`
+	Started     time.Time         `json:"started"`
+	Interrupted bool              `json:"interrupted"`
+	Host        Host              `json:"host"`
+	Versions    map[string]string `json:"versions"`
+	Config      json.RawMessage   `json:"config"`
+	Runs        []Run             `json:"runs"`
+}
+
+// Host is the machine the run was measured on.
+type Host struct {
+	Hostname string `json:"hostname"`
+	OS       string `json:"os"`
+	Arch     string `json:"arch"`
+	CPUs     int    `json:"cpus"`
+}
+
+// Run is one cell: a backend, client, strategy and workload measured for a
+// duration.
+type Run struct {
+	Name        string  `json:"name"`
+	Backend     string  `json:"backend"`
+	Client      string  `json:"client"`
+	Mux         string  `json:"mux"`
+	Masters     int     `json:"masters"`
+	Workload    string  `json:"workload"`
+	Keys        int     `json:"keys"`
+	Workers     int     `json:"workers"`
+	Rate        float64 `json:"rate"`
+	DurationS   float64 `json:"duration_s"`
+	Interrupted bool    `json:"interrupted"`
+
+	Throughput Throughput             `json:"throughput"`
+	LatencyUS  map[string]Percentiles `json:"latency_us"`
+	// ServiceUS is the uncorrected service time (from the actual start) of
+	// open-loop runs; absent in a closed loop, where it equals LatencyUS.
+	ServiceUS         map[string]Percentiles `json:"service_us,omitempty"`
+	Counts            Counts                 `json:"counts"`
+	SplitBrainRate    float64                `json:"split_brain_rate"`
+	RetriesPerAcquire float64                `json:"retries_per_acquire"`
+	// AllocsPerCycle is heap allocations per completed cycle in the whole
+	// process (driver, client library and harness) during the measured window.
+	AllocsPerCycle float64 `json:"allocs_per_cycle"`
+	// Extra holds backend- or issue-specific measures (referee, pacing).
+	Extra map[string]any `json:"extra,omitempty"`
+}
+
+// Throughput is per second of measured time.
+type Throughput struct {
+	CyclesPerS   float64 `json:"cycles_per_s"`
+	AttemptsPerS float64 `json:"attempts_per_s"`
+}
+
+// Counts close: attempts = acquired + busy + split_brain + timeouts + errors.
+type Counts struct {
+	Attempts      int64 `json:"attempts"`
+	Acquired      int64 `json:"acquired"`
+	Busy          int64 `json:"busy"`
+	SplitBrain    int64 `json:"split_brain"`
+	Timeouts      int64 `json:"timeouts"`
+	Errors        int64 `json:"errors"`
+	Violations    int64 `json:"violations"`
+	Cycles        int64 `json:"cycles"`         // acquired and released
+	GaveUp        int64 `json:"gave_up"`        // cycles that ran out of --tries
+	ReleaseErrors int64 `json:"release_errors"` // releases that failed or found the lock gone
+}
+
+// Fill sets a run's counts, latencies and throughput from the merged total.
+func (r *Run) Fill(t *Interval) {
+	secs := t.End.Sub(t.Start).Seconds()
+	r.DurationS = secs
+	c := &r.Counts
+	c.Acquired = t.Count(OpAcquire, OK)
+	c.Busy = t.Count(OpAcquire, Busy)
+	c.SplitBrain = t.Count(OpAcquire, SplitBrain)
+	c.Timeouts = t.Count(OpAcquire, Timeout)
+	c.Errors = t.Count(OpAcquire, Error)
+	c.Attempts = t.Total(OpAcquire)
+	c.Cycles = t.Count(OpCycle, OK)
+	c.GaveUp = t.Total(OpAcquireTotal) - t.Count(OpAcquireTotal, OK)
+	c.ReleaseErrors = t.Total(OpRelease) - t.Count(OpRelease, OK)
+	if secs > 0 {
+		r.Throughput = Throughput{CyclesPerS: float64(c.Cycles) / secs, AttemptsPerS: float64(c.Attempts) / secs}
+	}
+	if failed := c.Busy + c.SplitBrain; failed > 0 {
+		r.SplitBrainRate = float64(c.SplitBrain) / float64(failed)
+	}
+	if c.Acquired > 0 {
+		r.RetriesPerAcquire = float64(c.Attempts-c.Acquired) / float64(c.Acquired)
+	}
+	r.LatencyUS = map[string]Percentiles{}
+	for _, op := range Ops() {
+		if h := t.Latency(op); h.TotalCount() > 0 || op != OpExtend {
+			r.LatencyUS[op.String()] = Summarize(h)
+		}
+		if h := t.Service(op); h != nil && h.TotalCount() > 0 {
+			if r.ServiceUS == nil {
+				r.ServiceUS = map[string]Percentiles{}
+			}
+			r.ServiceUS[op.String()] = Summarize(h)
+		}
+	}
+}
+
+// NewSummary starts a summary with host and library versions filled in.
+func NewSummary(started time.Time, config any) (*Summary, error) {
+	raw, err := json.Marshal(config)
+	if err != nil {
+		return nil, fmt.Errorf("results: config: %w", err)
+	}
+	host, _ := os.Hostname()
+	return &Summary{
+		Schema: Schema, Started: started.UTC().Truncate(time.Second),
+		Host:     Host{Hostname: host, OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU()},
+		Versions: Versions(), Config: raw,
+	}, nil
+}
+
+// Versions lists Go and the libraries that shape the numbers.
+func Versions() map[string]string {
+	v := map[string]string{"go": runtime.Version()}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return v
+	}
+	v["lockbench"] = bi.Main.Version
+	names := map[string]string{
+		"github.com/redis/go-redis/v9":            "go-redis",
+		"github.com/redis/rueidis":                "rueidis",
+		"go.etcd.io/etcd/client/v3":               "etcd-client",
+		"go.etcd.io/etcd/server/v3":               "etcd-server",
+		"github.com/HdrHistogram/hdrhistogram-go": "hdrhistogram-go",
+		"github.com/go-redsync/redsync/v4":        "redsync",
+	}
+	for _, d := range bi.Deps {
+		if n, ok := names[d.Path]; ok {
+			v[n] = d.Version
+		}
+	}
+	return v
+}
+
+// WriteJSON writes the summary to path ("-" is stdout) atomically: a temp
+// file renamed into place, so a reader never sees half a summary.
+func (s *Summary) WriteJSON(path string) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if path == "-" {
+		_, err := os.Stdout.Write(b)
+		return err
+	}
+	return WriteFileAtomic(path, b)
+}
+
+// WriteFileAtomic writes b to path via a temp file in the same directory.
+func WriteFileAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// ReadSummary loads a summary JSON.
+func ReadSummary(path string) (*Summary, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if !strings.HasPrefix(s.Schema, "lockbench/") {
+		return nil, fmt.Errorf("%s: not a lockbench summary (schema %q)", path, s.Schema)
+	}
+	return &s, nil
+}

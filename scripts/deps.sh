@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what lockbench's runs and tests need on a fresh Debian machine:
+# redis-server and redis-benchmark. etcd is built into lockbench itself
+# (go.etcd.io/etcd/server/v3/embed), so it needs nothing here.
+set -euo pipefail
+need=()
+command -v redis-server >/dev/null || need+=(redis-server)
+command -v redis-benchmark >/dev/null || need+=(redis-tools)
+if [ ${#need[@]} -eq 0 ]; then
+  echo "deps: redis-server $(redis-server --version | sed -E 's/.*v=([^ ]+).*/\1/') present"
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "deps: missing ${need[*]}; run as root or: sudo apt-get install -y ${need[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+# The Debian package starts a system redis on :6379; lockbench starts its own.
+(systemctl disable --now redis-server 2>/dev/null || service redis-server stop 2>/dev/null || true) >/dev/null
+echo "deps: installed ${need[*]}"

@@ -1,0 +1,40 @@
+package workloads
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+)
+
+func init() {
+	RegisterGenerator("contended", "K hot keys (--keys) shared by all workers, each cycle a uniformly random one",
+		func(c Config) error {
+			if c.Keys < 1 {
+				return fmt.Errorf("--keys %d: contended needs at least 1 key", c.Keys)
+			}
+			return nil
+		},
+		func(c Config) Generator { return contended{keys: HotKeys(c.Prefix, c.Keys)} })
+}
+
+// HotKeys are the shared keys of contended workloads.
+func HotKeys(prefix string, n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = prefix + ":hot:" + strconv.Itoa(i)
+	}
+	return keys
+}
+
+type contended struct{ keys []string }
+
+func (c contended) Worker(id int) KeySource {
+	return &hotKeys{keys: c.keys, rnd: rand.New(rand.NewPCG(uint64(id), 0x6c6f636b))}
+}
+
+type hotKeys struct {
+	keys []string
+	rnd  *rand.Rand
+}
+
+func (h *hotKeys) Next() string { return h.keys[h.rnd.IntN(len(h.keys))] }
