@@ -54,10 +54,8 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	}
 	// Not acquired: release on every master, including those that refused or
 	// failed (a SET may have landed after its timeout). The run may be ending,
-	// so the rollback outlives ctx for at most one node timeout.
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.cfg.NodeTimeout)
-	l.mux.Broadcast(rctx, multiplex.Cmd{Kind: multiplex.Release, Key: key, Token: token, Timeout: l.cfg.NodeTimeout}, out)
-	cancel()
+	// so the rollback outlives ctx, bounded by the per-master timeout.
+	l.mux.Broadcast(context.WithoutCancel(ctx), multiplex.Cmd{Kind: multiplex.Release, Key: key, Token: token, Timeout: l.cfg.NodeTimeout}, out)
 	return nil, a, l.failure(ctx, a)
 }
 

@@ -1,0 +1,211 @@
+// Package drivertest is the conformance suite every lock backend passes
+// against real servers: mutual exclusion, release safety, extend semantics,
+// one-attempt Lock and context cancellation.
+package drivertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/drivers"
+)
+
+// Opener opens a Locker whose locks live for ttl. The suite closes it.
+type Opener func(t *testing.T, ttl time.Duration) drivers.Locker
+
+// Options adapt the suite to a backend's granularity.
+type Options struct {
+	// TTL for the tests that wait for expiry; backends that round TTLs up
+	// (etcd: whole seconds) pass their smallest. Default 300 ms.
+	TTL time.Duration
+	// Workers contending in the mutual-exclusion test. Default 64.
+	Workers int
+	// Increments each worker makes. Default 2.
+	Rounds int
+}
+
+func (o *Options) defaults() {
+	if o.TTL == 0 {
+		o.TTL = 300 * time.Millisecond
+	}
+	if o.Workers == 0 {
+		o.Workers = 64
+	}
+	if o.Rounds == 0 {
+		o.Rounds = 2
+	}
+}
+
+var seq atomic.Int64
+
+// key makes a key unique to this test run.
+func key(t *testing.T) string {
+	return fmt.Sprintf("drivertest:%s:%d:%d", t.Name(), time.Now().UnixNano(), seq.Add(1))
+}
+
+// Run runs every conformance test as a subtest.
+func Run(t *testing.T, open Opener, opt Options) {
+	opt.defaults()
+	t.Run("MutualExclusion", func(t *testing.T) { mutualExclusion(t, open, opt) })
+	t.Run("OneAttemptBusy", func(t *testing.T) { oneAttemptBusy(t, open) })
+	t.Run("ReleaseKeepsOthersLock", func(t *testing.T) { releaseKeepsOthersLock(t, open, opt) })
+	t.Run("ExtendAfterExpiryFails", func(t *testing.T) { extendAfterExpiry(t, open, opt) })
+	t.Run("ExtendWhileHeld", func(t *testing.T) { extendWhileHeld(t, open) })
+	t.Run("CanceledContext", func(t *testing.T) { canceledContext(t, open) })
+}
+
+func openClosed(t *testing.T, open Opener, ttl time.Duration) drivers.Locker {
+	l := open(t, ttl)
+	t.Cleanup(func() { _ = l.Close() })
+	return l
+}
+
+// mutualExclusion: workers increment a plain counter non-atomically inside
+// the critical section (read, yield, write). A lost update means two holders
+// at once.
+func mutualExclusion(t *testing.T, open Opener, opt Options) {
+	l := openClosed(t, open, 10*time.Second)
+	k := key(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var counter int // deliberately unsynchronised: the lock must protect it
+	var wg sync.WaitGroup
+	errs := make(chan error, opt.Workers)
+	for range opt.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < opt.Rounds; {
+				lease, _, err := l.Lock(ctx, k)
+				if err != nil {
+					if ctx.Err() != nil {
+						errs <- ctx.Err()
+						return
+					}
+					time.Sleep(rand.N(50 * time.Millisecond)) // Redlock's random retry delay
+					continue
+				}
+				v := counter
+				runtime.Gosched()
+				counter = v + 1
+				if err := lease.Unlock(ctx); err != nil {
+					errs <- fmt.Errorf("unlock: %w", err)
+					return
+				}
+				i++
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if want := opt.Workers * opt.Rounds; counter != want {
+		t.Fatalf("counter = %d, want %d: %d updates lost to overlapping holders", counter, want, want-counter)
+	}
+}
+
+func oneAttemptBusy(t *testing.T, open Opener) {
+	l := openClosed(t, open, 10*time.Second)
+	ctx := context.Background()
+	k := key(t)
+	a, _, err := l.Lock(ctx, k)
+	if err != nil {
+		t.Fatalf("first Lock: %v", err)
+	}
+	defer a.Unlock(ctx)
+	if !a.ValidUntil().After(time.Now()) {
+		t.Fatalf("ValidUntil %v is not in the future", a.ValidUntil())
+	}
+	_, att, err := l.Lock(ctx, k)
+	if !errors.Is(err, drivers.ErrBusy) {
+		t.Fatalf("second Lock on a held key: err = %v, want ErrBusy", err)
+	}
+	if att.Won != 0 && att.Won >= att.HeldByOther {
+		t.Fatalf("busy attempt tally %+v: want held_by_other to dominate", att)
+	}
+}
+
+func releaseKeepsOthersLock(t *testing.T, open Opener, opt Options) {
+	l := openClosed(t, open, opt.TTL)
+	ctx := context.Background()
+	k := key(t)
+	a, _, err := l.Lock(ctx, k)
+	if err != nil {
+		t.Fatalf("Lock A: %v", err)
+	}
+	var b drivers.Lease
+	deadline := time.Now().Add(opt.TTL*4 + 3*time.Second)
+	for {
+		if b, _, err = l.Lock(ctx, k); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("B never acquired after A's lock expired: %v", err)
+		}
+		time.Sleep(opt.TTL / 10)
+	}
+	defer b.Unlock(ctx)
+	if err := a.Unlock(ctx); !errors.Is(err, drivers.ErrNotHeld) {
+		t.Fatalf("A.Unlock after expiry: err = %v, want ErrNotHeld", err)
+	}
+	if _, _, err := l.Lock(ctx, k); !errors.Is(err, drivers.ErrBusy) {
+		t.Fatalf("A's late Unlock deleted B's lock: a third Lock got err = %v, want ErrBusy", err)
+	}
+}
+
+func extendAfterExpiry(t *testing.T, open Opener, opt Options) {
+	l := openClosed(t, open, opt.TTL)
+	ctx := context.Background()
+	a, _, err := l.Lock(ctx, key(t))
+	if err != nil {
+		t.Fatalf("Lock: %v", err)
+	}
+	time.Sleep(time.Until(a.ValidUntil()) + opt.TTL + 50*time.Millisecond)
+	if err := a.Extend(ctx, opt.TTL); err == nil {
+		t.Fatal("Extend after expiry succeeded")
+	}
+}
+
+func extendWhileHeld(t *testing.T, open Opener) {
+	l := openClosed(t, open, 10*time.Second)
+	ctx := context.Background()
+	a, _, err := l.Lock(ctx, key(t))
+	if err != nil {
+		t.Fatalf("Lock: %v", err)
+	}
+	defer a.Unlock(ctx)
+	before := a.ValidUntil()
+	time.Sleep(5 * time.Millisecond)
+	if err := a.Extend(ctx, 20*time.Second); err != nil {
+		t.Fatalf("Extend while held: %v", err)
+	}
+	if !a.ValidUntil().After(before) {
+		t.Fatalf("Extend did not move ValidUntil forward: %v → %v", before, a.ValidUntil())
+	}
+}
+
+func canceledContext(t *testing.T, open Opener) {
+	l := openClosed(t, open, 10*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	lease, _, err := l.Lock(ctx, key(t))
+	if err == nil {
+		_ = lease.Unlock(context.Background())
+		t.Fatal("Lock with a canceled context succeeded")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Lock with a canceled context: err = %v, want context.Canceled", err)
+	}
+	if got := drivers.Classify(ctx, drivers.Attempt{}, err); got != drivers.Canceled {
+		t.Fatalf("Classify = %v, want canceled (a shutdown is not a failure)", got)
+	}
+}
