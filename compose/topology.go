@@ -21,7 +21,16 @@ type Spec struct {
 	RedisAddrs []string `json:"redis_addrs,omitempty"`
 	// NoRedis: the backend needs no Redis masters.
 	NoRedis bool `json:"-"`
+	// Etcd is the local etcd cluster to start when the backend needs one.
+	Etcd EtcdOptions `json:"etcd"`
+	// EtcdAddrs are an external etcd cluster's members; when set, nothing is started.
+	EtcdAddrs []string `json:"etcd_addrs,omitempty"`
+	// NeedsEtcd: the backend locks in etcd (see etcd.go).
+	NeedsEtcd bool `json:"-"`
 }
+
+// ErrUnreachable: an external server given by flag does not answer.
+var ErrUnreachable = errors.New("unreachable")
 
 // Topology is the servers of one run.
 type Topology struct {
@@ -29,6 +38,10 @@ type Topology struct {
 	RedisAddrs []string
 	// Redis is set when the masters are local (for faults and tests).
 	Redis *Redis
+	// EtcdAddrs are the etcd members' client addresses, local or external.
+	EtcdAddrs []string
+	// Etcd is set when the members are local.
+	Etcd *Etcd
 
 	closers []io.Closer
 }
@@ -49,7 +62,7 @@ func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
 				err := Ping(pctx, a)
 				cancel()
 				if err != nil {
-					return nil, fmt.Errorf("redis %s: unreachable: %v", a, err)
+					return nil, fmt.Errorf("%w: --redis %s: %v", ErrUnreachable, a, err)
 				}
 			}
 			t.RedisAddrs = spec.RedisAddrs
@@ -61,6 +74,11 @@ func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
 			t.Redis = r
 			t.closers = append(t.closers, r)
 			t.RedisAddrs = r.Addrs()
+		}
+	}
+	if spec.NeedsEtcd {
+		if err := t.upEtcd(ctx, spec); err != nil {
+			return nil, err
 		}
 	}
 	return t, nil

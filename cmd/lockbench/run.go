@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -31,6 +32,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 	fs := cmd.Flags()
 	bindDriver(fs, &cfg)
 	bindTopology(fs, &cfg)
+	bindEtcd(fs, &cfg)
 	bindWorkload(fs, &cfg)
 	bindOutput(fs, &cfg)
 	return cmd
@@ -41,10 +43,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	started := time.Now()
 	topo, err := compose.Up(ctx, cfg.Topology)
 	if err != nil {
-		if ctx.Err() != nil {
-			return errInterrupted
-		}
-		return err
+		return upError(ctx, err)
 	}
 	defer topo.Close()
 	sum, err := results.NewSummary(started, cfg)
@@ -65,6 +64,18 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 		return errInterrupted
 	}
 	return nil
+}
+
+// upError classifies a failed compose.Up: Ctrl-C during start-up is an
+// interruption, an unreachable server given by flag is bad input.
+func upError(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return errInterrupted
+	case errors.Is(err, compose.ErrUnreachable):
+		return usageError{err}
+	}
+	return err
 }
 
 // writeResults prints the table and writes --json and --out.
@@ -92,6 +103,11 @@ func withServerVersions(ctx context.Context, v map[string]string, topo *compose.
 	if len(topo.RedisAddrs) > 0 {
 		if s, err := compose.RedisVersion(ctx, topo.RedisAddrs[0]); err == nil {
 			v["redis-server"] = s
+		}
+	}
+	if len(topo.EtcdAddrs) > 0 {
+		if s, err := compose.EtcdVersion(ctx, topo.EtcdAddrs[0]); err == nil {
+			v["etcd-server"] = s
 		}
 	}
 	return v

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every bad input: one line on stderr naming the flag and value, exit 2,
+// nothing written, no server started (it returns long before one could be).
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "s.json")
+	tests := []struct {
+		name string
+		args []string
+		want string // must appear in the error line
+	}{
+		{"unknown backend", []string{"run", "--backend", "zookeeper"}, "zookeeper"},
+		{"unknown client", []string{"run", "--client", "jedis"}, "jedis"},
+		{"unknown mux", []string{"run", "--mux", "carrier-pigeon"}, "carrier-pigeon"},
+		{"unknown workload", []string{"run", "--workload", "bursty"}, "bursty"},
+		{"masters 0", []string{"run", "--masters", "0"}, "--masters"},
+		{"workers 0", []string{"run", "--workers", "0"}, "--workers"},
+		{"negative duration", []string{"run", "--duration", "-1s"}, "--duration"},
+		{"zero duration", []string{"run", "--duration", "0s"}, "--duration"},
+		{"unparsable duration", []string{"run", "--duration", "soon"}, "--duration"},
+		{"unparsable ttl", []string{"run", "--ttl", "ten"}, "--ttl"},
+		{"zero ttl", []string{"run", "--ttl", "0s"}, "--ttl"},
+		{"ttl below node timeout", []string{"run", "--ttl", "40ms", "--node-timeout", "50ms"}, "--ttl"},
+		{"contended no keys", []string{"run", "--workload", "contended", "--keys", "0"}, "--keys"},
+		{"bad redis addr", []string{"run", "--redis", "localhost"}, "localhost"},
+		{"duplicate redis addr", []string{"run", "--redis", "127.0.0.1:7001,127.0.0.1:7001"}, "127.0.0.1:7001"},
+		{"unreachable redis", []string{"run", "--redis", "127.0.0.1:1", "--json", out}, "127.0.0.1:1"},
+		{"unwritable json", []string{"run", "--json", "/nonexistent-dir/s.json"}, "--json"},
+		{"bad persistence", []string{"run", "--persistence", "sometimes"}, "sometimes"},
+		{"unknown flag", []string{"run", "--frobnicate"}, "frobnicate"},
+		{"unknown subcommand", []string{"frobnicate"}, "frobnicate"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := cli(t, 30*time.Second, tc.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitUsage, stdout, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if len(lines) != 1 || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("stderr %q: want one line naming %q", stderr, tc.want)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Fatalf("%s written on bad input", out)
+			}
+			if strings.Contains(stderr, "panic") {
+				t.Fatal(stderr)
+			}
+		})
+	}
+}
+
+func TestHelpStatesDefaults(t *testing.T) {
+	stdout, _, code := cli(t, 30*time.Second, "run", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"--backend string", `(default "redlock")`, "--masters int", "(default 5)", "--node-timeout duration", "(default 50ms)", "--ttl duration", "(default 10s)"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("run --help lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/results"
+)
+
+// startRun starts `lockbench run` and waits until its masters are up.
+func startRun(t *testing.T, args ...string) (*exec.Cmd, []int) {
+	t.Helper()
+	cmd := exec.Command(lockbenchBin, args...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		pids := compose.Children(cmd.Process.Pid, "redis-server")
+		if len(pids) == 3 {
+			return cmd, pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("masters never came up (have %v)", pids)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func waitGone(t *testing.T, pids []int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for compose.Alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("redis-server pid %d orphaned", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// Ctrl-C mid-run: the summary of what was measured is written with
+// interrupted=true, the masters are stopped, and the exit is 130.
+func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.json")
+	cmd, pids := startRun(t, "run", "--masters", "3", "--workers", "4", "--warmup", "0s", "--duration", "60s", "-q", "--json", out)
+	time.Sleep(1500 * time.Millisecond)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("exit: %v, want status %d", err, exitInterrupted)
+	}
+	waitGone(t, pids)
+	s, err := results.ReadSummary(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Interrupted || len(s.Runs) != 1 || !s.Runs[0].Interrupted {
+		t.Fatalf("summary not marked interrupted: %+v", s)
+	}
+	if s.Runs[0].Counts.Cycles == 0 {
+		t.Fatalf("interrupted run wrote no measurements: %+v", s.Runs[0].Counts)
+	}
+}
+
+// SIGTERM behaves like Ctrl-C; SIGKILL leaves no server behind either
+// (parent-death signal).
+func TestNoOrphansOnTermOrKill(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd, pids := startRun(t, "run", "--masters", "3", "--workers", "2", "--duration", "60s", "-q")
+			time.Sleep(300 * time.Millisecond)
+			_ = cmd.Process.Signal(sig)
+			_ = cmd.Wait()
+			waitGone(t, pids)
+		})
+	}
+}
+
+// A short real run writes every field of the summary schema.
+func TestRunWritesSchema(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.json")
+	stdout, stderr, code := cli(t, 60*time.Second, "run", "--masters", "3", "--workers", "2", "--warmup", "200ms", "--duration", "1s", "-q", "--json", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "redlock/goredis/fanout/uncontended") {
+		t.Fatalf("table lacks the run:\n%s", stdout)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"schema", "started", "interrupted", "host", "versions", "config", "runs"} {
+		if _, ok := doc[k]; !ok {
+			t.Errorf("summary lacks %q", k)
+		}
+	}
+	run := doc["runs"].([]any)[0].(map[string]any)
+	for _, k := range []string{"name", "backend", "client", "mux", "masters", "workload", "keys", "workers", "rate",
+		"duration_s", "interrupted", "throughput", "latency_us", "counts", "split_brain_rate", "retries_per_acquire"} {
+		if _, ok := run[k]; !ok {
+			t.Errorf("run lacks %q", k)
+		}
+	}
+	lat := run["latency_us"].(map[string]any)
+	for _, op := range []string{"acquire", "acquire_total", "release", "cycle"} {
+		p, ok := lat[op].(map[string]any)
+		if !ok {
+			t.Fatalf("latency_us lacks %q", op)
+		}
+		for _, k := range []string{"count", "mean", "p50", "p90", "p99", "p999", "max"} {
+			if _, ok := p[k]; !ok {
+				t.Errorf("latency_us.%s lacks %q", op, k)
+			}
+		}
+	}
+	counts := run["counts"].(map[string]any)
+	var sum float64
+	for _, k := range []string{"acquired", "busy", "split_brain", "timeouts", "errors"} {
+		sum += counts[k].(float64)
+	}
+	if counts["attempts"].(float64) != sum || sum == 0 {
+		t.Fatalf("counts do not close: %v", counts)
+	}
+	if _, ok := counts["violations"]; !ok {
+		t.Fatal("counts lacks violations")
+	}
+}

@@ -1,0 +1,219 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
+)
+
+// EtcdOptions describe a local etcd cluster to start.
+type EtcdOptions struct {
+	Members int `json:"members"` // 1, 3 or 5
+	// Bin is the lockbench binary that has the hidden `serve etcd`
+	// subcommand; default os.Executable(). Tests outside lockbench build it.
+	Bin string    `json:"-"`
+	Log io.Writer `json:"-"` // members' output; default discarded
+}
+
+// EtcdMemberCounts are the cluster sizes lockbench starts.
+var EtcdMemberCounts = []int{1, 3, 5}
+
+// ValidEtcdMembers reports whether n is a supported cluster size.
+func ValidEtcdMembers(n int) bool {
+	for _, m := range EtcdMemberCounts {
+		if m == n {
+			return true
+		}
+	}
+	return false
+}
+
+// EtcdMember is one local etcd member process.
+type EtcdMember struct {
+	Name       string
+	ClientPort int
+	PeerPort   int
+	Dir        string
+	proc       *process
+}
+
+// Addr is the member's client host:port on loopback.
+func (m *EtcdMember) Addr() string { return hostPort(m.ClientPort) }
+
+// Pid is the member's process id, 0 when stopped.
+func (m *EtcdMember) Pid() int { return m.proc.Pid() }
+
+// Stop shuts the member down cleanly (SIGTERM, SIGKILL after a grace).
+func (m *EtcdMember) Stop() error { return m.proc.stop(5 * time.Second) }
+
+// Kill crashes the member (SIGKILL).
+func (m *EtcdMember) Kill() error { return m.proc.kill() }
+
+// Etcd is a local etcd cluster, one OS process per member.
+type Etcd struct {
+	Members []*EtcdMember
+	root    string
+}
+
+// StartEtcd starts opt.Members members on free loopback ports, each with its
+// own temp data dir and fsync on, and waits until the cluster serves a
+// linearizable read through every member. On error whatever was started is
+// stopped again.
+func StartEtcd(ctx context.Context, opt EtcdOptions) (*Etcd, error) {
+	if !ValidEtcdMembers(opt.Members) {
+		return nil, fmt.Errorf("etcd members %d: want 1, 3 or 5", opt.Members)
+	}
+	bin := opt.Bin
+	if bin == "" {
+		var err error
+		if bin, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("compose: lockbench binary for etcd members: %w", err)
+		}
+	}
+	var lastErr error
+	for range 3 { // a free port can be taken before a member binds it: try again
+		e, err := startEtcdOnce(ctx, bin, opt)
+		if err == nil {
+			return e, nil
+		}
+		lastErr = err
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, err error) {
+	root, err := os.MkdirTemp("", "lockbench-etcd-")
+	if err != nil {
+		return nil, fmt.Errorf("compose: %w", err)
+	}
+	e := &Etcd{root: root}
+	defer func() {
+		if err != nil {
+			_ = e.Close()
+		}
+	}()
+	log := opt.Log
+	if log == nil {
+		log = io.Discard
+	}
+	peers := make([]string, opt.Members)
+	for i := range opt.Members {
+		m := &EtcdMember{Name: "m" + strconv.Itoa(i), Dir: filepath.Join(root, strconv.Itoa(i))}
+		if m.ClientPort, err = FreePort(); err != nil {
+			return nil, err
+		}
+		if m.PeerPort, err = FreePort(); err != nil {
+			return nil, err
+		}
+		peers[i] = m.Name + "=" + url(m.PeerPort)
+		e.Members = append(e.Members, m)
+	}
+	cluster := strings.Join(peers, ",")
+	// Start every member before waiting on any: a member of a 3- or
+	// 5-member cluster cannot serve until a quorum of its peers is up.
+	for _, m := range e.Members {
+		argv := []string{bin, "serve", "etcd", "--name", m.Name, "--data-dir", m.Dir,
+			"--client-url", url(m.ClientPort), "--peer-url", url(m.PeerPort),
+			"--initial-cluster", cluster, "--cluster-token", filepath.Base(root)}
+		m.proc = &process{name: "etcd " + m.Name + " :" + strconv.Itoa(m.ClientPort), argv: argv, log: log}
+		if err := m.proc.start(); err != nil {
+			return nil, err
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for _, m := range e.Members {
+		if err := waitTCP(wctx, m.proc, func(ctx context.Context) error { return EtcdPing(ctx, m.Addr()) }); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+func url(port int) string { return "http://" + hostPort(port) }
+
+// Addrs lists the members' client addresses in order.
+func (e *Etcd) Addrs() []string {
+	out := make([]string, len(e.Members))
+	for i, m := range e.Members {
+		out[i] = m.Addr()
+	}
+	return out
+}
+
+// Close stops every member and removes their data dirs.
+func (e *Etcd) Close() error {
+	var errs []error
+	for _, m := range e.Members {
+		if m.proc != nil {
+			errs = append(errs, m.Stop())
+		}
+	}
+	errs = append(errs, removeAll(e.root))
+	return errors.Join(errs...)
+}
+
+// EtcdPing checks that the etcd member at addr serves a linearizable read,
+// which needs a leader and so a quorum.
+func EtcdPing(ctx context.Context, addr string) error {
+	c, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}, DialTimeout: time.Second, Context: ctx, Logger: nopLogger()})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_, err = c.Get(ctx, "lockbench/ping")
+	return err
+}
+
+// EtcdVersion asks a member for its server version.
+func EtcdVersion(ctx context.Context, addr string) (string, error) {
+	c, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}, DialTimeout: time.Second, Context: ctx, Logger: nopLogger()})
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	st, err := c.Status(ctx, addr)
+	if err != nil {
+		return "", err
+	}
+	return st.Version, nil
+}
+
+// nopLogger keeps the etcd client's retry chatter off the progress line.
+func nopLogger() *zap.Logger { return zap.NewNop() }
+
+// upEtcd dials spec.EtcdAddrs or starts spec.Etcd; Up calls it.
+func (t *Topology) upEtcd(ctx context.Context, spec Spec) error {
+	if len(spec.EtcdAddrs) > 0 {
+		for _, a := range spec.EtcdAddrs {
+			pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			err := EtcdPing(pctx, a)
+			cancel()
+			if err != nil {
+				return fmt.Errorf("etcd %s: unreachable: %v", a, err)
+			}
+		}
+		t.EtcdAddrs = spec.EtcdAddrs
+		return nil
+	}
+	e, err := StartEtcd(ctx, spec.Etcd)
+	if err != nil {
+		return err
+	}
+	t.Etcd = e
+	t.closers = append(t.closers, e)
+	t.EtcdAddrs = e.Addrs()
+	return nil
+}

@@ -1,0 +1,145 @@
+package compose_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/compose"
+)
+
+// lockbenchBin is a lockbench binary built for the test: the etcd members
+// run as `lockbench serve etcd` processes.
+var lockbenchBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "lockbench-compose-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	lockbenchBin = filepath.Join(dir, "lockbench")
+	build := exec.Command("go", "build", "-o", lockbenchBin, "github.com/lockbench/lockbench/cmd/lockbench")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build lockbench:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// alive reports whether pid is a running (not zombie) process.
+func alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// state is the field after "(comm)"; Z = zombie
+	for i := len(st) - 1; i > 0; i-- {
+		if st[i] == ')' {
+			return i+2 < len(st) && st[i+2] != 'Z'
+		}
+	}
+	return true
+}
+
+func TestStartEtcd(t *testing.T) {
+	for _, members := range []int{1, 3} {
+		t.Run(fmt.Sprint(members), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: members, Bin: lockbenchBin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(e.Addrs()); got != members {
+				t.Fatalf("%d addrs, want %d", got, members)
+			}
+			var pids []int
+			for _, m := range e.Members {
+				if !alive(m.Pid()) {
+					t.Fatalf("member %s: no live process", m.Name)
+				}
+				pids = append(pids, m.Pid())
+				if err := compose.EtcdPing(ctx, m.Addr()); err != nil {
+					t.Fatalf("member %s: %v", m.Name, err)
+				}
+				if _, err := os.Stat(filepath.Join(m.Dir, "member", "wal")); err != nil {
+					t.Fatalf("member %s: no WAL on disk: %v", m.Name, err)
+				}
+			}
+			dir := filepath.Dir(e.Members[0].Dir)
+			if err := e.Close(); err != nil {
+				t.Fatal(err)
+			}
+			for _, pid := range pids {
+				if alive(pid) {
+					t.Errorf("pid %d survived Close", pid)
+				}
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("data dir %s survived Close: %v", dir, err)
+			}
+		})
+	}
+}
+
+func TestStartEtcdRejectsMemberCount(t *testing.T) {
+	for _, n := range []int{0, 2, 4, 7} {
+		if _, err := compose.StartEtcd(context.Background(), compose.EtcdOptions{Members: n, Bin: lockbenchBin}); err == nil {
+			t.Errorf("members %d: no error", n)
+		}
+	}
+}
+
+// TestUpEtcd: Up starts the members only when the backend needs them, and
+// Close stops them.
+func TestUpEtcd(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	topo, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, Etcd: compose.EtcdOptions{Members: 1, Bin: lockbenchBin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if topo.Etcd == nil || len(topo.EtcdAddrs) != 1 || len(topo.RedisAddrs) != 0 {
+		t.Fatalf("topology %+v: want one local etcd member and no Redis", topo)
+	}
+	pid := topo.Etcd.Members[0].Pid()
+	if err := topo.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if alive(pid) {
+		t.Fatalf("member pid %d survived Close", pid)
+	}
+	// External members are dialed, not started.
+	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Bin: lockbenchBin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	ext, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, EtcdAddrs: e.Addrs()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ext.Etcd != nil || len(ext.EtcdAddrs) != 1 {
+		t.Fatalf("external topology %+v: want the given member, nothing started", ext)
+	}
+	_ = ext.Close()
+	if _, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, EtcdAddrs: []string{"127.0.0.1:1"}}); err == nil {
+		t.Fatal("Up with an unreachable external etcd: no error")
+	}
+}

@@ -1,0 +1,116 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+	"time"
+)
+
+func TestStartRedisAnswersAndStops(t *testing.T) {
+	for _, p := range Persistences {
+		t.Run(p, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			r, err := StartRedis(ctx, RedisOptions{Masters: 3, Persistence: p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pids := []int{}
+			for _, s := range r.Servers {
+				if err := Ping(ctx, s.Addr()); err != nil {
+					t.Fatalf("master %s: %v", s.Addr(), err)
+				}
+				pids = append(pids, s.Pid())
+			}
+			if len(r.Addrs()) != 3 || r.Addrs()[0] == r.Addrs()[1] {
+				t.Fatalf("addrs %v: want 3 distinct", r.Addrs())
+			}
+			if err := r.Close(); err != nil {
+				t.Fatal(err)
+			}
+			for _, pid := range pids {
+				if Alive(pid) {
+					t.Fatalf("redis-server pid %d still alive after Close", pid)
+				}
+			}
+			if _, err := os.Stat(r.root); !os.IsNotExist(err) {
+				t.Fatalf("temp dir %s not removed", r.root)
+			}
+		})
+	}
+}
+
+func TestStartRedisErrors(t *testing.T) {
+	ctx := context.Background()
+	if _, err := StartRedis(ctx, RedisOptions{Masters: 0}); err == nil {
+		t.Fatal("0 masters accepted")
+	}
+	if _, err := StartRedis(ctx, RedisOptions{Masters: 1, Persistence: "sometimes"}); err == nil {
+		t.Fatal("bad persistence accepted")
+	}
+	t.Setenv("PATH", t.TempDir())
+	if _, err := StartRedis(ctx, RedisOptions{Masters: 1}); !errors.Is(err, ErrNoRedisServer) {
+		t.Fatalf("no redis-server in PATH: err = %v, want ErrNoRedisServer (naming make deps)", err)
+	}
+}
+
+// A killed master restarts empty on the same port (no persistence); a paused
+// one stops answering until resumed.
+func TestKillRestartPause(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r, err := StartRedis(ctx, RedisOptions{Masters: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s := r.Servers[0]
+	if err := s.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	pctx, pcancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	if Ping(pctx, s.Addr()) == nil {
+		t.Fatal("killed master still answers")
+	}
+	pcancel()
+	if err := s.Start(ctx); err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	if err := s.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	pctx, pcancel = context.WithTimeout(ctx, 200*time.Millisecond)
+	if Ping(pctx, s.Addr()) == nil {
+		t.Fatal("paused master answers")
+	}
+	pcancel()
+	if err := s.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if err := Ping(ctx, s.Addr()); err != nil {
+		t.Fatalf("resumed master: %v", err)
+	}
+}
+
+func TestParseAddrs(t *testing.T) {
+	tests := []struct {
+		in []string
+		ok bool
+	}{
+		{[]string{"127.0.0.1:6379", "127.0.0.1:6380"}, true},
+		{[]string{"localhost:1"}, true},
+		{[]string{"127.0.0.1"}, false},
+		{[]string{":6379"}, false},
+		{[]string{"127.0.0.1:0"}, false},
+		{[]string{"127.0.0.1:99999"}, false},
+		{[]string{"127.0.0.1:6379", "127.0.0.1:6379"}, false},
+	}
+	for _, tc := range tests {
+		if _, err := ParseAddrs("redis", tc.in); (err == nil) != tc.ok {
+			t.Errorf("ParseAddrs(%v) = %v, want ok=%v", tc.in, err, tc.ok)
+		}
+	}
+}
+
