@@ -20,6 +20,16 @@ type Config struct {
 	Tries      int           `json:"tries"`
 	// Prefix starts every key, so runs against shared masters do not collide.
 	Prefix string `json:"prefix"`
+	// Rate is cycles per second across all workers on a constant-throughput
+	// schedule (open loop); 0 is the closed loop.
+	Rate float64 `json:"rate"`
+	// Ramp raises the rate (closed loop: the workers) linearly from zero;
+	// it runs inside the warmup, which is extended to cover it.
+	Ramp time.Duration `json:"ramp"`
+	// ZipfS is the zipf workload's exponent: key i is drawn ∝ 1/(i+1)^s.
+	ZipfS float64 `json:"zipf_s"`
+	// HoldDist shapes the hold time around Hold: fixed | uniform | exp.
+	HoldDist string `json:"hold_dist"`
 }
 
 // DefaultConfig is what `lockbench run` uses without flags.
@@ -27,6 +37,7 @@ func DefaultConfig() Config {
 	return Config{
 		Workload: "uncontended", Keys: 1, Workers: 64, Duration: 10 * time.Second, Warmup: 2 * time.Second,
 		Hold: 0, RetryDelay: 5 * time.Millisecond, Tries: 100, Prefix: "lockbench",
+		ZipfS: 1.1, HoldDist: "fixed",
 	}
 }
 
@@ -48,6 +59,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--retry-delay %v: must not be negative", c.RetryDelay)
 	case c.Tries < 1:
 		return fmt.Errorf("--tries %d: must be at least 1", c.Tries)
+	}
+	if err := validatePacing(c); err != nil {
+		return err
+	}
+	if _, err := newHoldSampler(c.HoldDist, c.Hold); err != nil {
+		return err
 	}
 	return generators[c.Workload].validate(c)
 }

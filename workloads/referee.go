@@ -1,17 +1,36 @@
 package workloads
 
-// Referee is told of every grant and release, on the run clock, by every
-// worker. It sees what no single client can (results.Referee implements it).
-// It is called on the hot path: implementations shard by key.
+import "github.com/lockbench/lockbench/results"
+
+// Referee is told of every attempt, grant and release, on the run clock, by
+// every worker. It sees what no single client can (results.Referee
+// implements it). It is called on the hot path: implementations shard by key.
 type Referee interface {
-	// Granted: worker holds key from granted until validUntil (fence where
-	// the backend has one, else 0).
-	Granted(worker int, key string, granted, validUntil int64, fence uint64)
-	// Released: worker stopped using key at `at`.
+	// Attempting: worker starts one attempt on key.
+	Attempting(worker int, key string, start int64)
+	// Granted: worker's attempt begun at start holds key from granted until
+	// validUntil (fence where the backend has one, else 0).
+	Granted(worker int, key string, start, granted, validUntil int64, fence uint64)
+	// Failed returns the verdict on an attempt that did not acquire, given
+	// the client's own claim; it is what gets recorded.
+	Failed(worker int, key string, start, end int64, claimed results.Outcome) results.Outcome
+	// Released: worker stopped using key at `at` (before unlocking).
 	Released(worker int, key string, at int64)
+	// Unlocked: worker's unlock of key ended at `at`.
+	Unlocked(worker int, key string, at int64)
+	// CountFrom: the measured window starts at t (the warmup ended).
+	CountFrom(t int64)
 }
+
+var _ Referee = (*results.Referee)(nil)
 
 type noReferee struct{}
 
-func (noReferee) Granted(int, string, int64, int64, uint64) {}
-func (noReferee) Released(int, string, int64)               {}
+func (noReferee) Attempting(int, string, int64)                    {}
+func (noReferee) Granted(int, string, int64, int64, int64, uint64) {}
+func (noReferee) Failed(_ int, _ string, _, _ int64, o results.Outcome) results.Outcome {
+	return o
+}
+func (noReferee) Released(int, string, int64) {}
+func (noReferee) Unlocked(int, string, int64) {}
+func (noReferee) CountFrom(int64)             {}

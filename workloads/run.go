@@ -3,6 +3,7 @@ package workloads
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -23,6 +24,9 @@ type Env struct {
 	// Progress, if set, is called once a second with the interval just
 	// merged and the total so far.
 	Progress func(elapsed time.Duration, iv, total *results.Interval)
+	// OnInterval, if set, is given every interval merged into the measured
+	// total (the last, partial one included): the .hlog sink.
+	OnInterval func(iv *results.Interval)
 }
 
 // Result is what the loop knows beyond the registry's histograms.
@@ -31,6 +35,8 @@ type Result struct {
 	// AllocsPerCycle: process heap allocations per completed cycle during
 	// the measured window.
 	AllocsPerCycle float64
+	// Pacing is the open loop's schedule keeping; nil in a closed loop.
+	Pacing *Pacing
 }
 
 // Run drives cfg.Workers workers for cfg.Warmup + cfg.Duration, then returns
@@ -48,37 +54,59 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	if env.Referee == nil {
 		env.Referee = noReferee{}
 	}
-	if env.Pacer == nil {
+	warmup := cfg.warmup()
+	var open *openLoop
+	if env.Pacer == nil && cfg.Rate > 0 {
+		open = newOpenLoop(env.Clock.Now, env.Clock.Now(), cfg.Rate, cfg.Ramp, warmup)
+		env.Pacer = open
+	} else if env.Pacer == nil {
 		env.Pacer = closedLoop{now: env.Clock.Now}
 	}
-	runCtx, cancel := context.WithTimeout(ctx, cfg.Warmup+cfg.Duration)
+	hold, _ := newHoldSampler(cfg.HoldDist, cfg.Hold) // validated above
+	if warmup > 0 {
+		env.Referee.CountFrom(math.MaxInt64) // until the registry's reset ends the warmup
+	}
+	runCtx, cancel := context.WithTimeout(ctx, warmup+cfg.Duration)
 	defer cancel()
 
 	var wg sync.WaitGroup
 	var stopped atomic.Bool
 	for id := range cfg.Workers {
-		w := &worker{id: id, cfg: cfg, env: env, keys: gen.Worker(id), rec: env.Registry.NewRecorder(),
+		w := &worker{id: id, cfg: cfg, env: env, keys: gen.Worker(id), rec: env.Registry.NewRecorder(), hold: hold,
 			rnd: rand.New(rand.NewPCG(uint64(id)+1, uint64(time.Now().UnixNano())))}
 		wg.Add(1)
-		go func() { defer wg.Done(); w.loop(runCtx) }()
+		go func() {
+			defer wg.Done()
+			if d := rampDelay(cfg, w.id); d > 0 && !sleep(runCtx, d) {
+				return
+			}
+			w.loop(runCtx)
+		}()
 	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); stopped.Store(true); close(done) }()
 
 	start := time.Now()
-	measureFrom := start.Add(cfg.Warmup)
+	measureFrom := start.Add(warmup)
 	var mallocs0 uint64
-	if cfg.Warmup == 0 {
+	if warmup == 0 {
 		mallocs0 = mallocs()
 	}
-	warm := cfg.Warmup == 0
+	warm := warmup == 0
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
 		select {
 		case <-done:
-			env.Registry.Tick()
+			if iv := env.Registry.Tick(); env.OnInterval != nil && warm {
+				env.OnInterval(iv)
+			}
 			res := Result{Interrupted: ctx.Err() != nil}
+			if open != nil {
+				// Slots due after the deadline were never meant to start.
+				p := open.stats(min(env.Clock.Now(), open.origin+int64(warmup+cfg.Duration)))
+				res.Pacing = &p
+			}
 			if c := env.Registry.Total().Count(results.OpCycle, results.OK); c > 0 && warm {
 				res.AllocsPerCycle = float64(mallocs()-mallocs0) / float64(c)
 			}
@@ -86,11 +114,15 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 		case now := <-tick.C:
 			if !warm && !now.Before(measureFrom) {
 				env.Registry.Reset()
+				env.Referee.CountFrom(env.Clock.Now())
 				mallocs0 = mallocs()
 				warm = true
 				continue
 			}
 			iv := env.Registry.Tick()
+			if env.OnInterval != nil && warm {
+				env.OnInterval(iv)
+			}
 			if env.Progress != nil && warm {
 				env.Progress(now.Sub(measureFrom), iv, env.Registry.Total())
 			}
@@ -111,6 +143,7 @@ type worker struct {
 	keys KeySource
 	rec  *results.Recorder
 	rnd  *rand.Rand
+	hold holdSampler
 }
 
 func (w *worker) loop(ctx context.Context) {
@@ -129,34 +162,39 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	cycleStart := clock.Now()
 	var lease drivers.Lease
 	var last results.Outcome
-	var granted int64
+	var granted, attemptStart int64
 	for try := 0; try < w.cfg.Tries; try++ {
 		if try > 0 && w.cfg.RetryDelay > 0 && !sleep(ctx, time.Duration(w.rnd.Int64N(int64(w.cfg.RetryDelay)))) {
 			return
 		}
 		s := clock.Now()
+		w.env.Referee.Attempting(w.id, key, s)
 		l, att, err := w.env.Locker.Lock(ctx, key)
 		e := clock.Now()
 		o := drivers.Classify(ctx, att, err)
 		if o == drivers.Canceled {
+			w.env.Referee.Failed(w.id, key, s, e, results.Error) // clears the attempt
 			return
 		}
 		last = results.Outcome(o)
-		w.rec.Record(results.OpAcquire, last, s, s, e)
 		if o == drivers.Acquired {
-			lease, granted = l, e
+			w.rec.Record(results.OpAcquire, last, s, s, e)
+			lease, granted, attemptStart = l, e, s
 			break
 		}
+		// The referee's verdict, not the client's view, is what is counted.
+		last = w.env.Referee.Failed(w.id, key, s, e, last)
+		w.rec.Record(results.OpAcquire, last, s, s, e)
 	}
 	if lease == nil {
 		w.rec.Count(results.OpAcquireTotal, last) // gave up after --tries
 		return
 	}
 	w.rec.Record(results.OpAcquireTotal, results.OK, intended, cycleStart, granted)
-	w.env.Referee.Granted(w.id, key, granted, clock.At(lease.ValidUntil()), lease.Fence())
+	w.env.Referee.Granted(w.id, key, attemptStart, granted, clock.At(lease.ValidUntil()), lease.Fence())
 
-	if w.cfg.Hold > 0 {
-		sleep(ctx, w.cfg.Hold)
+	if d := w.hold(w.rnd); d > 0 {
+		sleep(ctx, d)
 	}
 	rs := clock.Now()
 	w.env.Referee.Released(w.id, key, rs)
@@ -165,10 +203,12 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		_ = lease.Unlock(rctx)
 		cancel()
+		w.env.Referee.Unlocked(w.id, key, clock.Now())
 		return
 	}
 	err := lease.Unlock(ctx)
 	re := clock.Now()
+	w.env.Referee.Unlocked(w.id, key, re)
 	if ctx.Err() != nil && err != nil {
 		return
 	}

@@ -1,0 +1,313 @@
+package results
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Referee is the harness's ground truth. Every worker tells it, on one
+// Clock, when it attempts a key, what each attempt yielded and when it let go.
+// From that it counts what no single client can see:
+//   - violations: two grants of one key whose windows [granted, min(valid
+//     until, released)) overlap, plus grants whose fencing token went back;
+//   - for each failed contended attempt, whether a holder existed during it
+//     (busy) or nobody won that round (split_brain);
+//   - fairness (Jain's index of per-worker acquisitions) and the validity
+//     margin left at grant time.
+//
+// Keys are spread over refShards shards, each with its own mutex, so two
+// workers meet on a lock only when they hash to the same shard. A worker's
+// attempt in flight lives in its own slot (two atomic stores, no lock).
+type Referee struct {
+	shards  [refShards]refShard
+	workers []refWorker
+	now     func() int64
+	maxWait int64
+	// from: events before it (the warmup) are not counted.
+	from        atomic.Int64
+	overlaps    atomic.Int64
+	fenceBack   atomic.Int64
+	toSplit     atomic.Int64 // attempts the client called busy that nobody held
+	toBusy      atomic.Int64 // attempts the client called split that lost to a holder
+	sweepHorizn int64
+}
+
+const (
+	refShards = 64
+	ringSize  = 4
+	open      = math.MaxInt64 // not yet released / unlocked
+)
+
+type refShard struct {
+	mu      sync.Mutex
+	keys    map[string]*keyLog
+	free    []*keyLog // swept logs, reused so a new key costs no allocation
+	sweepAt int
+	_       [40]byte
+}
+
+// grant is one acquisition. Windows: [granted, min(validUntil, released))
+// for safety, [start, unlocked] for "a holder existed" (the key is on the
+// masters from the winning attempt's start until its release completes).
+type grant struct {
+	worker                                     int32
+	fence                                      uint64
+	start, granted, validUntil, released, unlk int64
+}
+
+type keyLog struct {
+	ring      [ringSize]grant
+	n         uint32 // grants ever logged on the key
+	lastFence uint64
+	// evictedEnd is the latest unlock among grants pushed out of the ring,
+	// so a failure that overlapped one of them is still known to be busy.
+	evictedEnd int64
+}
+
+type refWorker struct {
+	hash     atomic.Uint64 // key hash of the attempt in flight; 0 none
+	start    atomic.Int64
+	acquired int64                   // written by the worker alone; read after the run
+	margin   *hdrhistogram.Histogram // validity margins (ns) of its grants
+	_        [40]byte
+}
+
+// NewReferee serves workers workers on clock. A failed attempt's verdict
+// waits at most maxWait for contenders whose attempts overlapped it to end
+// (0: one second).
+func NewReferee(workers int, clock Clock, maxWait time.Duration) *Referee {
+	if maxWait <= 0 {
+		maxWait = time.Second
+	}
+	r := &Referee{workers: make([]refWorker, workers), now: clock.Now, maxWait: int64(maxWait)}
+	// A failure is judged within maxWait of its end, and an attempt lasts
+	// far less than a second: older unlocked grants can matter to no one.
+	r.sweepHorizn = int64(maxWait) + int64(time.Second)
+	for i := range r.shards {
+		r.shards[i].keys = make(map[string]*keyLog)
+		r.shards[i].sweepAt = 1024
+	}
+	for i := range r.workers {
+		r.workers[i].margin = NewHistogram()
+	}
+	return r
+}
+
+// CountFrom makes the referee count only grants and failures from t on
+// (the end of the warmup).
+func (r *Referee) CountFrom(t int64) { r.from.Store(t) }
+
+func keyHash(key string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(key); i++ {
+		h ^= uint64(key[i])
+		h *= 1099511628211
+	}
+	return h | 1 // 0 means "no attempt"
+}
+
+// Attempting: worker starts one attempt on key at start.
+func (r *Referee) Attempting(worker int, key string, start int64) {
+	w := &r.workers[worker]
+	w.start.Store(start)
+	w.hash.Store(keyHash(key))
+}
+
+// Granted: worker's attempt begun at start won key at granted, valid until
+// validUntil, with fence (0: the backend has none).
+func (r *Referee) Granted(worker int, key string, start, granted, validUntil int64, fence uint64) {
+	w := &r.workers[worker]
+	counted := granted >= r.from.Load()
+	if counted {
+		w.acquired++
+		_ = w.margin.RecordValue(max(validUntil-granted, 0))
+	}
+	h := keyHash(key)
+	s := &r.shards[h%refShards]
+	s.mu.Lock()
+	kl := s.log(key)
+	g := grant{worker: int32(worker), fence: fence, start: start, granted: granted, validUntil: validUntil, released: open, unlk: open}
+	var overlaps int64
+	for i := range min(kl.n, ringSize) {
+		o := &kl.ring[i]
+		if g.granted < min(o.validUntil, o.released) && o.granted < g.validUntil {
+			overlaps++
+		}
+	}
+	back := fence != 0 && fence < kl.lastFence
+	if fence > kl.lastFence {
+		kl.lastFence = fence
+	}
+	slot := &kl.ring[kl.n%ringSize]
+	if kl.n >= ringSize {
+		// An entry still open is bounded by its validity: its unlock, when
+		// it comes, will not find it.
+		kl.evictedEnd = max(kl.evictedEnd, min(slot.unlk, slot.validUntil))
+	}
+	*slot = g
+	kl.n++
+	if len(s.keys) >= s.sweepAt {
+		s.sweep(granted - r.sweepHorizn)
+	}
+	s.mu.Unlock()
+	// Only now that the grant is logged: a contender waiting on this
+	// attempt must find it.
+	w.hash.Store(0)
+	if counted {
+		if overlaps > 0 {
+			r.overlaps.Add(overlaps)
+		}
+		if back {
+			r.fenceBack.Add(1)
+		}
+	}
+}
+
+// Released: worker stopped using key at `at` (before its unlock is sent).
+func (r *Referee) Released(worker int, key string, at int64) {
+	r.mark(worker, key, at, false)
+}
+
+// Unlocked: worker's unlock of key completed (or failed) at `at`.
+func (r *Referee) Unlocked(worker int, key string, at int64) {
+	r.mark(worker, key, at, true)
+}
+
+func (r *Referee) mark(worker int, key string, at int64, unlocked bool) {
+	s := &r.shards[keyHash(key)%refShards]
+	s.mu.Lock()
+	if kl, ok := s.keys[key]; ok {
+		// The worker's latest grant on key is the newest ring entry it owns.
+		for i := range min(kl.n, ringSize) {
+			j := (kl.n - 1 - i) % ringSize
+			if kl.ring[j].worker == int32(worker) {
+				if unlocked {
+					kl.ring[j].unlk = at
+				} else {
+					kl.ring[j].released = at
+				}
+				break
+			}
+		}
+	}
+	s.mu.Unlock()
+}
+
+// Failed gives the verdict on worker's attempt [start, end] on key that did
+// not acquire. claimed is the client's own classification. A Busy or
+// SplitBrain claim (the masters answered, and refused) becomes Busy when
+// some grant's holding window overlapped the attempt, else SplitBrain:
+// nobody won the round, whatever the client saw held (contenders' partial
+// votes, leftovers of failed attempts). Timeout and Error claims stand.
+// Before deciding it waits (at most maxWait) for contenders' attempts on key
+// that began before end, since one of them may yet be granted.
+func (r *Referee) Failed(worker int, key string, start, end int64, claimed Outcome) Outcome {
+	r.workers[worker].hash.Store(0)
+	if claimed != Busy && claimed != SplitBrain {
+		return claimed
+	}
+	h := keyHash(key)
+	if !r.held(h, key, start, end) {
+		r.awaitContenders(worker, h, end)
+		if !r.held(h, key, start, end) {
+			r.moved(claimed, SplitBrain, end)
+			return SplitBrain
+		}
+	}
+	r.moved(claimed, Busy, end)
+	return Busy
+}
+
+func (r *Referee) moved(from, to Outcome, at int64) {
+	if from == to || at < r.from.Load() {
+		return
+	}
+	if to == SplitBrain {
+		r.toSplit.Add(1)
+	} else {
+		r.toBusy.Add(1)
+	}
+}
+
+// held: did any grant of key hold it at some time in [start, end]?
+func (r *Referee) held(h uint64, key string, start, end int64) bool {
+	s := &r.shards[h%refShards]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	kl, ok := s.keys[key]
+	if !ok {
+		return false
+	}
+	if kl.n > ringSize && kl.evictedEnd >= start {
+		return true
+	}
+	for i := range min(kl.n, ringSize) {
+		g := &kl.ring[i]
+		if g.start <= end && g.unlk >= start {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Referee) awaitContenders(self int, h uint64, end int64) {
+	deadline := r.now() + r.maxWait
+	for i := range r.workers {
+		if i == self {
+			continue
+		}
+		w := &r.workers[i]
+		for spins := 0; w.hash.Load() == h && w.start.Load() <= end; spins++ {
+			if r.now() > deadline {
+				return
+			}
+			// A contender's attempt is a network round trip: yield first,
+			// then sleep rather than burn a CPU the servers may need.
+			if spins < 64 {
+				runtime.Gosched()
+			} else {
+				time.Sleep(20 * time.Microsecond)
+			}
+		}
+	}
+}
+
+// log is key's log, made (or reused) on first use.
+func (s *refShard) log(key string) *keyLog {
+	if kl, ok := s.keys[key]; ok {
+		return kl
+	}
+	var kl *keyLog
+	if n := len(s.free); n > 0 {
+		kl, s.free = s.free[n-1], s.free[:n-1]
+		*kl = keyLog{}
+	} else {
+		kl = new(keyLog)
+	}
+	s.keys[key] = kl
+	return kl
+}
+
+// sweep forgets keys whose every grant was unlocked before cutoff: no
+// failure still to be judged can have overlapped them.
+func (s *refShard) sweep(cutoff int64) {
+	for k, kl := range s.keys {
+		done := true
+		for i := range min(kl.n, ringSize) {
+			if kl.ring[i].unlk >= cutoff {
+				done = false
+				break
+			}
+		}
+		if done {
+			delete(s.keys, k)
+			s.free = append(s.free, kl)
+		}
+	}
+	s.sweepAt = max(1024, 2*len(s.keys))
+}

@@ -1,0 +1,70 @@
+package results
+
+// RefereeReport is what the referee concluded over the measured window.
+type RefereeReport struct {
+	// Violations = Overlaps + FenceBackwards.
+	Violations     int64 `json:"violations"`
+	Overlaps       int64 `json:"overlaps"`
+	FenceBackwards int64 `json:"fence_backwards"`
+	// BusyToSplit: attempts the client called busy though nobody held the
+	// key (partial votes of contenders); SplitToBusy: the reverse.
+	BusyToSplit int64 `json:"busy_to_split"`
+	SplitToBusy int64 `json:"split_to_busy"`
+	// Fairness is Jain's index of per-worker acquisitions: 1 = even, 1/n =
+	// one worker got everything.
+	Fairness     float64 `json:"fairness"`
+	Acquisitions []int64 `json:"-"`
+	// MarginUS: validity left at grant (valid-until − granted), µs.
+	MarginUS    Percentiles `json:"validity_margin_us"`
+	MarginMinUS float64     `json:"validity_margin_min_us"`
+	MarginP1US  float64     `json:"validity_margin_p1_us"`
+}
+
+// Report sums up; call it once the workers have stopped.
+func (r *Referee) Report() RefereeReport {
+	rep := RefereeReport{
+		Overlaps: r.overlaps.Load(), FenceBackwards: r.fenceBack.Load(),
+		BusyToSplit: r.toSplit.Load(), SplitToBusy: r.toBusy.Load(),
+	}
+	rep.Violations = rep.Overlaps + rep.FenceBackwards
+	margins := NewHistogram()
+	rep.Acquisitions = make([]int64, len(r.workers))
+	for i := range r.workers {
+		rep.Acquisitions[i] = r.workers[i].acquired
+		margins.Merge(r.workers[i].margin)
+	}
+	rep.Fairness = JainIndex(rep.Acquisitions)
+	rep.MarginUS = Summarize(margins)
+	if margins.TotalCount() > 0 {
+		rep.MarginMinUS = float64(margins.Min()) / 1e3
+		rep.MarginP1US = float64(margins.ValueAtPercentile(1)) / 1e3
+	}
+	return rep
+}
+
+// JainIndex is (Σx)² / (n·Σx²); 0 when nothing was acquired.
+func JainIndex(x []int64) float64 {
+	var sum, sq float64
+	for _, v := range x {
+		sum += float64(v)
+		sq += float64(v) * float64(v)
+	}
+	if sq == 0 {
+		return 0
+	}
+	return sum * sum / (float64(len(x)) * sq)
+}
+
+// FillReferee puts the referee's verdicts into the run: violations into
+// Counts, fairness and validity margin into their fields, the details into
+// Extra["referee"].
+func (r *Run) FillReferee(rep RefereeReport) {
+	r.Counts.Violations = rep.Violations
+	r.Fairness = rep.Fairness
+	m := rep.MarginUS
+	r.ValidityMarginUS = &m
+	if r.Extra == nil {
+		r.Extra = map[string]any{}
+	}
+	r.Extra["referee"] = rep
+}

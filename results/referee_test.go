@@ -1,0 +1,263 @@
+package results
+
+import (
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// ev is one call into the referee, for table-driven histories.
+type ev struct {
+	kind       byte // 'a' attempting, 'g' granted, 'r' released, 'u' unlocked
+	worker     int
+	key        string
+	start, at  int64
+	validUntil int64
+	fence      uint64
+}
+
+func play(r *Referee, evs []ev) {
+	for _, e := range evs {
+		switch e.kind {
+		case 'a':
+			r.Attempting(e.worker, e.key, e.at)
+		case 'g':
+			r.Granted(e.worker, e.key, e.start, e.at, e.validUntil, e.fence)
+		case 'r':
+			r.Released(e.worker, e.key, e.at)
+		case 'u':
+			r.Unlocked(e.worker, e.key, e.at)
+		}
+	}
+}
+
+func grantEv(w int, key string, at, valid int64) ev {
+	return ev{kind: 'g', worker: w, key: key, start: at - 1, at: at, validUntil: valid}
+}
+
+func TestRefereeViolations(t *testing.T) {
+	cases := []struct {
+		name      string
+		evs       []ev
+		overlaps  int64
+		fenceBack int64
+	}{
+		{"sequential, released before the next grant", []ev{
+			grantEv(0, "k", 10, 100), {kind: 'r', worker: 0, key: "k", at: 20}, {kind: 'u', worker: 0, key: "k", at: 22},
+			grantEv(1, "k", 25, 115),
+		}, 0, 0},
+		{"second grant while the first holds", []ev{
+			grantEv(0, "k", 10, 100), grantEv(1, "k", 50, 140),
+		}, 1, 0},
+		{"second grant after the first's validity ended", []ev{
+			grantEv(0, "k", 10, 100), grantEv(1, "k", 100, 190),
+		}, 0, 0},
+		{"different keys never conflict", []ev{
+			grantEv(0, "a", 10, 100), grantEv(1, "b", 50, 140),
+		}, 0, 0},
+		{"three holders at once: three pairs", []ev{
+			grantEv(0, "k", 10, 100), grantEv(1, "k", 20, 110), grantEv(2, "k", 30, 120),
+		}, 3, 0},
+		{"reported out of order still counted once", []ev{
+			grantEv(1, "k", 50, 140), grantEv(0, "k", 10, 100),
+		}, 1, 0},
+		{"fence went backwards", []ev{
+			{kind: 'g', worker: 0, key: "k", at: 10, validUntil: 20, fence: 7}, {kind: 'r', worker: 0, key: "k", at: 15},
+			{kind: 'g', worker: 1, key: "k", at: 30, validUntil: 40, fence: 5},
+		}, 0, 1},
+		{"fence forward", []ev{
+			{kind: 'g', worker: 0, key: "k", at: 10, validUntil: 20, fence: 5}, {kind: 'r', worker: 0, key: "k", at: 15},
+			{kind: 'g', worker: 1, key: "k", at: 30, validUntil: 40, fence: 7},
+		}, 0, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewReferee(3, NewClock(), 0)
+			play(r, c.evs)
+			rep := r.Report()
+			if rep.Overlaps != c.overlaps || rep.FenceBackwards != c.fenceBack || rep.Violations != c.overlaps+c.fenceBack {
+				t.Errorf("overlaps %d fence %d violations %d, want %d %d", rep.Overlaps, rep.FenceBackwards, rep.Violations, c.overlaps, c.fenceBack)
+			}
+		})
+	}
+}
+
+func TestRefereeVerdict(t *testing.T) {
+	holder := []ev{{kind: 'a', worker: 1, key: "k", at: 100}, {kind: 'g', worker: 1, key: "k", start: 100, at: 110, validUntil: 1000}}
+	released := append(append([]ev{}, holder...), ev{kind: 'r', worker: 1, key: "k", at: 200})
+	unlocked := append(append([]ev{}, released...), ev{kind: 'u', worker: 1, key: "k", at: 210})
+	cases := []struct {
+		name       string
+		history    []ev
+		start, end int64
+		claimed    Outcome
+		want       Outcome
+	}{
+		{"busy, a holder overlapped", holder, 150, 160, Busy, Busy},
+		{"busy claim, nobody held: split", nil, 150, 160, Busy, SplitBrain},
+		{"split claim, but the winner's attempt overlapped: busy", holder, 90, 105, SplitBrain, Busy},
+		{"split, holder gone before the attempt", unlocked, 220, 230, SplitBrain, SplitBrain},
+		{"released, unlock still in flight: busy", released, 220, 230, Busy, Busy},
+		{"unlocked during the attempt: busy", unlocked, 205, 230, Busy, Busy},
+		{"attempt ended before the holder began: split", holder, 10, 50, SplitBrain, SplitBrain},
+		{"timeout stands", holder, 150, 160, Timeout, Timeout},
+		{"error stands", nil, 150, 160, Error, Error},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewReferee(2, NewClock(), 0)
+			play(r, c.history)
+			r.Attempting(0, "k", c.start)
+			if got := r.Failed(0, "k", c.start, c.end, c.claimed); got != c.want {
+				t.Errorf("verdict %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestRefereeAwaitsContender: a failure that ended while a contender's
+// attempt was still in flight waits for it; the contender won, so: busy.
+func TestRefereeAwaitsContender(t *testing.T) {
+	r := NewReferee(2, NewClock(), 5*time.Second)
+	r.Attempting(1, "k", 5)
+	r.Attempting(0, "k", 0)
+	var got atomic.Int32
+	done := make(chan struct{})
+	go func() { got.Store(int32(r.Failed(0, "k", 0, 10, Busy))); close(done) }()
+	time.Sleep(20 * time.Millisecond) // let Failed start waiting (ordering aid, not an assert)
+	r.Granted(1, "k", 5, 12, 1000, 0)
+	<-done
+	if Outcome(got.Load()) != Busy {
+		t.Fatalf("verdict %v, want busy", Outcome(got.Load()))
+	}
+}
+
+// TestRefereeWaitIsBounded: a contender that never finishes does not hang
+// the verdict.
+func TestRefereeWaitIsBounded(t *testing.T) {
+	r := NewReferee(2, NewClock(), 10*time.Millisecond)
+	r.Attempting(1, "k", 5)
+	if got := r.Failed(0, "k", 0, 10, Busy); got != SplitBrain {
+		t.Fatalf("verdict %v, want split_brain", got)
+	}
+}
+
+func TestRefereeCountsFromWarmupEnd(t *testing.T) {
+	r := NewReferee(2, NewClock(), 0)
+	r.CountFrom(100)
+	play(r, []ev{grantEv(0, "k", 10, 90), grantEv(1, "k", 20, 95), grantEv(0, "j", 150, 400)})
+	if got := r.Failed(1, "x", 50, 60, Busy); got != SplitBrain {
+		t.Fatalf("verdict %v: the verdict is given in the warmup too", got)
+	}
+	rep := r.Report()
+	if rep.Violations != 0 || rep.BusyToSplit != 0 {
+		t.Errorf("warmup counted: violations %d busy→split %d", rep.Violations, rep.BusyToSplit)
+	}
+	if rep.Acquisitions[0] != 1 || rep.Acquisitions[1] != 0 || rep.MarginUS.Count != 1 {
+		t.Errorf("acquisitions %v margins %d, want [1 0] and 1", rep.Acquisitions, rep.MarginUS.Count)
+	}
+}
+
+func TestJainIndex(t *testing.T) {
+	cases := []struct {
+		x    []int64
+		want float64
+	}{
+		{[]int64{5, 5, 5, 5}, 1},
+		{[]int64{8, 0, 0, 0}, 0.25},
+		{[]int64{1, 3}, 0.8},
+		{[]int64{0, 0}, 0},
+	}
+	for _, c := range cases {
+		if got := JainIndex(c.x); got < c.want-1e-9 || got > c.want+1e-9 {
+			t.Errorf("JainIndex(%v) = %v, want %v", c.x, got, c.want)
+		}
+	}
+}
+
+// TestRefereeForgetsOldKeys: uncontended runs lock a fresh key per cycle;
+// the referee must not keep them all.
+func TestRefereeForgetsOldKeys(t *testing.T) {
+	r := NewReferee(1, NewClock(), time.Millisecond)
+	const n = 200_000
+	step := int64(time.Microsecond * 100)
+	r.Granted(0, "held", 0, 0, 1<<62, 0) // never released
+	for i := range int64(n) {
+		k := "u:" + strconv.FormatInt(i, 10)
+		r.Granted(0, k, i*step, i*step+1, i*step+int64(time.Second), 0)
+		r.Released(0, k, i*step+2)
+		r.Unlocked(0, k, i*step+3)
+	}
+	kept := 0
+	for i := range r.shards {
+		kept += len(r.shards[i].keys)
+	}
+	if got := r.Failed(0, "held", 0, 1, Busy); got != Busy {
+		t.Errorf("a grant still held was swept: verdict %v", got)
+	}
+	// 20 s of history; at most ~1 s (+sweep slack) of it may be kept.
+	if kept > n/5 {
+		t.Fatalf("%d of %d keys kept", kept, n)
+	}
+}
+
+// BenchmarkRefereeCycle is the referee's share of one uncontended lock
+// cycle: attempting, granted, released, unlocked.
+func BenchmarkRefereeCycle(b *testing.B) {
+	const workers = 64
+	r := NewReferee(workers, NewClock(), 0)
+	keys := make([]string, 4096)
+	for i := range keys {
+		keys[i] = "lockbench:hot:" + strconv.Itoa(i)
+	}
+	var id atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		w := int(id.Add(1)-1) % workers
+		var t int64
+		for i := 0; pb.Next(); i++ {
+			k := keys[(i*workers+w)%len(keys)]
+			t += 10
+			r.Attempting(w, k, t)
+			r.Granted(w, k, t, t+1, t+1000, 0)
+			r.Released(w, k, t+2)
+			r.Unlocked(w, k, t+3)
+		}
+	})
+}
+
+// BenchmarkRefereeFailedBusy is the verdict on a failed attempt against a
+// known holder (the common contended failure).
+func BenchmarkRefereeFailedBusy(b *testing.B) {
+	r := NewReferee(2, NewClock(), 0)
+	r.Granted(1, "k", 0, 1, 1<<60, 0)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Attempting(0, "k", int64(i))
+		if r.Failed(0, "k", int64(i), int64(i)+5, Busy) != Busy {
+			b.Fatal("not busy")
+		}
+	}
+}
+
+// BenchmarkRefereeFreshKeys is the uncontended case: a new key per cycle,
+// so the shards grow and are swept.
+func BenchmarkRefereeFreshKeys(b *testing.B) {
+	r := NewReferee(1, NewClock(), time.Millisecond)
+	keys := make([]string, 1<<16)
+	for i := range keys {
+		keys[i] = "lockbench:u:0:" + strconv.Itoa(i)
+	}
+	b.ReportAllocs()
+	var t int64
+	for i := 0; b.Loop(); i++ {
+		k := keys[i&(len(keys)-1)]
+		t += int64(10 * time.Microsecond)
+		r.Attempting(0, k, t)
+		r.Granted(0, k, t, t+1, t+int64(time.Second), 0)
+		r.Released(0, k, t+2)
+		r.Unlocked(0, k, t+3)
+	}
+}

@@ -1,0 +1,51 @@
+package workloads
+
+import (
+	"context"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/results"
+)
+
+// memLocker grants every attempt at once: the cycle's cost without a network.
+type memLocker struct{ lease memLease }
+
+func (m *memLocker) Lock(context.Context, string) (drivers.Lease, drivers.Attempt, error) {
+	return &m.lease, drivers.Attempt{Masters: 1, Won: 1}, nil
+}
+func (m *memLocker) Close() error { return nil }
+
+type memLease struct{ until time.Time }
+
+func (l *memLease) Unlock(context.Context) error                { return nil }
+func (l *memLease) Extend(context.Context, time.Duration) error { return nil }
+func (l *memLease) ValidUntil() time.Time                       { return l.until }
+func (l *memLease) Fence() uint64                               { return 0 }
+
+// BenchmarkCycleOverhead is the harness's own cost per lock cycle (recorder
+// and referee), against a locker that costs nothing: the referee's share is
+// the difference between the two sub-benchmarks.
+func BenchmarkCycleOverhead(b *testing.B) {
+	keys := HotKeys("bench", 1024)
+	for _, withReferee := range []bool{false, true} {
+		b.Run("referee="+strconv.FormatBool(withReferee), func(b *testing.B) {
+			clock := results.NewClock()
+			env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
+				Registry: results.NewRegistry(false), Clock: clock, Referee: noReferee{}}
+			if withReferee {
+				env.Referee = results.NewReferee(1, clock, 0)
+			}
+			w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(),
+				rnd: rand.New(rand.NewPCG(1, 2)), hold: func(*rand.Rand) time.Duration { return 0 }}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				w.cycle(ctx, clock.Now(), keys[i&1023])
+			}
+		})
+	}
+}
