@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -44,6 +45,7 @@ type EtcdMember struct {
 	PeerPort   int
 	Dir        string
 	proc       *process
+	tail       *tailBuffer // the member's last output, for start-up errors
 }
 
 // Addr is the member's client host:port on loopback.
@@ -104,10 +106,6 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 			_ = e.Close()
 		}
 	}()
-	log := opt.Log
-	if log == nil {
-		log = io.Discard
-	}
 	peers := make([]string, opt.Members)
 	for i := range opt.Members {
 		m := &EtcdMember{Name: "m" + strconv.Itoa(i), Dir: filepath.Join(root, strconv.Itoa(i))}
@@ -127,6 +125,11 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 		argv := []string{bin, "serve", "etcd", "--name", m.Name, "--data-dir", m.Dir,
 			"--client-url", url(m.ClientPort), "--peer-url", url(m.PeerPort),
 			"--initial-cluster", cluster, "--cluster-token", filepath.Base(root)}
+		m.tail = &tailBuffer{}
+		var log io.Writer = m.tail
+		if opt.Log != nil {
+			log = io.MultiWriter(opt.Log, m.tail)
+		}
 		m.proc = &process{name: "etcd " + m.Name + " :" + strconv.Itoa(m.ClientPort), argv: argv, log: log}
 		if err := m.proc.start(); err != nil {
 			return nil, err
@@ -136,6 +139,9 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	defer cancel()
 	for _, m := range e.Members {
 		if err := waitTCP(wctx, m.proc, func(ctx context.Context) error { return EtcdPing(ctx, m.Addr()) }); err != nil {
+			if out := m.tail.String(); out != "" {
+				return nil, fmt.Errorf("%w\n%s output:\n%s", err, m.Name, out)
+			}
 			return nil, err
 		}
 	}
@@ -216,4 +222,28 @@ func (t *Topology) upEtcd(ctx context.Context, spec Spec) error {
 	t.closers = append(t.closers, e)
 	t.EtcdAddrs = e.Addrs()
 	return nil
+}
+
+// tailBuffer keeps the last few KB written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailSize = 4 << 10
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailSize {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(string(t.buf))
 }

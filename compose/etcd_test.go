@@ -2,12 +2,11 @@ package compose_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,27 +35,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// state is the field after "(comm)"; Z = zombie
-	for i := len(st) - 1; i > 0; i-- {
-		if st[i] == ')' {
-			return i+2 < len(st) && st[i+2] != 'Z'
-		}
-	}
-	return true
-}
-
 func TestStartEtcd(t *testing.T) {
 	for _, members := range []int{1, 3} {
 		t.Run(fmt.Sprint(members), func(t *testing.T) {
@@ -71,7 +49,7 @@ func TestStartEtcd(t *testing.T) {
 			}
 			var pids []int
 			for _, m := range e.Members {
-				if !alive(m.Pid()) {
+				if !compose.Alive(m.Pid()) {
 					t.Fatalf("member %s: no live process", m.Name)
 				}
 				pids = append(pids, m.Pid())
@@ -87,7 +65,7 @@ func TestStartEtcd(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, pid := range pids {
-				if alive(pid) {
+				if compose.Alive(pid) {
 					t.Errorf("pid %d survived Close", pid)
 				}
 			}
@@ -122,7 +100,7 @@ func TestUpEtcd(t *testing.T) {
 	if err := topo.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if alive(pid) {
+	if compose.Alive(pid) {
 		t.Fatalf("member pid %d survived Close", pid)
 	}
 	// External members are dialed, not started.
@@ -141,5 +119,19 @@ func TestUpEtcd(t *testing.T) {
 	_ = ext.Close()
 	if _, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, EtcdAddrs: []string{"127.0.0.1:1"}}); err == nil {
 		t.Fatal("Up with an unreachable external etcd: no error")
+	}
+}
+
+// A member that dies during start-up fails StartEtcd with its own output.
+func TestStartEtcdReportsMemberOutput(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "fake-lockbench")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho 'member exploded' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Bin: bin})
+	if err == nil || !strings.Contains(err.Error(), "member exploded") {
+		t.Fatalf("err = %v, want the member's output", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
 )
@@ -25,6 +26,12 @@ type Spec struct {
 	Workers int `json:"-"`
 	// RedisAddrs are the masters (from compose).
 	RedisAddrs []string `json:"-"`
+	// Etcd configures the etcd backend (its TTL comes from Redlock.TTL).
+	Etcd etcdlock.Config `json:"etcd"`
+	// EtcdAddrs are the etcd members' client addresses (from compose).
+	EtcdAddrs []string `json:"-"`
+	// RedsyncNoFailFast runs redsync without WithFailFast(true).
+	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty"`
 }
 
 // Backend opens Lockers of one kind.
@@ -34,7 +41,12 @@ type Backend struct {
 	// Clients and Muxes this backend accepts; empty means the flag is ignored.
 	Clients, Muxes []string
 	NeedsRedis     bool
+	NeedsEtcd      bool
 	Open           func(ctx context.Context, s Spec) (drivers.Locker, error)
+	// Check, if set, validates the backend's own parameters.
+	Check func(s Spec) error
+	// Variant, if set, names the backend's mode in the run name.
+	Variant func(s Spec) string
 }
 
 var registry = map[string]Backend{}
@@ -78,6 +90,9 @@ func (s Spec) Validate() error {
 	if s.Multiplex.FlushDelay < 0 {
 		return fmt.Errorf("--flush-delay %v: must not be negative", s.Multiplex.FlushDelay)
 	}
+	if b.Check != nil {
+		return b.Check(s)
+	}
 	return nil
 }
 
@@ -98,6 +113,9 @@ func (s Spec) Name() string {
 	}
 	if len(b.Muxes) > 0 {
 		parts = append(parts, s.Mux)
+	}
+	if b.Variant != nil {
+		parts = append(parts, b.Variant(s))
 	}
 	return strings.Join(parts, "/")
 }

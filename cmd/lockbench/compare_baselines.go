@@ -1,0 +1,97 @@
+package main
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/etcdlock"
+)
+
+// compareBaselines are the rows `compare --baselines` adds beside the
+// Redlock matrix, each measured on the same machine, workloads and
+// durations: the etcd lock paths and the peer libraries.
+var compareBaselines = map[string]func(*RunConfig){
+	"etcd": func(c *RunConfig) {
+		c.Driver.Backend, c.Driver.Etcd.Mode, c.Driver.Etcd.Wait = "etcd", etcdlock.ModeClient, false
+	},
+	"etcd-wait": func(c *RunConfig) {
+		c.Driver.Backend, c.Driver.Etcd.Mode, c.Driver.Etcd.Wait = "etcd", etcdlock.ModeClient, true
+	},
+	"etcd-rpc": func(c *RunConfig) {
+		c.Driver.Backend, c.Driver.Etcd.Mode, c.Driver.Etcd.Wait = "etcd", etcdlock.ModeRPC, false
+	},
+	"redsync":     func(c *RunConfig) { c.Driver.Backend = "redsync" },
+	"rueidislock": func(c *RunConfig) { c.Driver.Backend = "rueidislock" },
+}
+
+func baselineNames() []string {
+	out := make([]string, 0, len(compareBaselines))
+	for n := range compareBaselines {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// withBaselines adds a cell per baseline × workload to each masters count's
+// group of cells. When an etcd row is asked for, every cell's topology
+// starts the etcd members too, so one topology per masters count serves
+// the whole group.
+func (cc *CompareConfig) withBaselines(cells []compareCell) ([]compareCell, error) {
+	if len(cc.Baselines) == 1 && cc.Baselines[0] == "all" {
+		cc.Baselines = baselineNames()
+	}
+	if dup := duplicate(cc.Baselines); dup != "" {
+		return nil, usagef("--baselines %q: listed twice", dup)
+	}
+	for _, b := range cc.Baselines {
+		if _, ok := compareBaselines[b]; !ok {
+			return nil, usagef("--baselines %q: unknown (have all, %s)", b, strings.Join(baselineNames(), ", "))
+		}
+	}
+	if len(cc.Baselines) == 0 {
+		return cells, nil
+	}
+	var out []compareCell
+	for i, c := range cells {
+		out = append(out, c)
+		if i+1 < len(cells) && cells[i+1].masters == c.masters {
+			continue
+		}
+		// last cell of this masters count's group: its baselines follow
+		for _, w := range cc.Workloads {
+			for _, b := range cc.Baselines {
+				cfg := c.cfg
+				cfg.Workload.Workload = w
+				cfg.Driver.Client, cfg.Driver.Mux = "", "" // not Redlock: no client × mux
+				compareBaselines[b](&cfg)
+				if err := cfg.validate(); err != nil {
+					return nil, err
+				}
+				out = append(out, compareCell{masters: c.masters, cfg: cfg})
+			}
+		}
+	}
+	needsEtcd := slices.ContainsFunc(out, func(c compareCell) bool { return c.cfg.Topology.NeedsEtcd })
+	for i := range out {
+		out[i].cfg.Topology.NeedsEtcd = out[i].cfg.Topology.NeedsEtcd || needsEtcd
+		out[i].cfg.Topology.NoRedis = false // the group shares the Redis masters
+	}
+	return out, nil
+}
+
+// cellMasters is the servers a cell's lock lives on: the etcd members for
+// the etcd backend, the one endpoint rueidislock dials, the Redis masters
+// otherwise.
+func cellMasters(spec backends.Spec, topo *compose.Topology) int {
+	if b, _ := backends.Lookup(spec.Backend); b.NeedsEtcd {
+		return len(topo.EtcdAddrs)
+	}
+	if spec.Backend == "rueidislock" {
+		return min(len(topo.RedisAddrs), 1)
+	}
+	return len(topo.RedisAddrs)
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/results"
+)
+
+// etcdMarker is in every local member's command line (its data dir).
+const etcdMarker = "lockbench-etcd-"
+
+// startEtcdRun starts `lockbench run` on the etcd backend and waits until
+// its members are up.
+func startEtcdRun(t *testing.T, members int, args ...string) (*exec.Cmd, []int) {
+	t.Helper()
+	cmd := exec.Command(lockbenchBin, args...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		pids := compose.Children(cmd.Process.Pid, etcdMarker)
+		if len(pids) == members {
+			return cmd, pids
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("etcd members never came up (have %v)", pids)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// `lockbench run --backend etcd` with no other etcd flag starts a 3-member
+// cluster, measures, and stops every member.
+func TestEtcdRunStartsAndStopsCluster(t *testing.T) {
+	for _, mode := range []string{"client", "rpc"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "s.json")
+			cmd, pids := startEtcdRun(t, 3, "run", "--backend", "etcd", "--etcd-mode", mode, "--workload", "contended", "--keys", "2",
+				"--workers", "4", "--warmup", "0s", "--duration", "1s", "-q", "--json", out)
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			waitGone(t, pids)
+			s, err := results.ReadSummary(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := s.Runs[0]
+			if r.Backend != "etcd" || !strings.Contains(r.Name, "etcd/"+mode) || r.Masters != 3 {
+				t.Fatalf("run %q backend %q masters %d: want etcd/%s over 3 members", r.Name, r.Backend, r.Masters, mode)
+			}
+			if r.Counts.Acquired == 0 || r.Counts.Violations != 0 {
+				t.Fatalf("counts %+v: want grants and no violations", r.Counts)
+			}
+		})
+	}
+}
+
+// Ctrl-C, SIGTERM and SIGKILL of lockbench leave no etcd member behind.
+func TestEtcdNoOrphans(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			cmd, pids := startEtcdRun(t, 3, "run", "--backend", "etcd", "--workers", "2", "--duration", "60s", "-q")
+			time.Sleep(500 * time.Millisecond)
+			_ = cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			if sig == syscall.SIGINT {
+				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+					t.Fatalf("exit after SIGINT: %v, want status %d", err, exitInterrupted)
+				}
+			}
+			waitGone(t, pids)
+		})
+	}
+}
+
+// Bad etcd input is a usage error before anything starts.
+func TestEtcdBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"members 4", []string{"run", "--backend", "etcd", "--etcd-members", "4"}, "--etcd-members 4"},
+		{"members 0", []string{"run", "--backend", "etcd", "--etcd-members", "0"}, "--etcd-members 0"},
+		{"unknown mode", []string{"run", "--backend", "etcd", "--etcd-mode", "raft"}, "raft"},
+		{"wait with rpc", []string{"run", "--backend", "etcd", "--etcd-mode", "rpc", "--etcd-wait"}, "--etcd-wait"},
+		{"zero wait timeout", []string{"run", "--backend", "etcd", "--etcd-wait-timeout", "0s"}, "--etcd-wait-timeout"},
+		{"bad etcd addr", []string{"run", "--backend", "etcd", "--etcd", "localhost"}, "localhost"},
+		{"duplicate etcd addr", []string{"run", "--backend", "etcd", "--etcd", "127.0.0.1:2379,127.0.0.1:2379"}, "127.0.0.1:2379"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := cli(t, 30*time.Second, tc.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitUsage, stdout, stderr)
+			}
+			if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("stderr %q: want one line naming %q", stderr, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,56 @@
+package backends
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/etcdlock"
+)
+
+func init() {
+	Register(Backend{
+		Name:      "etcd",
+		Describe:  "etcd lock baseline: concurrency.Mutex (--etcd-mode client) or the v3lock RPCs (rpc); every step goes through Raft",
+		NeedsEtcd: true,
+		Open:      openEtcd,
+		Check:     func(s Spec) error { return etcdConfig(s).Validate() },
+		Variant:   etcdVariant,
+	})
+}
+
+// etcdConfig is s.Etcd with the run's TTL.
+func etcdConfig(s Spec) etcdlock.Config {
+	c := s.Etcd
+	c.TTL = s.Redlock.TTL
+	return c
+}
+
+func openEtcd(ctx context.Context, s Spec) (drivers.Locker, error) {
+	if len(s.EtcdAddrs) == 0 {
+		return nil, errors.New("backend etcd: no etcd members (compose did not start any)")
+	}
+	return etcdlock.New(ctx, s.EtcdAddrs, etcdConfig(s))
+}
+
+// etcdVariant names the mode: client (TryLock), client-wait, rpc; with
+// "+cycle" when a session is paid per cycle and "+ttl" without keep-alive.
+func etcdVariant(s Spec) string {
+	v := s.Etcd.Mode
+	if s.Etcd.Wait {
+		v += "-wait"
+	}
+	switch {
+	case !s.Etcd.KeepAlive:
+		v += "+ttl"
+	case s.Etcd.SessionPerCycle:
+		v += "+cycle"
+	}
+	return v
+}
+
+// EtcdTTL is the lease TTL etcd will be asked for, for messages.
+func EtcdTTL(s Spec) time.Duration {
+	return time.Duration(etcdConfig(s).TTLSeconds()) * time.Second
+}

@@ -1,0 +1,27 @@
+package backends
+
+import (
+	"context"
+	"errors"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/rueidislock"
+)
+
+func init() {
+	Register(Backend{
+		Name:       "rueidislock",
+		Describe:   "redis/rueidis rueidislock as its README runs it: one client on the first master, KeyMajority 1, auto-extended locks",
+		NeedsRedis: true,
+		Open:       openRueidislock,
+	})
+}
+
+func openRueidislock(_ context.Context, s Spec) (drivers.Locker, error) {
+	if len(s.RedisAddrs) == 0 {
+		return nil, errors.New("backend rueidislock: no Redis master")
+	}
+	// One endpoint: rueidislock spreads KeyMajority*2-1 keys over one
+	// client, it does not run Redlock over independent masters.
+	return rueidislock.New(rueidislock.Config{Addr: s.RedisAddrs[0], TTL: s.Redlock.TTL, KeyMajority: 1})
+}

@@ -1,0 +1,273 @@
+package etcdlock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/drivertest"
+)
+
+// endpoints are a real one-member etcd (a `lockbench serve etcd` process
+// with fsync on) started for the package's tests.
+var endpoints []string
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		dir, err := os.MkdirTemp("", "etcdlock-test-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		bin := filepath.Join(dir, "lockbench")
+		build := exec.Command("go", "build", "-o", bin, "github.com/lockbench/lockbench/cmd/lockbench")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build lockbench:", err)
+			return 1
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Bin: bin})
+		cancel()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer e.Close()
+		endpoints = e.Addrs()
+		return m.Run()
+	}())
+}
+
+func open(t *testing.T, cfg Config) *Locker {
+	t.Helper()
+	l, err := New(context.Background(), endpoints, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	return l
+}
+
+// TestConformance runs the shared suite on every way of taking the lock,
+// with leases that live TTL (no keep-alive): the suite's expiry tests need
+// locks that lapse while their client lives.
+func TestConformance(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  func(*Config)
+	}{
+		{"client-trylock", func(c *Config) {}},
+		{"client-wait", func(c *Config) { c.Wait = true }},
+		{"rpc", func(c *Config) { c.Mode = ModeRPC }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
+				cfg := DefaultConfig()
+				cfg.KeepAlive, cfg.TTL, cfg.WaitTimeout = false, ttl, 300*time.Millisecond
+				tc.cfg(&cfg)
+				l, err := New(context.Background(), endpoints, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return l
+			}, drivertest.Options{TTL: 2 * time.Second, Workers: 16})
+		})
+	}
+}
+
+// TestKeptAliveSession: with keep-alive (the default) a worker's session is
+// reused cycle after cycle and a held lock outlives its TTL.
+func TestKeptAliveSession(t *testing.T) {
+	for _, mode := range Modes {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			cfg := DefaultConfig()
+			cfg.Mode, cfg.TTL, cfg.WaitTimeout = mode, time.Second, 300*time.Millisecond
+			l := open(t, cfg)
+			ctx := context.Background()
+			key := "kept-alive/" + t.Name()
+			a, _, err := l.Lock(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			leaseID := a.(*lease).s.lease()
+			// Well past the granted TTL (etcd raises 1 s to its minimum, 2 s
+			// with default timing): the kept-alive lock is still held.
+			time.Sleep(3 * time.Second)
+			if _, _, err := l.Lock(ctx, key); !errors.Is(err, drivers.ErrBusy) {
+				t.Fatalf("Lock while a kept-alive holder sleeps past TTL: err = %v, want ErrBusy", err)
+			}
+			if err := a.Unlock(ctx); err != nil {
+				t.Fatalf("Unlock: %v", err)
+			}
+			b, _, err := l.Lock(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Unlock(ctx)
+			if got := b.(*lease).s.lease(); got != leaseID {
+				t.Fatalf("second cycle used lease %x, want the reused %x", got, leaseID)
+			}
+			if b.Fence() <= a.Fence() {
+				t.Fatalf("fence went %d → %d: want it to grow with every grant", a.Fence(), b.Fence())
+			}
+		})
+	}
+}
+
+// TestSessionPerCycle: every cycle gets a fresh lease, revoked on Unlock.
+func TestSessionPerCycle(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.SessionPerCycle = true
+	l := open(t, cfg)
+	ctx := context.Background()
+	a, _, err := l.Lock(ctx, "per-cycle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := a.(*lease).s.lease()
+	if err := a.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ttl, err := l.cli.TimeToLive(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ttl.TTL != -1 {
+		t.Fatalf("lease %x after Unlock: TTL %d, want -1 (revoked)", id, ttl.TTL)
+	}
+	b, _, err := l.Lock(ctx, "per-cycle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Unlock(ctx)
+	if b.(*lease).s.lease() == id {
+		t.Fatal("second cycle reused the revoked lease")
+	}
+}
+
+// TestFIFO: the waiting paths (rpc, client --etcd-wait) grant in queue
+// order: with B queued before C behind holder A, B gets the lock first.
+func TestFIFO(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  func(*Config)
+	}{
+		{"rpc", func(c *Config) { c.Mode = ModeRPC }},
+		{"client-wait", func(c *Config) { c.Wait = true }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := DefaultConfig()
+			cfg.WaitTimeout = 20 * time.Second
+			tc.cfg(&cfg)
+			l := open(t, cfg)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			key := "fifo/" + tc.name
+			a, _, err := l.Lock(ctx, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type result struct {
+				who string
+				ls  drivers.Lease
+				err error
+			}
+			got := make(chan result, 2)
+			for i, who := range []string{"B", "C"} {
+				go func() {
+					ls, _, err := l.Lock(ctx, key)
+					got <- result{who, ls, err}
+				}()
+				waitQueued(t, ctx, l.cli, cfg.Prefix+key, i+2) // A + the waiters so far
+			}
+			if err := a.Unlock(ctx); err != nil {
+				t.Fatal(err)
+			}
+			first := <-got
+			if first.err != nil || first.who != "B" {
+				t.Fatalf("first grant after A: %s (err %v), want B, queued first", first.who, first.err)
+			}
+			if err := first.ls.Unlock(ctx); err != nil {
+				t.Fatal(err)
+			}
+			second := <-got
+			if second.err != nil {
+				t.Fatalf("C: %v", second.err)
+			}
+			_ = second.ls.Unlock(ctx)
+		})
+	}
+}
+
+// waitQueued polls until name has n keys (holder + waiters).
+func waitQueued(t *testing.T, ctx context.Context, cli *clientv3.Client, name string, n int) {
+	t.Helper()
+	for {
+		resp, err := cli.Get(ctx, name+"/", clientv3.WithPrefix(), clientv3.WithCountOnly())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if int(resp.Count) >= n {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("%d waiters never queued on %s", n, name)
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  func(*Config)
+		flag string // "" when valid
+	}{
+		{"default", func(c *Config) {}, ""},
+		{"rpc", func(c *Config) { c.Mode = ModeRPC }, ""},
+		{"bad mode", func(c *Config) { c.Mode = "raft" }, "--etcd-mode"},
+		{"rpc wait", func(c *Config) { c.Mode, c.Wait = ModeRPC, true }, "--etcd-wait"},
+		{"zero wait timeout", func(c *Config) { c.WaitTimeout = 0 }, "--etcd-wait-timeout"},
+		{"zero ttl", func(c *Config) { c.TTL = 0 }, "--ttl"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := DefaultConfig()
+			tc.cfg(&c)
+			err := c.Validate()
+			switch {
+			case tc.flag == "" && err != nil:
+				t.Fatalf("unexpected error %v", err)
+			case tc.flag != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.flag)):
+				t.Fatalf("err = %v, want one naming %s", err, tc.flag)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		ttl  time.Duration
+		want int64
+	}{{time.Millisecond, 1}, {time.Second, 1}, {1500 * time.Millisecond, 2}, {10 * time.Second, 10}} {
+		c := Config{TTL: tc.ttl}
+		if got := c.TTLSeconds(); got != tc.want {
+			t.Errorf("TTLSeconds(%v) = %d, want %d", tc.ttl, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,141 @@
+// Package rueidislock wraps github.com/redis/rueidis/rueidislock as a
+// drivers.Locker, run as its README intends: one rueidis client on one Redis
+// endpoint, KeyMajority keys of the lock name on it (1 for a single
+// instance, as the README advises), locks auto-extended in the background
+// and watched through client-side caching. It is not Redlock over N masters:
+// its row answers "what does the library I already use cost".
+package rueidislock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/redis/rueidis"
+	"github.com/redis/rueidis/rueidislock"
+
+	"github.com/lockbench/lockbench/drivers"
+)
+
+// Config is the library's options lockbench sets.
+type Config struct {
+	Addr        string        // the one Redis endpoint
+	TTL         time.Duration // KeyValidity; extended every TTL/2
+	KeyMajority int32         // keys to win out of KeyMajority*2-1; default 1
+}
+
+// Locker takes rueidislock locks. One attempt is TryWithContext: it does
+// not wait for the holder.
+type Locker struct {
+	lk  rueidislock.Locker
+	cfg Config
+}
+
+var _ drivers.Locker = (*Locker)(nil)
+
+// New dials cfg.Addr.
+func New(cfg Config) (*Locker, error) {
+	if cfg.KeyMajority == 0 {
+		cfg.KeyMajority = 1
+	}
+	if cfg.TTL <= 0 {
+		return nil, fmt.Errorf("rueidislock: ttl %v must be positive", cfg.TTL)
+	}
+	lk, err := rueidislock.NewLocker(rueidislock.LockerOption{
+		ClientOption:   rueidis.ClientOption{InitAddress: []string{cfg.Addr}, DisableRetry: true},
+		KeyPrefix:      "lockbench-rueidislock",
+		KeyValidity:    cfg.TTL,
+		KeyMajority:    cfg.KeyMajority,
+		NoLoopTracking: true, // Redis >= 7.0.5, as the README advises
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rueidislock: dial %s: %w", cfg.Addr, err)
+	}
+	return &Locker{lk: lk, cfg: cfg}, nil
+}
+
+// Lock makes one TryWithContext attempt. The lock outlives the call: it is
+// held until Unlock (or until rueidislock sees it lost), so it does not
+// run under ctx's cancellation.
+func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+	att := drivers.Attempt{Masters: 1}
+	if err := ctx.Err(); err != nil {
+		return nil, att, err
+	}
+	start := time.Now()
+	lctx, cancel, err := l.lk.TryWithContext(context.WithoutCancel(ctx), key)
+	att.Elapsed = time.Since(start)
+	if err == nil {
+		ls := &lease{ctx: lctx, cancel: cancel, ttl: l.cfg.TTL, validUntil: start.Add(l.cfg.TTL)}
+		att.Won, att.Validity = 1, time.Until(ls.validUntil)
+		return ls, att, nil
+	}
+	if ctx.Err() != nil {
+		return nil, att, fmt.Errorf("rueidislock: %w (%v)", ctx.Err(), err)
+	}
+	if errors.Is(err, rueidislock.ErrNotLocked) {
+		att.HeldByOther = 1
+		return nil, att, fmt.Errorf("rueidislock: %w: %v", drivers.ErrBusy, err)
+	}
+	att.Failed = 1
+	return nil, att, fmt.Errorf("rueidislock: %w", err)
+}
+
+// Close closes the client; held locks are released by their keys' expiry.
+func (l *Locker) Close() error {
+	l.lk.Close()
+	return nil
+}
+
+type lease struct {
+	ctx    context.Context // canceled by rueidislock once the lock is lost
+	cancel context.CancelFunc
+	ttl    time.Duration
+
+	mu         sync.Mutex
+	validUntil time.Time
+	released   bool
+}
+
+// Unlock cancels the lock's context, which deletes its keys and returns
+// once they are gone. ctx cannot bound it: the library gives no handle.
+func (ls *lease) Unlock(_ context.Context) error {
+	ls.mu.Lock()
+	if ls.released {
+		ls.mu.Unlock()
+		return fmt.Errorf("rueidislock: unlock twice: %w", drivers.ErrNotHeld)
+	}
+	ls.released = true
+	ls.mu.Unlock()
+	lost := ls.ctx.Err() != nil
+	ls.cancel()
+	if lost {
+		return fmt.Errorf("rueidislock: lock lost before unlock: %w", drivers.ErrNotHeld)
+	}
+	return nil
+}
+
+// Extend: rueidislock extends held locks itself every TTL/2, so there is no
+// call to make; Extend checks the lock is still held and moves ValidUntil
+// to what the background extension guarantees (now + TTL/2).
+func (ls *lease) Extend(_ context.Context, _ time.Duration) error {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.released || ls.ctx.Err() != nil {
+		return fmt.Errorf("rueidislock: extend: %w", drivers.ErrNotHeld)
+	}
+	if v := time.Now().Add(ls.ttl / 2); v.After(ls.validUntil) {
+		ls.validUntil = v
+	}
+	return nil
+}
+
+func (ls *lease) ValidUntil() time.Time {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.validUntil
+}
+
+func (ls *lease) Fence() uint64 { return 0 }
