@@ -59,6 +59,14 @@ type Run struct {
 	// AllocsPerCycle is heap allocations per completed cycle in the whole
 	// process (driver, client library and harness) during the measured window.
 	AllocsPerCycle float64 `json:"allocs_per_cycle"`
+	// Fairness is Jain's index of per-worker acquisitions (the referee's).
+	Fairness float64 `json:"fairness"`
+	// ValidityMarginUS is the validity left at grant time (valid-until −
+	// granted), from the referee.
+	ValidityMarginUS *Percentiles `json:"validity_margin_us,omitempty"`
+	// MissedStarts: open-loop cycles that began over 1 ms after their
+	// intended start, or never began (no worker was free).
+	MissedStarts int64 `json:"missed_starts"`
 	// Extra holds backend- or issue-specific measures (referee, pacing).
 	Extra map[string]any `json:"extra,omitempty"`
 }
@@ -179,6 +187,8 @@ func WriteFileAtomic(path string, b []byte) error {
 	if err != nil {
 		return err
 	}
+	// CreateTemp makes the file 0600; results are for sharing (CI artefacts).
+	_ = f.Chmod(0o644)
 	if _, err := f.Write(b); err != nil {
 		f.Close()
 		os.Remove(f.Name())

@@ -22,7 +22,8 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
 	header := []any{"run", "workers", "cycles/s", "attempts/s",
 		"acquire p50 µs", "acquire p99 µs", "acq_total p99 µs", "cycle p50 µs", "cycle p99 µs",
-		"acquired", "busy", "split", "timeouts", "errors", "violations"}
+		"acquired", "busy", "split", "timeouts", "errors", "violations",
+		"split %", "retries/acq", "fairness", "margin p50 ms", "missed starts"}
 	if opt.Ratios != nil {
 		name := opt.RatioName
 		if name == "" {
@@ -36,6 +37,7 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 			us(r.LatencyUS["acquire"].P50), us(r.LatencyUS["acquire"].P99), us(r.LatencyUS["acquire_total"].P99),
 			us(r.LatencyUS["cycle"].P50), us(r.LatencyUS["cycle"].P99),
 			r.Counts.Acquired, r.Counts.Busy, r.Counts.SplitBrain, r.Counts.Timeouts, r.Counts.Errors, r.Counts.Violations}
+		row = append(row, refereeCells(r)...)
 		if opt.Ratios != nil {
 			if v, ok := opt.Ratios[r.Name]; ok {
 				row = append(row, fmt.Sprintf("%.2f×", v))
@@ -72,4 +74,17 @@ func ProgressLine(name string, elapsedS float64, iv, total *Interval) string {
 	return fmt.Sprintf("%s %5.1fs  %8.0f cycles/s  cycle p50 %s µs p99 %s µs  busy %d split %d errors %d",
 		name, elapsedS, rate, us(float64(h.ValueAtPercentile(50))/1e3), us(float64(h.ValueAtPercentile(99))/1e3),
 		total.Count(OpAcquire, Busy), total.Count(OpAcquire, SplitBrain), errs)
+}
+
+// refereeCells are the referee's and the pacer's columns.
+func refereeCells(r Run) []any {
+	margin, missed := "-", "-"
+	if m := r.ValidityMarginUS; m != nil && m.Count > 0 {
+		margin = strconv.FormatFloat(m.P50/1e3, 'f', 1, 64)
+	}
+	if r.Rate > 0 {
+		missed = strconv.FormatInt(r.MissedStarts, 10)
+	}
+	return []any{strconv.FormatFloat(100*r.SplitBrainRate, 'f', 1, 64), strconv.FormatFloat(r.RetriesPerAcquire, 'f', 2, 64),
+		strconv.FormatFloat(r.Fairness, 'f', 3, 64), margin, missed}
 }

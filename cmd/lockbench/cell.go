@@ -17,6 +17,7 @@ import (
 type measured struct {
 	Run      results.Run
 	Registry *results.Registry
+	Hlog     *results.IntervalLog // one interval per second per op, for --out
 }
 
 // measureCell opens the configured Locker on topo, drives the workload and
@@ -26,6 +27,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	spec := cfg.Driver
 	spec.Workers = cfg.Workload.Workers
 	spec.RedisAddrs = topo.RedisAddrs
+	spec.EtcdAddrs = topo.EtcdAddrs
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {
 		return measured{}, err
@@ -33,25 +35,39 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	defer locker.Close()
 
 	name := cfg.runName()
-	reg := results.NewRegistry(false)
-	env := workloads.Env{Locker: locker, Registry: reg, Clock: results.NewClock()}
+	reg := results.NewRegistry(cfg.Workload.Rate > 0) // open loop: keep service time apart
+	clock := results.NewClock()
+	referee := results.NewReferee(cfg.Workload.Workers, clock, 0)
+	env := workloads.Env{Locker: locker, Registry: reg, Clock: clock, Referee: referee}
 	if !cfg.Quiet {
 		env.Progress = func(elapsed time.Duration, iv, total *results.Interval) {
 			fmt.Fprintln(os.Stderr, results.ProgressLine(name, elapsed.Seconds(), iv, total))
 		}
 	}
+	hlog := results.NewIntervalLog()
+	env.OnInterval = hlog.Add
 	res, err := workloads.Run(ctx, cfg.Workload, env)
 	if err != nil {
 		return measured{}, err
 	}
 	run := results.Run{
 		Name: name, Backend: spec.Backend, Client: spec.Client, Mux: spec.Mux,
-		Masters: len(topo.RedisAddrs), Workload: cfg.Workload.Workload, Keys: cfg.Workload.Keys,
+		Masters: cellMasters(spec, topo), Workload: cfg.Workload.Workload, Keys: cfg.Workload.Keys,
 		Workers: cfg.Workload.Workers, Interrupted: res.Interrupted, AllocsPerCycle: res.AllocsPerCycle,
 	}
 	if cfg.Workload.Workload == "uncontended" {
 		run.Keys = 0
 	}
 	run.Fill(reg.Total())
-	return measured{Run: run, Registry: reg}, nil
+	run.FillReferee(referee.Report())
+	run.Rate = cfg.Workload.Rate
+	if p := res.Pacing; p != nil {
+		run.MissedStarts = p.Missed
+		run.Extra["pacing"] = p // Extra was made by FillReferee
+		if p.Scheduled > 0 && float64(p.Missed) > 0.01*float64(p.Scheduled) {
+			fmt.Fprintf(os.Stderr, "lockbench: %s: %d of %d scheduled starts missed (%d late > 1 ms, %d never begun, max lag %.1f ms): --workers %d did not keep --rate %g\n",
+				name, p.Missed, p.Scheduled, p.Late, p.Unstarted, p.MaxLagUS/1e3, cfg.Workload.Workers, p.Rate)
+		}
+	}
+	return measured{Run: run, Registry: reg, Hlog: hlog}, nil
 }

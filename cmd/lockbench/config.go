@@ -10,7 +10,9 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/multiplex"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -22,12 +24,13 @@ type RunConfig struct {
 	JSON     string           `json:"-"`
 	Out      string           `json:"-"`
 	Quiet    bool             `json:"-"`
+	Format   string           `json:"-"` // stdout: table | gobench
 }
 
 func defaultRunConfig() RunConfig {
 	return RunConfig{
-		Driver:   backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout", Redlock: redlock.DefaultConfig()},
-		Topology: compose.Spec{Redis: compose.RedisOptions{Masters: 5, Persistence: "none"}},
+		Driver:   backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout", Redlock: redlock.DefaultConfig(), Etcd: etcdlock.DefaultConfig()},
+		Topology: compose.Spec{Redis: compose.RedisOptions{Masters: 5, Persistence: "none"}, Etcd: compose.EtcdOptions{Members: 3}},
 		Workload: workloads.DefaultConfig(),
 	}
 }
@@ -46,7 +49,7 @@ func bindDriver(fs *pflag.FlagSet, c *RunConfig) {
 	fs.StringVar(&c.Driver.Mux, "mux", c.Driver.Mux, "how a command reaches the N masters: sequential|fanout|pipeline|auto")
 	fs.DurationVar(&c.Driver.Redlock.TTL, "ttl", c.Driver.Redlock.TTL, "lock TTL (auto-release time)")
 	fs.DurationVar(&c.Driver.Redlock.NodeTimeout, "node-timeout", c.Driver.Redlock.NodeTimeout, "per-master timeout of one command")
-	fs.IntVar(&c.Driver.Multiplex.Batch, "batch", 64, "pipeline mux: most commands per flush")
+	fs.IntVar(&c.Driver.Multiplex.Batch, "batch", multiplex.DefaultBatch, "pipeline mux: most commands per master per flush")
 	fs.DurationVar(&c.Driver.Multiplex.FlushDelay, "flush-delay", 0, "pipeline mux: wait this long for more commands before a flush")
 }
 
@@ -61,6 +64,10 @@ func bindWorkload(fs *pflag.FlagSet, c *RunConfig) {
 	fs.DurationVar(&w.Hold, "hold", w.Hold, "time spent inside the critical section")
 	fs.DurationVar(&w.RetryDelay, "retry-delay", w.RetryDelay, "a failed attempt is retried after a random delay in [0, retry-delay)")
 	fs.IntVar(&w.Tries, "tries", w.Tries, "attempts per cycle before giving up")
+	fs.Float64Var(&w.Rate, "rate", w.Rate, "open loop: cycles/s across all workers on a fixed schedule, latency from the intended start (0: closed loop)")
+	fs.DurationVar(&w.Ramp, "ramp", w.Ramp, "raise the rate (closed loop: the workers) linearly over this time, inside the warmup")
+	fs.Float64Var(&w.ZipfS, "zipf-s", w.ZipfS, "zipf workload: exponent s, key i drawn with weight 1/(i+1)^s")
+	fs.StringVar(&w.HoldDist, "hold-dist", w.HoldDist, "hold time distribution with mean --hold: fixed|uniform|exp")
 }
 
 // bindOutput registers the result flags.
@@ -68,10 +75,19 @@ func bindOutput(fs *pflag.FlagSet, c *RunConfig) {
 	fs.StringVar(&c.JSON, "json", "", "write the summary JSON to FILE (- for stdout)")
 	fs.StringVar(&c.Out, "out", "", "write summary.json, config.json and .hlog interval logs into DIR")
 	fs.BoolVarP(&c.Quiet, "quiet", "q", false, "no progress line on stderr")
+	fs.StringVar(&c.Format, "format", "table", "stdout: table | gobench (Go benchmark lines for benchstat and CI benchmark actions)")
 }
 
 // validate checks everything before any server starts, naming the flag.
 func (c *RunConfig) validate() error {
+	switch {
+	case c.Format == "":
+		c.Format = "table"
+	case c.Format != "table" && c.Format != "gobench":
+		return usagef("--format %q: want table or gobench", c.Format)
+	case c.Format == "gobench" && c.JSON == "-":
+		return usagef("--format gobench: stdout is taken by --json -")
+	}
 	if err := c.Driver.Validate(); err != nil {
 		return usageError{err}
 	}
@@ -92,6 +108,9 @@ func (c *RunConfig) validate() error {
 	}
 	b, _ := backends.Lookup(c.Driver.Backend)
 	c.Topology.NoRedis = !b.NeedsRedis
+	if err := c.validateEtcd(b.NeedsEtcd); err != nil {
+		return err
+	}
 	if len(c.Topology.RedisAddrs) > 0 {
 		addrs, err := compose.ParseAddrs("redis", c.Topology.RedisAddrs)
 		if err != nil {
@@ -145,3 +164,39 @@ func checkDir(dir string) error {
 
 // runName is backend/client/mux/workload.
 func (c *RunConfig) runName() string { return c.Driver.Name() + "/" + c.Workload.Workload }
+
+// bindEtcd registers the etcd backend's and cluster's flags.
+func bindEtcd(fs *pflag.FlagSet, c *RunConfig) {
+	e := &c.Driver.Etcd
+	fs.StringSliceVar(&c.Topology.EtcdAddrs, "etcd", nil, "external etcd cluster host:port,... (default: start --etcd-members local members)")
+	fs.IntVar(&c.Topology.Etcd.Members, "etcd-members", c.Topology.Etcd.Members, "local etcd members to start, each its own process: 1|3|5")
+	fs.StringVar(&e.Mode, "etcd-mode", e.Mode, "etcd lock path: client (concurrency.Mutex) | rpc (v3lock Lock/Unlock RPCs)")
+	fs.BoolVar(&e.Wait, "etcd-wait", e.Wait, "client mode: one attempt is Mutex.Lock (FIFO queue) instead of TryLock")
+	fs.DurationVar(&e.WaitTimeout, "etcd-wait-timeout", e.WaitTimeout, "bound of one etcd attempt; a waiting attempt that runs out counts as busy")
+	fs.BoolVar(&e.SessionPerCycle, "etcd-session-per-cycle", e.SessionPerCycle, "grant and revoke a session every cycle instead of one per worker")
+	fs.BoolVar(&e.KeepAlive, "etcd-keepalive", e.KeepAlive, "keep session leases alive (false: a lease lives --ttl like a Redlock key; implies a session per cycle)")
+}
+
+// bindPeers registers the peer libraries' flags.
+func bindPeers(fs *pflag.FlagSet, c *RunConfig) {
+	fs.BoolVar(&c.Driver.RedsyncNoFailFast, "redsync-no-fail-fast", false, "redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)")
+}
+
+// validateEtcd checks the etcd cluster flags when the backend needs etcd.
+func (c *RunConfig) validateEtcd(needed bool) error {
+	c.Topology.NeedsEtcd = needed
+	if !needed {
+		return nil
+	}
+	if len(c.Topology.EtcdAddrs) > 0 {
+		addrs, err := compose.ParseAddrs("etcd", c.Topology.EtcdAddrs)
+		if err != nil {
+			return usageError{err}
+		}
+		c.Topology.EtcdAddrs = addrs
+		c.Topology.Etcd.Members = len(addrs)
+	} else if !compose.ValidEtcdMembers(c.Topology.Etcd.Members) {
+		return usagef("--etcd-members %d: want 1, 3 or 5", c.Topology.Etcd.Members)
+	}
+	return nil
+}

@@ -8,10 +8,20 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// writeOutDir writes summary.json and config.json into dir.
-func writeOutDir(dir string, sum *results.Summary, _ []measured) error {
+// writeOutDir writes summary.json, config.json and each cell's interval logs
+// (<run>.<op>.hlog) into dir. The logs go first, so a summary.json always
+// has its logs beside it.
+func writeOutDir(dir string, sum *results.Summary, cells []measured) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	}
+	for _, c := range cells {
+		if c.Hlog == nil {
+			continue
+		}
+		if _, err := c.Hlog.WriteDir(dir, c.Run.Name); err != nil {
+			return err
+		}
 	}
 	if err := sum.WriteJSON(filepath.Join(dir, "summary.json")); err != nil {
 		return err

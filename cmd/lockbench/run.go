@@ -33,6 +33,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 	bindDriver(fs, &cfg)
 	bindTopology(fs, &cfg)
 	bindEtcd(fs, &cfg)
+	bindPeers(fs, &cfg)
 	bindWorkload(fs, &cfg)
 	bindOutput(fs, &cfg)
 	return cmd
@@ -80,7 +81,11 @@ func upError(ctx context.Context, err error) error {
 
 // writeResults prints the table and writes --json and --out.
 func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
-	if cfg.JSON != "-" {
+	if cfg.Format == "gobench" {
+		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
+			return err
+		}
+	} else if cfg.JSON != "-" {
 		if err := results.WriteTable(os.Stdout, sum.Runs, results.TableOptions{}); err != nil {
 			return err
 		}

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/results"
+)
+
+// startMasters starts n real redis-server masters for the test.
+func startMasters(t *testing.T, n int) string {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/redis-server"); err != nil {
+		t.Skip("redis-server not installed")
+	}
+	r, err := compose.StartRedis(context.Background(), compose.RedisOptions{Masters: n, Persistence: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return strings.Join(r.Addrs(), ",")
+}
+
+func runArgs(redis, out string, extra ...string) []string {
+	return append([]string{"run", "-q", "--redis", redis, "--workers", "4", "--warmup", "0s",
+		"--duration", "1500ms", "--out", out}, extra...)
+}
+
+// TestOutHlogMatchesSummary: the .hlog files of a run read back through
+// hdrhistogram-go's log reader to the summary's counts and maxima.
+func TestOutHlogMatchesSummary(t *testing.T) {
+	redis := startMasters(t, 3)
+	out := filepath.Join(t.TempDir(), "run")
+	if code := execute(context.Background(), runArgs(redis, out)); code != exitOK {
+		t.Fatalf("run: exit %d", code)
+	}
+	d, err := results.ReadRunDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := d.Summary.Runs[0]
+	logs := d.Logs[r.Name]
+	if r.Counts.Cycles == 0 {
+		t.Fatal("no cycles measured")
+	}
+	if n := len(logs["cycle"]); n < 2 {
+		t.Fatalf("%d cycle intervals, want one a second", n)
+	}
+	for op, p := range r.LatencyUS {
+		h := logs.Total(op)
+		if h == nil {
+			t.Fatalf("%s: no .hlog", op)
+		}
+		if h.TotalCount() != p.Count {
+			t.Errorf("%s: hlog count %d, summary %d", op, h.TotalCount(), p.Count)
+		}
+		if got := results.Summarize(h); got.Max != p.Max || got.P99 != p.P99 {
+			t.Errorf("%s: hlog max/p99 %v/%v, summary %v/%v", op, got.Max, got.P99, p.Max, p.P99)
+		}
+	}
+	if logs.Total("cycle").TotalCount() != r.Counts.Cycles {
+		t.Errorf("cycle hlog %d, counts.cycles %d", logs.Total("cycle").TotalCount(), r.Counts.Cycles)
+	}
+}
+
+// TestMergeConcurrentRuns: two runs at once against the same masters merge
+// to counts equal to their sums; different configs are refused (exit 2).
+func TestMergeConcurrentRuns(t *testing.T) {
+	redis := startMasters(t, 3)
+	tmp := t.TempDir()
+	a, b, m := filepath.Join(tmp, "a"), filepath.Join(tmp, "b"), filepath.Join(tmp, "m")
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	for i, dir := range []string{a, b} {
+		wg.Add(1)
+		go func() { defer wg.Done(); codes[i] = execute(context.Background(), runArgs(redis, dir)) }()
+	}
+	wg.Wait()
+	if codes[0] != exitOK || codes[1] != exitOK {
+		t.Fatalf("runs: exit %v", codes)
+	}
+	if code := execute(context.Background(), []string{"merge", "-q", a, b, "-o", m}); code != exitOK {
+		t.Fatalf("merge: exit %d", code)
+	}
+	sa, _ := results.ReadSummary(filepath.Join(a, "summary.json"))
+	sb, _ := results.ReadSummary(filepath.Join(b, "summary.json"))
+	sm, err := results.ReadSummary(filepath.Join(m, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, rb, rm := sa.Runs[0], sb.Runs[0], sm.Runs[0]
+	if rm.Counts.Cycles != ra.Counts.Cycles+rb.Counts.Cycles || rm.Counts.Attempts != ra.Counts.Attempts+rb.Counts.Attempts {
+		t.Fatalf("merged counts %+v, inputs %+v + %+v", rm.Counts, ra.Counts, rb.Counts)
+	}
+	for op, p := range rm.LatencyUS {
+		if want := ra.LatencyUS[op].Count + rb.LatencyUS[op].Count; p.Count != want {
+			t.Errorf("%s: merged count %d, want %d", op, p.Count, want)
+		}
+	}
+	if rm.Workers != 8 || rm.Throughput.CyclesPerS <= 0 {
+		t.Errorf("merged workers %d, cycles/s %v", rm.Workers, rm.Throughput.CyclesPerS)
+	}
+	// The merged dir is itself mergeable and readable.
+	if _, err := results.ReadRunDir(m); err != nil {
+		t.Fatal(err)
+	}
+
+	c := filepath.Join(tmp, "c")
+	if code := execute(context.Background(), runArgs(redis, c, "--workers", "2")); code != exitOK {
+		t.Fatalf("run c: exit %d", code)
+	}
+	if code := execute(context.Background(), []string{"merge", "-q", a, c, "-o", filepath.Join(tmp, "x")}); code != exitUsage {
+		t.Fatalf("merge of different configs: exit %d, want %d", code, exitUsage)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "x")); !os.IsNotExist(err) {
+		t.Fatal("refused merge left output behind")
+	}
+}
+
+// TestGateExitCodes: against itself 0, against a baseline 30 % faster 1,
+// a breached threshold 1, bad input 2.
+func TestGateExitCodes(t *testing.T) {
+	redis := startMasters(t, 1)
+	tmp := t.TempDir()
+	cur := filepath.Join(tmp, "cur")
+	if code := execute(context.Background(), runArgs(redis, cur)); code != exitOK {
+		t.Fatalf("run: exit %d", code)
+	}
+	s, err := results.ReadSummary(filepath.Join(cur, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Runs[0].Throughput.CyclesPerS *= 1.3
+	faster := filepath.Join(tmp, "faster.json")
+	if err := s.WriteJSON(faster); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"against itself", []string{"gate", cur, "--baseline", cur}, exitOK},
+		{"baseline 30% faster", []string{"gate", cur, "--baseline", faster}, exitFailure},
+		{"threshold breach", []string{"gate", cur, "--threshold", "cycles_per_s>1e12"}, exitFailure},
+		{"threshold holds", []string{"gate", cur, "--threshold", "violations==0", "--format", "md"}, exitOK},
+		{"bad threshold", []string{"gate", cur, "--threshold", "cycle.p99<<2"}, exitUsage},
+		{"missing file", []string{"gate", filepath.Join(tmp, "nope.json"), "--baseline", cur}, exitUsage},
+		{"count not met", []string{"gate", cur, "--baseline", cur, "--count", "3"}, exitUsage},
+		{"bad format", []string{"gate", cur, "--baseline", cur, "--format", "xml"}, exitUsage},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := execute(context.Background(), tt.args); got != tt.want {
+				t.Fatalf("exit %d, want %d", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+func init() { extraCommands = append(extraCommands, newGateCmd) }
+
+func newGateCmd() *cobra.Command {
+	var (
+		baselines, thresholds []string
+		count                 int
+		format                string
+	)
+	opt := results.DefaultGateOptions()
+	cmd := &cobra.Command{
+		Use:   "gate SUMMARY|DIR...",
+		Short: "CI gate: check runs against thresholds and a baseline; exit 1 on a regression",
+		Long: `gate reads summaries (summary.json files, or --out directories) of the
+current build and checks every run in them:
+
+  --threshold 'cycle.p99<2ms'      k6-style checks over the summary's JSON
+  --threshold 'cycles_per_s>20000' fields (latencies in µs, or with a unit);
+  --threshold 'violations==0'      'GLOB:expr' limits one to matching runs
+
+  --baseline B.json                compares each run by name with the baseline:
+                                   fails when cycles/s drops more than
+                                   --throughput-tol or p99 of --op rises more
+                                   than --latency-tol
+
+Repeated runs of one name (several files, e.g. from --count N runs of
+compare) are samples: the gate compares their medians and fails only when
+the change is beyond the tolerance AND a Mann-Whitney U test finds it
+significant at --alpha. With 3 runs a side no p-value can go below 0.1,
+so the test needs at least 4 a side for α = 0.05 (5 is better); with fewer
+the medians against the tolerance decide alone.
+
+Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("gate: no summaries given (want SUMMARY.json or an --out DIR)")
+			}
+			md := false
+			switch format {
+			case "table":
+			case "md", "markdown":
+				md = true
+			default:
+				return usagef("--format %q: want table or md", format)
+			}
+			if count < 1 {
+				return usagef("--count %d: must be at least 1", count)
+			}
+			if opt.ThroughputTol < 0 || opt.LatencyTol < 0 {
+				return usagef("--throughput-tol %v / --latency-tol %v: must not be negative", opt.ThroughputTol, opt.LatencyTol)
+			}
+			if opt.Alpha <= 0 || opt.Alpha >= 1 {
+				return usagef("--alpha %v: want a value in (0, 1)", opt.Alpha)
+			}
+			if len(thresholds) == 0 && len(baselines) == 0 {
+				return usagef("gate: nothing to check: give --threshold and/or --baseline")
+			}
+			for _, expr := range thresholds {
+				t, err := results.ParseThreshold(expr)
+				if err != nil {
+					return usagef("--threshold %q: %v", expr, err)
+				}
+				opt.Thresholds = append(opt.Thresholds, t)
+			}
+			var first firstConfig
+			cur, err := loadRuns("summary", args, count, &first)
+			if err != nil {
+				return err
+			}
+			var base []results.Run
+			if len(baselines) > 0 {
+				if base, err = loadRuns("--baseline", baselines, count, &first); err != nil {
+					return err
+				}
+			}
+			res := results.Gate(cur, base, opt)
+			if err := results.WriteGate(os.Stdout, res, md); err != nil {
+				return err
+			}
+			if res.Failed {
+				var failed []string
+				for _, r := range res.Rows {
+					if !r.Pass {
+						failed = append(failed, r.Run+" "+r.Check)
+					}
+				}
+				return exitError{code: exitFailure, msg: "gate failed: " + strings.Join(failed, "; ")}
+			}
+			return nil
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringArrayVar(&thresholds, "threshold", nil, "check METRIC OP VALUE, e.g. 'cycle.p99<2ms' (repeatable)")
+	fs.StringArrayVar(&baselines, "baseline", nil, "baseline summary.json or --out DIR (repeatable: repeated runs are samples)")
+	fs.IntVar(&count, "count", 1, "require at least N runs of every run name on each side (medians + Mann-Whitney when N>1)")
+	fs.Float64Var(&opt.ThroughputTol, "throughput-tol", opt.ThroughputTol, "tolerated relative drop of cycles/s vs the baseline")
+	fs.Float64Var(&opt.LatencyTol, "latency-tol", opt.LatencyTol, "tolerated relative rise of p99 vs the baseline")
+	fs.StringVar(&opt.LatencyOp, "op", opt.LatencyOp, "op whose p99 is compared with the baseline: acquire|acquire_total|release|cycle|extend")
+	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "significance level of the Mann-Whitney U test")
+	fs.StringVar(&format, "format", "table", "output: table|md (markdown, for CI job summaries)")
+	return cmd
+}
+
+// loadRuns reads the runs of every summary (a file or an --out dir) and
+// checks each run name has at least count samples.
+// firstConfig is the config of the first summary read, to compare the rest with.
+type firstConfig struct {
+	raw  json.RawMessage
+	path string
+}
+
+func loadRuns(what string, paths []string, count int, first *firstConfig) ([]results.Run, error) {
+	var runs []results.Run
+	for _, p := range paths {
+		s, err := readSummaryPath(p)
+		if err != nil {
+			return nil, usagef("%s %q: %v", what, p, err)
+		}
+		// Comparing runs of different configs (durations, workers, masters)
+		// is allowed but rarely meant: say so.
+		if first.raw == nil {
+			first.raw, first.path = s.Config, p
+		} else if !results.SameConfig(first.raw, s.Config) {
+			fmt.Fprintf(os.Stderr, "lockbench: warning: %s %q was measured with a different config than %q\n", what, p, first.path)
+		}
+		if s.Interrupted {
+			fmt.Fprintf(os.Stderr, "lockbench: warning: %s %q was interrupted; its numbers cover part of the run\n", what, p)
+		}
+		runs = append(runs, s.Runs...)
+	}
+	n := map[string]int{}
+	for _, r := range runs {
+		n[r.Name]++
+	}
+	for name, c := range n {
+		if c < count {
+			return nil, usagef("--count %d: %s has %d run(s) of %q", count, what, c, name)
+		}
+	}
+	return runs, nil
+}
+
+// readSummaryPath reads a summary file, or DIR/summary.json.
+func readSummaryPath(p string) (*results.Summary, error) {
+	if st, err := os.Stat(p); err == nil && st.IsDir() {
+		p = filepath.Join(p, "summary.json")
+	}
+	return results.ReadSummary(p)
+}

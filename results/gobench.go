@@ -1,0 +1,66 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteGoBench prints runs as Go benchmark result lines, so benchstat and
+// the usual CI benchmark actions read lockbench results as they are:
+//
+//	BenchmarkLock/redlock/rueidis/auto/uncontended-8  123456  8100 ns/op  2100 p50-ns  9800 p99-ns ...
+//
+// ns/op is wall time per completed cycle across all workers (1e9 / cycles
+// per second, as b.RunParallel reports it); the percentiles are of the
+// cycle latency; N is the cycles completed. The -N suffix is the CPUs of
+// the measuring host, as go test prints GOMAXPROCS.
+func WriteGoBench(w io.Writer, s *Summary) error {
+	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/lockbench/lockbench\n", s.Host.OS, s.Host.Arch)
+	for _, r := range s.Runs {
+		if _, err := io.WriteString(w, GoBenchLine(r, s.Host.CPUs)+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// GoBenchLine is one run as a benchmark line.
+func GoBenchLine(r Run, cpus int) string {
+	name := "BenchmarkLock/" + strings.Map(func(c rune) rune {
+		if c == ' ' || c == '\t' {
+			return '_'
+		}
+		return c
+	}, r.Name)
+	if cpus > 0 {
+		name += fmt.Sprintf("-%d", cpus)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\t%d", name, max(r.Counts.Cycles, 1))
+	metric := func(v float64, unit string) {
+		if v >= 100 || v == float64(int64(v)) {
+			fmt.Fprintf(&b, "\t%.0f %s", v, unit)
+		} else {
+			fmt.Fprintf(&b, "\t%.4g %s", v, unit)
+		}
+	}
+	if r.Throughput.CyclesPerS > 0 {
+		metric(1e9/r.Throughput.CyclesPerS, "ns/op")
+	} else {
+		metric(0, "ns/op")
+	}
+	c := r.LatencyUS["cycle"]
+	metric(c.P50*1e3, "p50-ns")
+	metric(c.P99*1e3, "p99-ns")
+	metric(c.P999*1e3, "p99.9-ns")
+	metric(r.LatencyUS["acquire"].P99*1e3, "acquire-p99-ns")
+	metric(r.Throughput.CyclesPerS, "cycles/s")
+	if r.Counts.Cycles > 0 {
+		metric(float64(r.Counts.Attempts)/float64(r.Counts.Cycles), "attempts/op")
+	}
+	metric(r.AllocsPerCycle, "allocs/op")
+	metric(float64(r.Counts.Errors+r.Counts.Timeouts), "errors")
+	metric(float64(r.Counts.Violations), "violations")
+	return b.String()
+}

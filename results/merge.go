@@ -1,0 +1,265 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// RunDir is one --out directory read back: its summary and each run's logs.
+type RunDir struct {
+	Dir     string
+	Summary *Summary
+	Logs    map[string]RunLogs // by run name; absent when the dir has none
+}
+
+// ReadRunDir reads DIR/summary.json and the interval logs of its runs.
+func ReadRunDir(dir string) (*RunDir, error) {
+	s, err := ReadSummary(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return nil, err
+	}
+	d := &RunDir{Dir: dir, Summary: s, Logs: map[string]RunLogs{}}
+	for _, r := range s.Runs {
+		l, err := ReadRunLogs(dir, r.Name)
+		if errors.Is(err, ErrNoLogs) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		d.Logs[r.Name] = l
+	}
+	return d, nil
+}
+
+// ErrConfigMismatch: merge inputs were measured with different configs.
+var ErrConfigMismatch = errors.New("results: runs have different configs")
+
+// ErrNotConcurrent: merge inputs share no measured time.
+var ErrNotConcurrent = errors.New("results: runs did not overlap in time")
+
+// Merge combines runs measured at the same time (several machines, or
+// parallel processes of one run): histograms are merged from the interval
+// logs, never percentiles averaged; counts are summed; throughput is
+// recomputed over the window every input was measuring. force merges
+// different configs and runs that did not overlap (throughput is then total
+// work over total time).
+func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
+	if len(dirs) < 2 {
+		return nil, nil, fmt.Errorf("results: merge needs at least two runs")
+	}
+	first := dirs[0].Summary
+	for _, d := range dirs[1:] {
+		if !SameConfig(first.Config, d.Summary.Config) && !force {
+			return nil, nil, fmt.Errorf("%w: %s and %s (use --force to merge anyway)", ErrConfigMismatch, dirs[0].Dir, d.Dir)
+		}
+	}
+	out := *first
+	out.Runs = nil
+	outLogs := map[string]RunLogs{}
+	var names []string
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		out.Interrupted = out.Interrupted || d.Summary.Interrupted
+		if d.Summary.Started.Before(out.Started) {
+			out.Started = d.Summary.Started
+		}
+		for _, r := range d.Summary.Runs {
+			if !seen[r.Name] {
+				seen[r.Name] = true
+				names = append(names, r.Name)
+			}
+		}
+	}
+	for _, name := range names {
+		var runs []Run
+		var logs []RunLogs
+		for _, d := range dirs {
+			for _, r := range d.Summary.Runs {
+				if r.Name != name {
+					continue
+				}
+				l, ok := d.Logs[name]
+				if !ok {
+					return nil, nil, fmt.Errorf("%s: run %q has no .hlog files: percentiles cannot be merged without histograms", d.Dir, name)
+				}
+				runs, logs = append(runs, r), append(logs, l)
+			}
+		}
+		r, l, err := mergeRun(runs, logs, force)
+		if err != nil {
+			return nil, nil, fmt.Errorf("run %q: %w", name, err)
+		}
+		out.Runs = append(out.Runs, r)
+		outLogs[name] = l
+	}
+	return &out, outLogs, nil
+}
+
+func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
+	m := runs[0]
+	m.Workers, m.Counts, m.Extra, m.ServiceUS = 0, Counts{}, map[string]any{"merged_from": len(runs)}, nil
+	var allocs, cycles float64
+	// The common window: the latest first interval start to the earliest last end.
+	winStart, winEnd := int64(math.MinInt64), int64(math.MaxInt64)
+	var totalSecs float64
+	for i, r := range runs {
+		m.Workers += r.Workers
+		m.Interrupted = m.Interrupted || r.Interrupted
+		addCounts(&m.Counts, r.Counts)
+		allocs += r.AllocsPerCycle * float64(r.Counts.Cycles)
+		cycles += float64(r.Counts.Cycles)
+		totalSecs += r.DurationS
+		hs := logs[i][OpCycle.String()]
+		if len(hs) == 0 {
+			continue
+		}
+		winStart = max(winStart, hs[0].StartTimeMs())
+		winEnd = min(winEnd, hs[len(hs)-1].EndTimeMs())
+	}
+	if cycles > 0 {
+		m.AllocsPerCycle = allocs / cycles
+	}
+	c := m.Counts
+	m.SplitBrainRate, m.RetriesPerAcquire = 0, 0
+	if failed := c.Busy + c.SplitBrain; failed > 0 {
+		m.SplitBrainRate = float64(c.SplitBrain) / float64(failed)
+	}
+	if c.Acquired > 0 {
+		m.RetriesPerAcquire = float64(c.Attempts-c.Acquired) / float64(c.Acquired)
+	}
+	merged := RunLogs{}
+	m.LatencyUS = map[string]Percentiles{}
+	for _, op := range Ops() {
+		var all [][]*hdrhistogram.Histogram
+		for _, l := range logs {
+			if hs, ok := l[op.String()]; ok {
+				all = append(all, hs)
+			}
+		}
+		if len(all) == 0 {
+			continue
+		}
+		merged[op.String()] = alignIntervals(all)
+		m.LatencyUS[op.String()] = Summarize(merged.Total(op.String()))
+	}
+	if winEnd > winStart && winStart != math.MinInt64 {
+		secs := float64(winEnd-winStart) / 1e3
+		m.DurationS = secs
+		m.Throughput = Throughput{
+			CyclesPerS:   float64(countIn(merged[OpCycle.String()], winStart, winEnd)) / secs,
+			AttemptsPerS: float64(countIn(merged[OpAcquire.String()], winStart, winEnd)) / secs,
+		}
+		m.Extra["window"] = map[string]any{"start": time.UnixMilli(winStart).UTC(), "end": time.UnixMilli(winEnd).UTC()}
+		return m, merged, nil
+	}
+	if !force {
+		return m, nil, ErrNotConcurrent
+	}
+	// Sequential runs, merged on request: the rate of the average run.
+	m.DurationS = totalSecs / float64(len(runs))
+	if totalSecs > 0 {
+		m.Throughput = Throughput{CyclesPerS: float64(c.Cycles) / totalSecs, AttemptsPerS: float64(c.Attempts) / totalSecs}
+	}
+	return m, merged, nil
+}
+
+// alignIntervals merges the inputs' intervals that start in the same
+// second, so the merged log keeps one interval per second.
+func alignIntervals(inputs [][]*hdrhistogram.Histogram) []*hdrhistogram.Histogram {
+	by := map[int64]*hdrhistogram.Histogram{}
+	for _, hs := range inputs {
+		for _, h := range hs {
+			sec := (h.StartTimeMs() + 500) / 1000
+			t, ok := by[sec]
+			if !ok {
+				t = NewHistogram()
+				t.SetStartTimeMs(h.StartTimeMs())
+				t.SetEndTimeMs(h.EndTimeMs())
+				t.SetTag(h.Tag())
+				by[sec] = t
+			}
+			t.Merge(h)
+			t.SetStartTimeMs(min(t.StartTimeMs(), h.StartTimeMs()))
+			t.SetEndTimeMs(max(t.EndTimeMs(), h.EndTimeMs()))
+		}
+	}
+	out := make([]*hdrhistogram.Histogram, 0, len(by))
+	for _, h := range by {
+		out = append(out, h)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].StartTimeMs() < out[j].StartTimeMs() })
+	return out
+}
+
+// countIn counts the values of intervals whose midpoint lies in [from, to].
+func countIn(hs []*hdrhistogram.Histogram, from, to int64) int64 {
+	var n int64
+	for _, h := range hs {
+		if mid := (h.StartTimeMs() + h.EndTimeMs()) / 2; mid >= from && mid <= to {
+			n += h.TotalCount()
+		}
+	}
+	return n
+}
+
+func addCounts(dst *Counts, c Counts) {
+	dst.Attempts += c.Attempts
+	dst.Acquired += c.Acquired
+	dst.Busy += c.Busy
+	dst.SplitBrain += c.SplitBrain
+	dst.Timeouts += c.Timeouts
+	dst.Errors += c.Errors
+	dst.Violations += c.Violations
+	dst.Cycles += c.Cycles
+	dst.GaveUp += c.GaveUp
+	dst.ReleaseErrors += c.ReleaseErrors
+}
+
+// SameConfig compares configs ignoring the key prefix (parallel processes
+// may each use their own).
+func SameConfig(a, b json.RawMessage) bool {
+	norm := func(raw json.RawMessage) string {
+		var m map[string]any
+		if json.Unmarshal(raw, &m) != nil {
+			return string(raw)
+		}
+		if w, ok := m["workload"].(map[string]any); ok {
+			delete(w, "prefix")
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	return norm(a) == norm(b)
+}
+
+// WriteHlog writes interval histograms (stamped in ms since the epoch) as a
+// standard interval log, atomically.
+func WriteHlog(path string, hs []*hdrhistogram.Histogram) error {
+	var buf bytes.Buffer
+	w := hdrhistogram.NewHistogramLogWriter(&buf)
+	var base int64
+	if len(hs) > 0 {
+		base = hs[0].StartTimeMs() / 1000 * 1000
+	}
+	w.SetBaseTime(base)
+	for _, err := range []error{w.OutputLogFormatVersion(), w.OutputStartTime(base), w.OutputBaseTime(base), w.OutputLegend()} {
+		if err != nil {
+			return err
+		}
+	}
+	for _, h := range hs {
+		if err := w.OutputIntervalHistogram(h); err != nil {
+			return err
+		}
+	}
+	return WriteFileAtomic(path, buf.Bytes())
+}

@@ -1,0 +1,168 @@
+package results
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+//go:embed report.html.tmpl
+var reportHTML string
+
+var reportTmpl = template.Must(template.New("report").Parse(reportHTML))
+
+// Report is what the HTML page shows. It is embedded in the page as JSON
+// and drawn by inline JS as SVG: no network is needed to view it.
+type Report struct {
+	Title     string        `json:"title"`
+	Generated time.Time     `json:"generated"`
+	Sources   []ReportInput `json:"sources"`
+	Runs      []ReportRun   `json:"runs"`
+	Sweeps    []Sweep       `json:"sweeps,omitempty"`
+}
+
+// ReportInput is one summary the report was made from.
+type ReportInput struct {
+	Path        string            `json:"path"`
+	Started     time.Time         `json:"started"`
+	Interrupted bool              `json:"interrupted"`
+	Host        Host              `json:"host"`
+	Versions    map[string]string `json:"versions"`
+	Config      json.RawMessage   `json:"config"`
+}
+
+// ReportRun is one run with its distributions and time series.
+type ReportRun struct {
+	Run
+	Source int `json:"source"`
+	// Dist per op: percentile-distribution points, from the interval logs
+	// when there are some, else from the summary's few percentiles.
+	Dist map[string][]DistPoint `json:"dist"`
+	// Series: one point per logged interval (absent without logs).
+	Series []SeriesPoint `json:"series,omitempty"`
+}
+
+// DistPoint is the latency (µs) at percentile P.
+type DistPoint struct {
+	P  float64 `json:"p"`
+	US float64 `json:"us"`
+}
+
+// SeriesPoint is one interval: seconds since the run's first interval,
+// cycles/s, and p99 of cycle and acquire in µs.
+type SeriesPoint struct {
+	T          float64 `json:"t"`
+	CyclesPerS float64 `json:"cycles_per_s"`
+	CycleP99   float64 `json:"cycle_p99_us"`
+	AcquireP99 float64 `json:"acquire_p99_us"`
+}
+
+// AddSource adds a summary and (logs, may be nil) its runs' interval logs.
+func (r *Report) AddSource(path string, s *Summary, logs map[string]RunLogs) {
+	r.Sources = append(r.Sources, ReportInput{Path: path, Started: s.Started, Interrupted: s.Interrupted,
+		Host: s.Host, Versions: s.Versions, Config: s.Config})
+	for _, run := range s.Runs {
+		rr := ReportRun{Run: run, Source: len(r.Sources) - 1, Dist: map[string][]DistPoint{}}
+		l := logs[run.Name]
+		for op, p := range run.LatencyUS {
+			if h := l.Total(op); h != nil && h.TotalCount() > 0 {
+				rr.Dist[op] = distribution(h)
+			} else if p.Count > 0 {
+				rr.Dist[op] = []DistPoint{{50, p.P50}, {90, p.P90}, {99, p.P99}, {99.9, p.P999}, {100, p.Max}}
+			}
+		}
+		rr.Series = series(l)
+		r.Runs = append(r.Runs, rr)
+	}
+}
+
+// ReadSweep reads DIR/sweep.json if there is one.
+func ReadSweep(dir string) ([]Sweep, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var s []Sweep
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "sweep.json"), err)
+	}
+	return s, nil
+}
+
+// distribution samples h on the log 1/(1−p) axis HdrHistogram plots use:
+// ten points per decade up to the resolution the count supports.
+func distribution(h *hdrhistogram.Histogram) []DistPoint {
+	top := math.Log10(float64(h.TotalCount()))
+	var out []DistPoint
+	for x := 0.0; x < top; x += 0.1 {
+		p := 100 * (1 - math.Pow(10, -x))
+		out = append(out, DistPoint{P: p, US: float64(h.ValueAtPercentile(p)) / 1e3})
+	}
+	return append(out, DistPoint{P: 100, US: float64(h.Max()) / 1e3})
+}
+
+func series(l RunLogs) []SeriesPoint {
+	cyc, acq := l["cycle"], l["acquire"]
+	if len(cyc) == 0 {
+		return nil
+	}
+	t0 := cyc[0].StartTimeMs()
+	out := make([]SeriesPoint, 0, len(cyc))
+	for i, h := range cyc {
+		secs := float64(h.EndTimeMs()-h.StartTimeMs()) / 1e3
+		p := SeriesPoint{T: float64(h.EndTimeMs()-t0) / 1e3, CycleP99: float64(h.ValueAtPercentile(99)) / 1e3}
+		if secs > 0 {
+			p.CyclesPerS = float64(h.TotalCount()) / secs
+		}
+		if i < len(acq) {
+			p.AcquireP99 = float64(acq[i].ValueAtPercentile(99)) / 1e3
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// WriteHTML renders the self-contained page.
+func (r *Report) WriteHTML(w io.Writer) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return reportTmpl.Execute(w, struct {
+		Title string
+		Data  string
+	}{r.Title, string(b)})
+}
+
+// Sweep is one strategy's capacity sweep: its steps and the knee, the
+// highest step that kept p99 of Op under the SLO without errors.
+type Sweep struct {
+	Name    string      `json:"name"`
+	Op      string      `json:"op"`
+	SLOUS   float64     `json:"slo_us"`
+	Stepped string      `json:"stepped"` // "rate" or "workers"
+	Steps   []SweepStep `json:"steps"`
+	Knee    int         `json:"knee"` // index into Steps; -1: even the first step failed
+}
+
+// SweepStep is one measured step.
+type SweepStep struct {
+	Workers    int     `json:"workers"`
+	Rate       float64 `json:"rate,omitempty"`
+	CyclesPerS float64 `json:"cycles_per_s"`
+	P99US      float64 `json:"p99_us"`
+	Errors     int64   `json:"errors"`
+	OK         bool    `json:"ok"`
+	Reason     string  `json:"reason,omitempty"`
+}
