@@ -11,10 +11,10 @@ deps:
 build:
 	$(GO) build -o $(BIN) ./cmd/lockbench
 
-# The main job on local, self-started servers: every strategy on 5 masters.
+# The main job on local, self-started servers: both clients × every strategy
+# × {uncontended, contended} on 5 masters, ~30 s, one table and one JSON.
 run: deps build
-	$(BIN) run --mux sequential --workers 1 --duration 5s --warmup 1s -q
-	$(BIN) run --mux fanout --workers 1 --duration 5s --warmup 1s -q
+	$(BIN) compare --duration 1500ms --warmup 300ms -q --json compare.json
 
 test: deps
 	$(GO) vet ./...

@@ -25,21 +25,29 @@ func newShard(service bool) *shard {
 	return s
 }
 
+// reset clears only histograms that hold something: clearing is a memclr of
+// the whole counts array, and most ticks leave some ops (extend) untouched.
 func (s *shard) reset() {
 	for i := range s.lat {
-		s.lat[i].Reset()
-		if s.service[i] != nil {
-			s.service[i].Reset()
-		}
+		resetIfUsed(s.lat[i])
+		resetIfUsed(s.service[i])
 	}
 	s.counts = [NumOps][NumOutcomes]int64{}
+}
+
+func resetIfUsed(h *hdrhistogram.Histogram) {
+	if h != nil && h.TotalCount() > 0 {
+		h.Reset()
+	}
 }
 
 // mergeInto adds s to dst; dropped counts values outside the geometry.
 func (s *shard) mergeInto(dst *shard) (dropped int64) {
 	for i := range s.lat {
-		dropped += dst.lat[i].Merge(s.lat[i])
-		if s.service[i] != nil && dst.service[i] != nil {
+		if s.lat[i].TotalCount() > 0 {
+			dropped += dst.lat[i].Merge(s.lat[i])
+		}
+		if s.service[i] != nil && dst.service[i] != nil && s.service[i].TotalCount() > 0 {
 			dropped += dst.service[i].Merge(s.service[i])
 		}
 		for o := range s.counts[i] {

@@ -26,7 +26,12 @@ type measured struct {
 func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (measured, error) {
 	spec := cfg.Driver
 	spec.Workers = cfg.Workload.Workers
-	spec.RedisAddrs = topo.RedisAddrs
+	fr, addrs, err := openFaults(cfg, topo) // proxies, when a network fault is asked for
+	if err != nil {
+		return measured{}, err
+	}
+	defer fr.finish(nil)
+	spec.RedisAddrs = addrs
 	spec.EtcdAddrs = topo.EtcdAddrs
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {
@@ -45,7 +50,8 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 		}
 	}
 	hlog := results.NewIntervalLog()
-	env.OnInterval = hlog.Add
+	env.OnInterval = fr.observe(hlog.Add)
+	fr.start(ctx)
 	res, err := workloads.Run(ctx, cfg.Workload, env)
 	if err != nil {
 		return measured{}, err
@@ -60,6 +66,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	}
 	run.Fill(reg.Total())
 	run.FillReferee(referee.Report())
+	fr.finish(&run) // Extra["faults"]: specs, events, availability timeline
 	run.Rate = cfg.Workload.Rate
 	if p := res.Pacing; p != nil {
 		run.MissedStarts = p.Missed

@@ -21,6 +21,8 @@ type RunConfig struct {
 	Driver   backends.Spec    `json:"driver"`
 	Topology compose.Spec     `json:"topology"`
 	Workload workloads.Config `json:"workload"`
+	// Faults are the --fault specs played during the run (faults.go).
+	Faults []string `json:"faults,omitempty"`
 	JSON     string           `json:"-"`
 	Out      string           `json:"-"`
 	Quiet    bool             `json:"-"`
@@ -119,8 +121,8 @@ func (c *RunConfig) validate() error {
 		c.Topology.RedisAddrs = addrs
 		c.Topology.Redis.Masters = len(addrs)
 	}
-	if c.Topology.Redis.Masters < 1 {
-		return usagef("--masters %d: must be at least 1", c.Topology.Redis.Masters)
+	if m := c.Topology.Redis.Masters; m < 1 || m > redlock.MaxMasters {
+		return usagef("--masters %d: must be 1 to %d", m, redlock.MaxMasters)
 	}
 	if _, err := compose.RedisArgs(0, "", c.Topology.Redis.Persistence); err != nil {
 		return usagef("--persistence %q: want none, everysec or always", c.Topology.Redis.Persistence)
@@ -129,6 +131,9 @@ func (c *RunConfig) validate() error {
 		if err := checkWritable(filepath.Dir(c.JSON)); err != nil {
 			return usagef("--json %q: %v", c.JSON, err)
 		}
+	}
+	if err := c.validateFaults(); err != nil {
+		return err
 	}
 	if c.Out != "" {
 		if err := checkDir(c.Out); err != nil {

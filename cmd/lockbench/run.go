@@ -36,6 +36,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 	bindPeers(fs, &cfg)
 	bindWorkload(fs, &cfg)
 	bindOutput(fs, &cfg)
+	bindFaults(fs, &cfg)
 	return cmd
 }
 

@@ -8,14 +8,23 @@ import (
 	"github.com/lockbench/lockbench/multiplex"
 )
 
+// goredis: sequential, fanout and pipeline run over plain clients (pipeline
+// through Client.Pipelined); auto sends every command through the client's
+// experimental auto-pipeliner (Client.AutoPipeline).
 func init() {
 	RegisterRedisClient("goredis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
+		opt := goredis.Options{PoolSize: s.Workers}
 		switch s.Mux {
-		case "sequential", "fanout":
+		case "sequential", "fanout", "pipeline":
+		case "auto":
+			opt.Auto, opt.NodeTimeout = true, s.Redlock.NodeTimeout
 		default:
-			return nil, nil, fmt.Errorf("--mux %q: not yet available with --client goredis", s.Mux)
+			return nil, nil, fmt.Errorf("--mux %q: not available with --client goredis", s.Mux)
 		}
-		nodes := goredis.Dial(s.RedisAddrs, goredis.Options{PoolSize: s.Workers})
+		nodes, err := goredis.Dial(s.RedisAddrs, opt)
+		if err != nil {
+			return nil, nil, err
+		}
 		return goredis.Nodes(nodes), func() error { return goredis.CloseAll(nodes) }, nil
 	})
 }

@@ -95,9 +95,13 @@ func mutualExclusion(t *testing.T, open Opener, opt Options) {
 				v := counter
 				runtime.Gosched()
 				counter = v + 1
-				if err := lease.Unlock(ctx); err != nil {
-					errs <- fmt.Errorf("unlock: %w", err)
+				if err := lease.Unlock(ctx); errors.Is(err, drivers.ErrNotHeld) {
+					errs <- fmt.Errorf("unlock: %w", err) // a 10 s lease lost within milliseconds
 					return
+				} else if err != nil {
+					// A release that timed out on a loaded machine is not a
+					// safety failure: the lock expires by itself.
+					t.Logf("unlock: %v", err)
 				}
 				i++
 			}

@@ -5,7 +5,9 @@ package goredis
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -23,34 +25,71 @@ type Options struct {
 	// PoolSize is the connection pool per master; the harness sizes it to the
 	// worker count so no worker waits for a connection.
 	PoolSize int `json:"pool_size"`
+	// Auto sends every command through the client's auto-pipeliner
+	// (Client.AutoPipeline, experimental in go-redis v9.23).
+	Auto bool `json:"auto"`
+	// NodeTimeout bounds the auto-pipeliner's batches through the
+	// connection's read and write timeouts: a queued auto-pipelined command
+	// runs under the pipeliner's own context, not the caller's deadline.
+	NodeTimeout time.Duration `json:"node_timeout,omitempty"`
+}
+
+// commander is the command surface Do needs: a plain client or the
+// auto-pipeliner.
+type commander interface {
+	redis.Scripter
+	SetNX(ctx context.Context, key string, value interface{}, expiration time.Duration) *redis.BoolCmd
 }
 
 // Node is one master behind a go-redis client.
 type Node struct {
 	c    *redis.Client
+	do   commander // c, or c's auto-pipeliner
 	addr string
 }
 
-var _ multiplex.Node = (*Node)(nil)
+var (
+	_ multiplex.Node      = (*Node)(nil)
+	_ multiplex.BatchNode = (*Node)(nil)
+	_ commander           = (*redis.AutoPipeliner)(nil)
+)
 
 // Dial opens a client per address. The clients honour context deadlines
 // (ContextTimeoutEnabled), which is how the per-master timeout is applied.
-func Dial(addrs []string, opt Options) []*Node {
-	nodes := make([]*Node, len(addrs))
-	for i, a := range addrs {
-		nodes[i] = &Node{addr: a, c: redis.NewClient(clientOptions(a, opt))}
+func Dial(addrs []string, opt Options) ([]*Node, error) {
+	nodes := make([]*Node, 0, len(addrs))
+	for _, a := range addrs {
+		n := &Node{addr: a, c: redis.NewClient(clientOptions(a, opt))}
+		n.do = n.c
+		if opt.Auto {
+			ap, err := n.c.AutoPipeline()
+			if err != nil {
+				_ = n.c.Close()
+				_ = CloseAll(nodes)
+				return nil, fmt.Errorf("goredis: auto-pipeline %s: %w", a, err)
+			}
+			n.do = ap
+		}
+		nodes = append(nodes, n)
 	}
-	return nodes
+	return nodes, nil
 }
 
 func clientOptions(addr string, opt Options) *redis.Options {
-	return &redis.Options{
+	o := &redis.Options{
 		Addr:                  addr,
 		PoolSize:              max(opt.PoolSize, 1),
 		ContextTimeoutEnabled: true,
 		DisableIdentity:       true, // no CLIENT SETINFO on connect: a benchmark dials often
-		MaxRetries:            -1,   // one attempt means one attempt: never resend a SET NX
+		// One attempt means one attempt: never resend a SET NX. This also
+		// stops the auto-pipeliner retrying a whole batch after a network
+		// error, which would run a SET NX twice.
+		MaxRetries: -1,
 	}
+	if opt.Auto && opt.NodeTimeout > 0 {
+		o.ReadTimeout, o.WriteTimeout = opt.NodeTimeout, opt.NodeTimeout
+	}
+	return o
 }
 
 // Client exposes the go-redis client (for tests and peer drivers).
@@ -65,17 +104,19 @@ func (n *Node) Close() error { return n.c.Close() }
 func (n *Node) Do(ctx context.Context, cmd multiplex.Cmd) multiplex.Reply {
 	switch cmd.Kind {
 	case multiplex.Acquire:
-		ok, err := n.c.SetNX(ctx, cmd.Key, cmd.Token, cmd.TTL).Result()
+		ok, err := n.do.SetNX(ctx, cmd.Key, cmd.Token, cmd.TTL).Result()
 		return boolReply(ok, err)
 	case multiplex.Release:
-		v, err := releaseScript.Run(ctx, n.c, []string{cmd.Key}, cmd.Token).Int64()
+		v, err := releaseScript.Run(ctx, n.do, []string{cmd.Key}, cmd.Token).Int64()
 		return boolReply(v == 1, err)
 	case multiplex.Extend:
-		v, err := extendScript.Run(ctx, n.c, []string{cmd.Key}, cmd.Token, strconv.FormatInt(cmd.TTL.Milliseconds(), 10)).Int64()
+		v, err := extendScript.Run(ctx, n.do, []string{cmd.Key}, cmd.Token, ttlArg(cmd.TTL)).Int64()
 		return boolReply(v == 1, err)
 	}
 	return multiplex.Reply{Status: multiplex.Failed, Err: errors.New("goredis: unknown command kind " + cmd.Kind.String())}
 }
+
+func ttlArg(ttl time.Duration) string { return strconv.FormatInt(ttl.Milliseconds(), 10) }
 
 // boolReply reduces a yes/no answer: yes is OK, no is Refused.
 func boolReply(ok bool, err error) multiplex.Reply {

@@ -14,6 +14,8 @@ type lease struct {
 	l          *Locker
 	key, token string
 	validUntil time.Time
+	wonMask    uint64 // masters that granted the lock (bit i = master i)
+	grants     int
 }
 
 var _ drivers.Lease = (*lease)(nil)
@@ -21,23 +23,37 @@ var _ drivers.Lease = (*lease)(nil)
 func (s *lease) ValidUntil() time.Time { return s.validUntil }
 func (s *lease) Fence() uint64         { return 0 }
 
-// Unlock runs compare-and-delete on every master. It fails with ErrNotHeld
-// when fewer than a quorum still held our token (the lock had expired), and
-// with the masters' error when too many failed to answer.
+// Unlock runs compare-and-delete on every master. Masters that never granted
+// this lease answer "not ours", which says nothing; what counts is how the
+// masters that did grant it answer. Unlock fails with ErrNotHeld when so many
+// of those no longer held our token that no quorum did (the lock had expired
+// or a master restarted empty), and with the masters' error when failures or
+// timeouts left the outcome unknown.
 func (s *lease) Unlock(ctx context.Context) error {
 	out := make([]multiplex.Reply, s.l.mux.N())
 	s.l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Release, Key: s.key, Token: s.token, Timeout: s.l.cfg.NodeTimeout}, out)
-	a := tally(out)
+	released, lost := 0, 0
+	for i, r := range out {
+		switch {
+		case r.Status == multiplex.OK:
+			released++
+		case r.Status == multiplex.Refused && s.granted(i):
+			lost++
+		}
+	}
 	switch {
-	case a.Won >= s.l.quorum:
+	case released >= s.l.quorum:
 		return nil
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case a.Won+a.HeldByOther >= s.l.quorum:
-		return fmt.Errorf("%w: released on %d/%d masters", drivers.ErrNotHeld, a.Won, a.Masters)
+	case s.grants-lost < s.l.quorum:
+		return fmt.Errorf("%w: released on %d/%d masters, %d of its %d grants gone", drivers.ErrNotHeld, released, len(out), lost, s.grants)
 	}
+	a := tally(out)
 	return fmt.Errorf("redlock: release: %d/%d masters failed, %d timed out: %w", a.Failed, a.Masters, a.TimedOut, firstErr(out))
 }
+
+func (s *lease) granted(i int) bool { return s.wonMask&(1<<uint(i)) != 0 }
 
 // Extend runs compare-and-PEXPIRE on every master. It succeeds only when a
 // quorum extended while the current validity had not yet run out; then the

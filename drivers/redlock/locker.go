@@ -15,6 +15,9 @@ import (
 	"github.com/lockbench/lockbench/multiplex"
 )
 
+// MaxMasters bounds N: a lease remembers its granting masters in a bitmask.
+const MaxMasters = 64
+
 // Locker runs Redlock over the masters its strategy reaches.
 type Locker struct {
 	mux    multiplex.Strategy
@@ -30,6 +33,9 @@ var _ drivers.Locker = (*Locker)(nil)
 func New(mux multiplex.Strategy, cfg Config, closer func() error) (*Locker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if mux.N() > MaxMasters {
+		return nil, fmt.Errorf("masters %d: redlock supports at most %d", mux.N(), MaxMasters)
 	}
 	return &Locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer}, nil
 }
@@ -50,7 +56,7 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	a.Elapsed = time.Since(start)
 	a.Validity = l.cfg.Validity(a.Elapsed)
 	if a.Won >= l.quorum && a.Validity > 0 {
-		return &lease{l: l, key: key, token: token, validUntil: start.Add(l.cfg.TTL - l.cfg.Drift())}, a, nil
+		return &lease{l: l, key: key, token: token, validUntil: start.Add(l.cfg.TTL - l.cfg.Drift()), wonMask: wonMask(out), grants: a.Won}, a, nil
 	}
 	// Not acquired: release on every master, including those that refused or
 	// failed (a SET may have landed after its timeout). The run may be ending,
@@ -85,6 +91,17 @@ func (l *Locker) Close() error {
 		}
 	}
 	return err
+}
+
+// wonMask marks the masters that answered OK.
+func wonMask(out []multiplex.Reply) uint64 {
+	var m uint64
+	for i, r := range out {
+		if r.Status == multiplex.OK {
+			m |= 1 << uint(i)
+		}
+	}
+	return m
 }
 
 func tally(out []multiplex.Reply) drivers.Attempt {

@@ -17,6 +17,7 @@ import (
 type fakeMaster struct {
 	mu      sync.Mutex
 	acquire multiplex.Status
+	release multiplex.Status // answer to Release (OK by default)
 	delay   time.Duration
 	seen    []multiplex.Kind
 }
@@ -33,6 +34,12 @@ func (f *fakeMaster) Do(ctx context.Context, cmd multiplex.Cmd) multiplex.Reply 
 		case <-ctx.Done():
 			return multiplex.Classify(ctx.Err())
 		}
+	}
+	if cmd.Kind == multiplex.Release {
+		if f.release == multiplex.TimedOut {
+			return multiplex.Reply{Status: multiplex.TimedOut, Err: context.DeadlineExceeded}
+		}
+		return multiplex.Reply{Status: f.release}
 	}
 	if cmd.Kind != multiplex.Acquire {
 		return multiplex.Reply{Status: multiplex.OK}
@@ -216,5 +223,40 @@ func TestTokenUnique(t *testing.T) {
 			t.Fatalf("token %q: wrong length or repeated", tok)
 		}
 		seen[tok] = true
+	}
+}
+
+// Unlock judges by the masters that granted the lease: refusals from masters
+// that never granted it say nothing.
+func TestUnlockJudgesGrantingMasters(t *testing.T) {
+	timedOut := multiplex.TimedOut
+	tests := []struct {
+		name     string
+		acquire  []multiplex.Status
+		release  []multiplex.Status
+		notHeld  bool
+		wantFail bool
+	}{
+		{"all released", []multiplex.Status{ok, ok, ok, refused, refused}, []multiplex.Status{ok, ok, ok, refused, refused}, false, false},
+		{"a granting master timed out", []multiplex.Status{ok, ok, ok, refused, refused}, []multiplex.Status{ok, ok, timedOut, refused, refused}, false, true},
+		{"granting masters lost the key", []multiplex.Status{ok, ok, ok, refused, refused}, []multiplex.Status{ok, refused, refused, refused, refused}, true, true},
+		{"one of five grants lost", []multiplex.Status{ok, ok, ok, ok, ok}, []multiplex.Status{ok, ok, ok, ok, refused}, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			nodes := make([]multiplex.Node, len(tc.acquire))
+			for i := range nodes {
+				nodes[i] = &fakeMaster{acquire: tc.acquire[i], release: tc.release[i]}
+			}
+			l, _ := New(multiplex.NewSequential(nodes), DefaultConfig(), nil)
+			lease, _, err := l.Lock(context.Background(), "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = lease.Unlock(context.Background())
+			if (err != nil) != tc.wantFail || errors.Is(err, drivers.ErrNotHeld) != tc.notHeld {
+				t.Fatalf("Unlock = %v, want failure %v, ErrNotHeld %v", err, tc.wantFail, tc.notHeld)
+			}
+		})
 	}
 }

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/drivers/redlock"
+)
+
+// The ceiling is what the masters themselves can do with the same command
+// mix, no lock logic in the way: redis-benchmark on every master at once,
+// pipelined 16 deep, first the acquire SET, then the release EVALSHA. A lock
+// cycle costs N SETs and N releases of that aggregate capacity, so
+//
+//	ceiling cycles/s = 1 / (N × (1/agg_set + 1/agg_release))
+//
+// scripts/ceiling.sh does the same from a shell.
+const (
+	ceilingRequests = 200000 // per master per command
+	ceilingClients  = 50
+	ceilingPipeline = 16
+)
+
+// measureCeiling runs redis-benchmark against addrs and returns cycles/s.
+func measureCeiling(ctx context.Context, addrs []string, ttl time.Duration, quiet bool) (float64, error) {
+	bin, err := exec.LookPath("redis-benchmark")
+	if err != nil {
+		return 0, fmt.Errorf("redis-benchmark not found in PATH (make deps installs it): %w", err)
+	}
+	sha, err := loadReleaseScript(ctx, addrs)
+	if err != nil {
+		return 0, err
+	}
+	set, err := benchAll(ctx, bin, addrs, "SET", "lock:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
+	if err != nil {
+		return 0, err
+	}
+	rel, err := benchAll(ctx, bin, addrs, "EVALSHA", sha, "1", "lock:__rand_int__", "tok")
+	if err != nil {
+		return 0, err
+	}
+	n := float64(len(addrs))
+	c := 1 / (n * (1/set + 1/rel))
+	if !quiet {
+		fmt.Fprintf(os.Stderr, "ceiling: %d masters, aggregate SET NX %.0f/s, release EVALSHA %.0f/s → %.0f cycles/s\n", len(addrs), set, rel, c)
+	}
+	return c, nil
+}
+
+// loadReleaseScript puts the release script into every master's cache.
+func loadReleaseScript(ctx context.Context, addrs []string) (string, error) {
+	var sha string
+	for _, a := range addrs {
+		c := redis.NewClient(&redis.Options{Addr: a, DisableIdentity: true})
+		s, err := c.ScriptLoad(ctx, redlock.ReleaseScript).Result()
+		_ = c.Close()
+		if err != nil {
+			return "", fmt.Errorf("script load on %s: %w", a, err)
+		}
+		sha = s
+	}
+	return sha, nil
+}
+
+var rpsLine = regexp.MustCompile(`([0-9.]+) requests per second`)
+
+// benchAll runs one redis-benchmark per master at once and sums their rates.
+func benchAll(ctx context.Context, bin string, addrs []string, cmd ...string) (float64, error) {
+	rates := make([]float64, len(addrs))
+	errs := make([]error, len(addrs))
+	var wg sync.WaitGroup
+	for i, a := range addrs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			host, port, err := net.SplitHostPort(a)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			args := append([]string{"-h", host, "-p", port, "-n", strconv.Itoa(ceilingRequests),
+				"-c", strconv.Itoa(ceilingClients), "-P", strconv.Itoa(ceilingPipeline), "-r", "100000000", "-q"}, cmd...)
+			out, err := exec.CommandContext(ctx, bin, args...).Output()
+			if err != nil {
+				errs[i] = fmt.Errorf("redis-benchmark %s: %w", a, err)
+				return
+			}
+			m := rpsLine.FindSubmatch(out)
+			if m == nil {
+				errs[i] = fmt.Errorf("redis-benchmark %s: no rate in %q", a, out)
+				return
+			}
+			rates[i], errs[i] = strconv.ParseFloat(string(m[1]), 64)
+		}()
+	}
+	wg.Wait()
+	total := 0.0
+	for i := range addrs {
+		if errs[i] != nil {
+			return 0, errs[i]
+		}
+		total += rates[i]
+	}
+	return total, nil
+}

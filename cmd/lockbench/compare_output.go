@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+	"sort"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// writeCompare prints the table (and ceilings) and writes --json and --out.
+func writeCompare(base RunConfig, sum *results.Summary, cells []measured, ceilings map[int]float64) error {
+	if base.Format == "gobench" {
+		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
+			return err
+		}
+	} else if base.JSON != "-" {
+		ratios := map[string]float64{}
+		for _, r := range sum.Runs {
+			if v, ok := r.Extra["vs_sequential"].(float64); ok {
+				ratios[r.Name] = v
+			}
+		}
+		if err := results.WriteTable(os.Stdout, sum.Runs, results.TableOptions{Ratios: ratios, RatioName: "vs sequential"}); err != nil {
+			return err
+		}
+		printCompareSummary(os.Stdout, sum.Runs, ceilings)
+	}
+	if base.JSON != "" {
+		if err := sum.WriteJSON(base.JSON); err != nil {
+			return fmt.Errorf("--json %q: %w", base.JSON, err)
+		}
+	}
+	if base.Out != "" {
+		if err := writeOutDir(base.Out, sum, cells); err != nil {
+			return fmt.Errorf("--out %q: %w", base.Out, err)
+		}
+	}
+	return nil
+}
+
+// printCompareSummary is the compare's own short view under the table:
+// per row its throughput, ratio to sequential, heap allocations per cycle
+// (whole process) and, with --ceiling, its fraction of the ceiling.
+func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
+	counts := make([]int, 0, len(ceilings))
+	for m := range ceilings {
+		counts = append(counts, m)
+	}
+	sort.Ints(counts)
+	for _, m := range counts {
+		fmt.Fprintf(w, "ceiling (redis-benchmark on %d masters at once, pipelined 16 deep): %.0f cycles/s\n", m, ceilings[m])
+	}
+	fmt.Fprintf(w, "%-48s %10s %9s %13s", "run", "cycles/s", "vs seq", "allocs/cycle")
+	if len(ceilings) > 0 {
+		fmt.Fprintf(w, " %11s", "of ceiling")
+	}
+	fmt.Fprintln(w)
+	for _, r := range runs {
+		ratio, ofC := "-", "-"
+		if v, ok := r.Extra["vs_sequential"].(float64); ok {
+			ratio = fmt.Sprintf("%.2f×", v)
+		}
+		if v, ok := r.Extra["of_ceiling"].(float64); ok {
+			ofC = fmt.Sprintf("%.1f%%", 100*v)
+		}
+		fmt.Fprintf(w, "%-48s %10.0f %9s %13.1f", r.Name, r.Throughput.CyclesPerS, ratio, r.AllocsPerCycle)
+		if len(ceilings) > 0 {
+			fmt.Fprintf(w, " %11s", ofC)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// startCPUProfile profiles lockbench itself (not the servers) into path
+// until stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile %q: %w", path, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile %q: %w", path, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}

@@ -1,0 +1,196 @@
+package faults
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/lockbench/lockbench/compose"
+)
+
+// Target is what faults are played against.
+type Target struct {
+	// Servers are the local masters, in order; nil when they are external.
+	Servers []*compose.RedisServer
+	// Proxies stand in front of the masters; nil unless a network fault was asked for.
+	Proxies *compose.Proxies
+	// TTL resolves ttl-relative durations.
+	TTL time.Duration
+	// Log, if set, gets one line per event.
+	Log io.Writer
+}
+
+// Event is one thing a schedule did, for the run's JSON.
+type Event struct {
+	AtMS   float64 `json:"at_ms"` // since the schedule started
+	Fault  string  `json:"fault"`
+	Action string  `json:"action"` // kill, restart, stop, resume, inject, heal
+	Master int     `json:"master"` // 1-based
+	Err    string  `json:"error,omitempty"`
+}
+
+// Schedule plays faults on their own timers. Stop ends it and heals what is
+// still broken (a paused master resumes, a toxic goes), except a master
+// killed without restart or whose delayed restart had not come yet.
+type Schedule struct {
+	t      Target
+	start  time.Time
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	events []Event
+}
+
+// restartTimeout bounds one master's restart.
+const restartTimeout = 10 * time.Second
+
+// Start begins playing fs against t; times count from now.
+func Start(ctx context.Context, fs []Fault, t Target) *Schedule {
+	ctx, cancel := context.WithCancel(ctx)
+	s := &Schedule{t: t, start: time.Now(), cancel: cancel}
+	for i, f := range fs {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.play(ctx, i, f)
+		}()
+	}
+	return s
+}
+
+// Stop cancels what has not happened, heals what is active, and returns
+// every event in time order.
+func (s *Schedule) Stop() []Event {
+	s.cancel()
+	s.wg.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.events
+}
+
+func (s *Schedule) record(f Fault, action string, master int, err error) {
+	e := Event{AtMS: float64(time.Since(s.start).Microseconds()) / 1e3, Fault: f.Spec, Action: action, Master: master}
+	if err != nil {
+		e.Err = err.Error()
+	}
+	s.mu.Lock()
+	s.events = append(s.events, e)
+	s.mu.Unlock()
+	if s.t.Log != nil {
+		msg := ""
+		if err != nil {
+			msg = ": " + err.Error()
+		}
+		fmt.Fprintf(s.t.Log, "lockbench: fault %s at %.3fs: %s master %d%s\n", f.Kind, e.AtMS/1e3, action, master, msg)
+	}
+}
+
+// wait sleeps d; false when ctx ended first.
+func wait(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// hold waits for the fault's for= duration; 0 waits until the run ends.
+func (s *Schedule) hold(ctx context.Context, f Fault) {
+	d := f.For.Resolve(s.t.TTL)
+	if d <= 0 {
+		<-ctx.Done()
+		return
+	}
+	wait(ctx, d)
+}
+
+func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
+	if !wait(ctx, f.At.Resolve(s.t.TTL)) {
+		return
+	}
+	switch f.Kind {
+	case Kill:
+		s.kill(ctx, f)
+	case Stop:
+		s.each(f, "stop", func(srv *compose.RedisServer, _ int) error { return srv.Pause() })
+		s.hold(ctx, f)
+		s.each(f, "resume", func(srv *compose.RedisServer, _ int) error { return srv.Resume() })
+	default:
+		name := fmt.Sprintf("lockbench-%d-%s", idx, f.Kind)
+		tox := toxicFor(f, name)
+		s.eachProxy(f, "inject", func(i int) error { return s.t.Proxies.AddToxic(i, tox) })
+		s.hold(ctx, f)
+		s.eachProxy(f, "heal", func(i int) error { return s.t.Proxies.RemoveToxic(i, name) })
+	}
+}
+
+func (s *Schedule) kill(ctx context.Context, f Fault) {
+	s.each(f, "kill", func(srv *compose.RedisServer, _ int) error { return srv.Kill() })
+	switch f.Restart {
+	case RestartNever:
+		return
+	case RestartDelayed:
+		if !wait(ctx, f.Delay.Resolve(s.t.TTL)) {
+			return // the run ended first: the master stays down
+		}
+	}
+	// Restarts run to completion even when the run is ending, so a master is
+	// never left half-started.
+	s.each(f, "restart", func(srv *compose.RedisServer, _ int) error {
+		rctx, cancel := context.WithTimeout(context.Background(), restartTimeout)
+		defer cancel()
+		return srv.Start(rctx)
+	})
+}
+
+// each applies fn to f's masters, concurrently so a majority dies (or comes
+// back) at one instant, and records each result.
+func (s *Schedule) each(f Fault, action string, fn func(*compose.RedisServer, int) error) {
+	var wg sync.WaitGroup
+	for _, m := range f.Masters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if m > len(s.t.Servers) {
+				s.record(f, action, m, fmt.Errorf("no local master %d", m))
+				return
+			}
+			s.record(f, action, m, fn(s.t.Servers[m-1], m))
+		}()
+	}
+	wg.Wait()
+}
+
+func (s *Schedule) eachProxy(f Fault, action string, fn func(int) error) {
+	for _, m := range f.Masters {
+		if s.t.Proxies == nil || m > s.t.Proxies.Len() {
+			s.record(f, action, m, fmt.Errorf("no proxy for master %d", m))
+			continue
+		}
+		s.record(f, action, m, fn(m-1))
+	}
+}
+
+// toxicFor maps a network fault on toxiproxy.
+func toxicFor(f Fault, name string) compose.Toxic {
+	switch f.Kind {
+	case Latency: // on replies: the request reaches the master, the answer is late
+		return compose.Toxic{Name: name, Type: "latency", Stream: "downstream",
+			Attributes: map[string]any{"latency": f.MS, "jitter": f.Jitter}}
+	case Partition: // requests vanish and nothing answers: a blackhole, not a refusal
+		return compose.Toxic{Name: name, Type: "timeout", Stream: "upstream",
+			Attributes: map[string]any{"timeout": 0}}
+	}
+	// reset: the next byte sent resets the connection
+	return compose.Toxic{Name: name, Type: "reset_peer", Stream: "upstream",
+		Attributes: map[string]any{"timeout": 0}}
+}

@@ -1,0 +1,261 @@
+// Package faults parses --fault specs and plays them against a run's masters:
+// crashes and restarts (kill), process pauses (stop: SIGSTOP), and network
+// faults through per-master toxiproxy proxies (latency, partition, reset).
+// The scenarios come from the Redlock debate: antirez's notes on persistence
+// and delayed restarts, the critique's process pauses and network delays.
+package faults
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kinds of fault.
+const (
+	Kill      = "kill"      // SIGKILL masters, then restart per Restart
+	Stop      = "stop"      // SIGSTOP masters for For, then SIGCONT
+	Latency   = "latency"   // add MS (± Jitter) ms to replies through the proxy
+	Partition = "partition" // blackhole the proxy: requests are dropped, nothing answers
+	Reset     = "reset"     // the proxy resets every connection (TCP RST)
+)
+
+// Restart policies of a killed master.
+const (
+	RestartImmediate = "immediate" // back at once; with persistence none it is empty
+	RestartDelayed   = "delayed"   // back after Delay (default ttl+1s: antirez's delayed restart)
+	RestartNever     = "never"
+)
+
+// Kinds the issue names that lockbench does not play yet.
+var unsupported = map[string]string{
+	"pause-client": "needs a stall hook inside the workload's critical section",
+	"clock-jump":   "needs libfaketime (Debian's faketime package), not installed here",
+}
+
+// ErrUnsupported: a known fault kind that is not implemented.
+var ErrUnsupported = errors.New("faults: not implemented")
+
+// Dur is a duration that may be relative to the lock TTL: "2s", "ttl",
+// "ttl+1s", "ttl-200ms". It serialises as written.
+type Dur struct {
+	TTL bool          // relative to the TTL
+	D   time.Duration // absolute, or the offset from the TTL
+}
+
+// Resolve is the duration for a given TTL.
+func (d Dur) Resolve(ttl time.Duration) time.Duration {
+	if d.TTL {
+		return ttl + d.D
+	}
+	return d.D
+}
+
+func (d Dur) String() string {
+	switch {
+	case !d.TTL:
+		return d.D.String()
+	case d.D == 0:
+		return "ttl"
+	case d.D > 0:
+		return "ttl+" + d.D.String()
+	}
+	return "ttl-" + (-d.D).String()
+}
+
+// MarshalText writes the duration as it would be given.
+func (d Dur) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+func parseDur(s string) (Dur, error) {
+	rest, ttl := strings.CutPrefix(s, "ttl")
+	if !ttl {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return Dur{}, fmt.Errorf("%q: want a duration such as 2s, ttl or ttl+1s", s)
+		}
+		return Dur{D: d}, nil
+	}
+	if rest == "" {
+		return Dur{TTL: true}, nil
+	}
+	if rest[0] != '+' && rest[0] != '-' {
+		return Dur{}, fmt.Errorf("%q: want ttl+D or ttl-D", s)
+	}
+	d, err := time.ParseDuration(rest[1:])
+	if err != nil || d < 0 {
+		return Dur{}, fmt.Errorf("%q: want ttl+D or ttl-D", s)
+	}
+	if rest[0] == '-' {
+		d = -d
+	}
+	return Dur{TTL: true, D: d}, nil
+}
+
+// Fault is one parsed --fault spec.
+type Fault struct {
+	Spec    string `json:"spec"` // as given
+	Kind    string `json:"kind"`
+	Masters []int  `json:"masters"` // 1-based
+	At      Dur    `json:"at"`      // from the start of the run's load (warmup included)
+	For     Dur    `json:"for"`     // stop/latency/partition/reset; 0: until the run ends
+	Restart string `json:"restart,omitempty"`
+	Delay   Dur    `json:"delay"`        // restart=delayed
+	MS      int    `json:"ms,omitempty"` // latency
+	Jitter  int    `json:"jitter,omitempty"`
+}
+
+// Proxied reports whether the fault needs proxies in front of the masters.
+func (f Fault) Proxied() bool {
+	return f.Kind == Latency || f.Kind == Partition || f.Kind == Reset
+}
+
+// Parse reads one spec: KIND:key=value:key=value..., for example
+//
+//	kill:masters=3:at=5s:restart=immediate|delayed|never[:delay=ttl+1s]
+//	stop:masters=1:at=5s:for=2s
+//	latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s
+//	partition:masters=1,2:at=5s:for=3s
+//	reset:masters=1:at=5s[:for=1s]
+//
+// masters are 1-based; at defaults to 0 and for to the rest of the run.
+func Parse(spec string) (Fault, error) {
+	parts := strings.Split(spec, ":")
+	f := Fault{Spec: spec, Kind: parts[0]}
+	if why, ok := unsupported[f.Kind]; ok {
+		return f, fmt.Errorf("fault %q: %w: %s", spec, ErrUnsupported, why)
+	}
+	switch f.Kind {
+	case Kill, Stop, Latency, Partition, Reset:
+	default:
+		return f, fmt.Errorf("fault %q: unknown kind %q (have kill, stop, latency, partition, reset)", spec, f.Kind)
+	}
+	seen := map[string]bool{}
+	for _, kv := range parts[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || v == "" {
+			return f, fmt.Errorf("fault %q: %q: want key=value", spec, kv)
+		}
+		if seen[k] {
+			return f, fmt.Errorf("fault %q: %s given twice", spec, k)
+		}
+		seen[k] = true
+		var err error
+		switch k {
+		case "masters":
+			f.Masters, err = parseMasters(v)
+		case "at":
+			f.At, err = parseDur(v)
+		case "for":
+			f.For, err = parseDur(v)
+		case "delay":
+			f.Delay, err = parseDur(v)
+		case "restart":
+			f.Restart = v
+			if v != RestartImmediate && v != RestartDelayed && v != RestartNever {
+				err = fmt.Errorf("%q: want immediate, delayed or never", v)
+			}
+		case "ms", "jitter":
+			n, aerr := strconv.Atoi(v)
+			if aerr != nil || n < 0 {
+				err = fmt.Errorf("%q: want milliseconds ≥ 0", v)
+			}
+			if k == "ms" {
+				f.MS = n
+			} else {
+				f.Jitter = n
+			}
+		default:
+			err = errors.New("unknown key")
+		}
+		if err != nil {
+			return f, fmt.Errorf("fault %q: %s: %v", spec, k, err)
+		}
+		if !f.allows(k) {
+			return f, fmt.Errorf("fault %q: %s does not apply to %s", spec, k, f.Kind)
+		}
+	}
+	if len(f.Masters) == 0 {
+		return f, fmt.Errorf("fault %q: masters=N[,N...] is required", spec)
+	}
+	switch f.Kind {
+	case Kill:
+		if f.Restart == "" {
+			f.Restart = RestartImmediate
+		}
+		if f.Restart == RestartDelayed && !seen["delay"] {
+			f.Delay = Dur{TTL: true, D: time.Second}
+		}
+		if seen["delay"] && f.Restart != RestartDelayed {
+			return f, fmt.Errorf("fault %q: delay needs restart=delayed", spec)
+		}
+	case Stop:
+		if !seen["for"] {
+			return f, fmt.Errorf("fault %q: stop needs for=D (a master stopped for good is kill:restart=never)", spec)
+		}
+	case Latency:
+		if f.MS == 0 && f.Jitter == 0 {
+			return f, fmt.Errorf("fault %q: latency needs ms=N", spec)
+		}
+	}
+	return f, nil
+}
+
+func (f Fault) allows(key string) bool {
+	switch key {
+	case "masters", "at":
+		return true
+	case "restart", "delay":
+		return f.Kind == Kill
+	case "for":
+		return f.Kind != Kill
+	case "ms", "jitter":
+		return f.Kind == Latency
+	}
+	return false
+}
+
+func parseMasters(v string) ([]int, error) {
+	var out []int
+	for _, s := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q: want 1-based master numbers", v)
+		}
+		if slices.Contains(out, n) {
+			return nil, fmt.Errorf("%q: master %d listed twice", v, n)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// Check verifies f against the run: masters in range, local masters for
+// process faults.
+func (f Fault) Check(masters int, local bool) error {
+	for _, m := range f.Masters {
+		if m > masters {
+			return fmt.Errorf("fault %q: master %d: the run has %d", f.Spec, m, masters)
+		}
+	}
+	if !f.Proxied() && !local {
+		return fmt.Errorf("fault %q: %s needs local masters (not --redis)", f.Spec, f.Kind)
+	}
+	return nil
+}
+
+// ParseAll parses every spec and reports whether any needs proxies.
+func ParseAll(specs []string) (_ []Fault, proxied bool, _ error) {
+	out := make([]Fault, 0, len(specs))
+	for _, s := range specs {
+		f, err := Parse(s)
+		if err != nil {
+			return nil, false, err
+		}
+		proxied = proxied || f.Proxied()
+		out = append(out, f)
+	}
+	return out, proxied, nil
+}

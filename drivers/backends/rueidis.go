@@ -1,0 +1,30 @@
+package backends
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lockbench/lockbench/drivers/rueidis"
+	"github.com/lockbench/lockbench/multiplex"
+)
+
+// rueidis: auto keeps the library's default auto-pipelining; sequential,
+// fanout and pipeline dial with DisableAutoPipelining, or every one of them
+// would be auto-pipelined behind the strategy's back.
+func init() {
+	RegisterRedisClient("rueidis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
+		opt := rueidis.Options{PoolSize: s.Workers}
+		switch s.Mux {
+		case "sequential", "fanout", "pipeline":
+		case "auto":
+			opt.Auto = true
+		default:
+			return nil, nil, fmt.Errorf("--mux %q: not available with --client rueidis", s.Mux)
+		}
+		nodes, err := rueidis.Dial(s.RedisAddrs, opt)
+		if err != nil {
+			return nil, nil, err
+		}
+		return rueidis.Nodes(nodes), func() error { return rueidis.CloseAll(nodes) }, nil
+	})
+}
