@@ -113,4 +113,3 @@ func TestParseAddrs(t *testing.T) {
 		}
 	}
 }
-
