@@ -21,8 +21,7 @@ type RunConfig struct {
 	Driver   backends.Spec    `json:"driver"`
 	Topology compose.Spec     `json:"topology"`
 	Workload workloads.Config `json:"workload"`
-	// Faults are the --fault specs played during the run (faults.go).
-	Faults []string `json:"faults,omitempty"`
+	Faults   []string         `json:"faults,omitempty"` // --fault specs played during the run (faults.go)
 	JSON     string           `json:"-"`
 	Out      string           `json:"-"`
 	Quiet    bool             `json:"-"`

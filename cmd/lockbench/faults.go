@@ -4,12 +4,14 @@ import (
 	"context"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/faults"
+	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -50,6 +52,9 @@ type faultRun struct {
 	target  faults.Target
 	sched   *faults.Schedule
 	started time.Time
+	done    bool // finished: a second finish is a no-op
+	span    time.Duration
+	grants  []atomic.Int64 // grants per grantBucket since started
 
 	mu       sync.Mutex
 	timeline []availability
@@ -74,7 +79,7 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []st
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	fr = &faultRun{faults: fs, target: faults.Target{TTL: cfg.Driver.Redlock.TTL}}
+	fr = &faultRun{faults: fs, target: faults.Target{TTL: cfg.Driver.Redlock.TTL}, span: cfg.Workload.Warmup + cfg.Workload.Ramp + cfg.Workload.Duration}
 	if !cfg.Quiet {
 		fr.target.Log = os.Stderr
 	}
@@ -126,14 +131,23 @@ type faultReport struct {
 	Specs    []faults.Fault `json:"specs"`
 	Events   []faults.Event `json:"events"`
 	Timeline []availability `json:"timeline"`
+	// Recoveries: time from each repair to the next grant (10 ms resolution).
+	Recoveries []recovery `json:"recoveries"`
+	// LongestOutageMS: the longest time without any grant from the first
+	// fault to the end of the load (10 ms resolution).
+	LongestOutageMS float64 `json:"longest_outage_ms"`
+	// Grants10ms: grants per 10 ms since the load started, up to the end
+	// of the load: the availability timeline at fine grain.
+	Grants10ms []int64 `json:"grants_10ms"`
 }
 
 // finish stops the schedule (healing what is still broken), closes the
 // proxies and records what happened into run.Extra["faults"].
 func (fr *faultRun) finish(run *results.Run) {
-	if fr == nil {
+	if fr == nil || fr.done {
 		return
 	}
+	fr.done = true
 	var events []faults.Event
 	if fr.sched != nil {
 		events = fr.sched.Stop()
@@ -147,7 +161,96 @@ func (fr *faultRun) finish(run *results.Run) {
 	if run.Extra == nil {
 		run.Extra = map[string]any{}
 	}
+	end := float64(time.Since(fr.started).Milliseconds())
 	fr.mu.Lock()
-	run.Extra["faults"] = faultReport{Specs: fr.faults, Events: events, Timeline: fr.timeline}
+	run.Extra["faults"] = faultReport{Specs: fr.faults, Events: events, Timeline: fr.timeline,
+		Recoveries: fr.recoveries(events), LongestOutageMS: fr.longestOutageMS(events, end), Grants10ms: fr.grantCounts(end)}
 	fr.mu.Unlock()
+}
+
+// grantBucket is the resolution of the grant timeline of a fault run.
+const grantBucket = 10 * time.Millisecond
+
+// wrap counts every grant into 10 ms buckets (one atomic add, no lock), for
+// recovery times finer than the 1 s intervals. Runs without faults are not
+// wrapped.
+func (fr *faultRun) wrap(l drivers.Locker) drivers.Locker {
+	if fr == nil {
+		return l
+	}
+	fr.grants = make([]atomic.Int64, int((fr.span+5*time.Second)/grantBucket))
+	return grantCounter{Locker: l, fr: fr}
+}
+
+type grantCounter struct {
+	drivers.Locker
+	fr *faultRun
+}
+
+func (g grantCounter) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+	lease, a, err := g.Locker.Lock(ctx, key)
+	if err == nil {
+		if i := int(time.Since(g.fr.started) / grantBucket); i >= 0 && i < len(g.fr.grants) {
+			g.fr.grants[i].Add(1)
+		}
+	}
+	return lease, a, err
+}
+
+// recoveries: for each repair event (restart, resume, heal), the time from
+// it to the first grant after it; -1 when none came.
+func (fr *faultRun) recoveries(events []faults.Event) []recovery {
+	var out []recovery
+	for _, e := range events {
+		if e.Action != "restart" && e.Action != "resume" && e.Action != "heal" {
+			continue
+		}
+		r := recovery{Fault: e.Fault, AtMS: e.AtMS, AfterMS: -1}
+		for i := int(e.AtMS / float64(grantBucket.Milliseconds())); i < len(fr.grants); i++ {
+			if i >= 0 && fr.grants[i].Load() > 0 {
+				r.AfterMS = max(0, float64((time.Duration(i)*grantBucket).Milliseconds())-e.AtMS)
+				break
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// recovery is how long after a repair the first lock was granted, at
+// grantBucket resolution.
+type recovery struct {
+	Fault   string  `json:"fault"`
+	AtMS    float64 `json:"at_ms"`
+	AfterMS float64 `json:"first_grant_after_ms"`
+}
+
+// longestOutageMS is the longest run of grant-less buckets from the first
+// fault on (the end of the run excluded), in ms.
+func (fr *faultRun) longestOutageMS(events []faults.Event, endMS float64) float64 {
+	if len(events) == 0 {
+		return 0
+	}
+	from := int(events[0].AtMS / float64(grantBucket.Milliseconds()))
+	to := min(len(fr.grants), int(endMS/float64(grantBucket.Milliseconds())))
+	best, cur := 0, 0
+	for i := max(from, 0); i < to; i++ {
+		if fr.grants[i].Load() == 0 {
+			cur++
+			best = max(best, cur)
+		} else {
+			cur = 0
+		}
+	}
+	return float64((time.Duration(best) * grantBucket).Milliseconds())
+}
+
+// grantCounts copies the grant buckets up to endMS.
+func (fr *faultRun) grantCounts(endMS float64) []int64 {
+	n := min(len(fr.grants), int(endMS/float64(grantBucket.Milliseconds()))+1)
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = fr.grants[i].Load()
+	}
+	return out
 }

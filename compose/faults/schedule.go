@@ -26,7 +26,7 @@ type Target struct {
 type Event struct {
 	AtMS   float64 `json:"at_ms"` // since the schedule started
 	Fault  string  `json:"fault"`
-	Action string  `json:"action"` // kill, restart, stop, resume, inject, heal
+	Action string  `json:"action"` // kill, restart (spawned), ready (answers PING), stop, resume, inject, heal
 	Master int     `json:"master"` // 1-based
 	Err    string  `json:"error,omitempty"`
 }
@@ -69,6 +69,13 @@ func (s *Schedule) Stop() []Event {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.events
+}
+
+// Events is a copy of what has happened so far.
+func (s *Schedule) Events() []Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Event(nil), s.events...)
 }
 
 func (s *Schedule) record(f Fault, action string, master int, err error) {
@@ -145,7 +152,10 @@ func (s *Schedule) kill(ctx context.Context, f Fault) {
 	}
 	// Restarts run to completion even when the run is ending, so a master is
 	// never left half-started.
-	s.each(f, "restart", func(srv *compose.RedisServer, _ int) error {
+	// "restart" is when the process is spawned (it may take connections
+	// at once), "ready" when it has answered PING.
+	s.each(f, "ready", func(srv *compose.RedisServer, m int) error {
+		s.record(f, "restart", m, nil)
 		rctx, cancel := context.WithTimeout(context.Background(), restartTimeout)
 		defer cancel()
 		return srv.Start(rctx)

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestScenarioListAndBadInput(t *testing.T) {
+	stdout, _, code := cli(t, 30*time.Second, "scenario")
+	if code != 0 {
+		t.Fatalf("scenario (list): exit %d", code)
+	}
+	for _, name := range []string{"minority-down", "majority-down", "restart-no-persistence", "restart-no-persistence-delayed", "client-pause", "clock-jump"} {
+		if !strings.Contains(stdout, name) {
+			t.Errorf("list lacks %s:\n%s", name, stdout)
+		}
+	}
+	if _, stderr, code := cli(t, 30*time.Second, "scenario", "nope"); code != 2 || !strings.Contains(stderr, "unknown") {
+		t.Errorf("unknown scenario: exit %d, %q", code, stderr)
+	}
+	if _, stderr, code := cli(t, 30*time.Second, "scenario", "clock-jump"); code != 1 || !strings.Contains(stderr, "faketime") {
+		t.Errorf("clock-jump: exit %d, %q: want 1 and the reason", code, stderr)
+	}
+}
+
+// TestClientPauseFencing: the pause is ordered (A resumes once B holds the
+// lock), so the outcome is deterministic: Redlock accepts every stale write,
+// etcd's revision as a fencing token refuses every one.
+func TestClientPauseFencing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 6 lease expiries (~15 s)")
+	}
+	stdout, stderr, code := cli(t, 120*time.Second, "scenario", "client-pause")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
+	}
+	want := map[string]string{"redlock": "3 3 0", "etcd": "3 0 3"} // rounds, accepted, rejected
+	for _, line := range strings.Split(stdout, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 4 && f[0] == "client-pause" {
+			if got := strings.Join(f[2:5], " "); got != want[f[1]] {
+				t.Errorf("%s: rounds/accepted/rejected %s, want %s", f[1], got, want[f[1]])
+			}
+			delete(want, f[1])
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no rows for %v:\n%s", want, stdout)
+	}
+}

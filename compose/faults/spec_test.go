@@ -1,0 +1,109 @@
+package faults
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	cases := []struct {
+		spec    string
+		want    Fault // Spec filled in by the test
+		wantErr string
+	}{
+		{spec: "kill:masters=3:at=5s", want: Fault{Kind: Kill, Masters: []int{3}, At: Dur{D: 5 * time.Second}, Restart: RestartImmediate}},
+		{spec: "kill:masters=1,2,3:at=1s:restart=delayed", want: Fault{Kind: Kill, Masters: []int{1, 2, 3}, At: Dur{D: time.Second}, Restart: RestartDelayed, Delay: Dur{TTL: true, D: time.Second}}},
+		{spec: "kill:masters=1:restart=delayed:delay=ttl-500ms", want: Fault{Kind: Kill, Masters: []int{1}, Restart: RestartDelayed, Delay: Dur{TTL: true, D: -500 * time.Millisecond}}},
+		{spec: "kill:masters=2:restart=never", want: Fault{Kind: Kill, Masters: []int{2}, Restart: RestartNever}},
+		{spec: "stop:masters=1:at=5s:for=2s", want: Fault{Kind: Stop, Masters: []int{1}, At: Dur{D: 5 * time.Second}, For: Dur{D: 2 * time.Second}}},
+		{spec: "stop:masters=1:for=ttl", want: Fault{Kind: Stop, Masters: []int{1}, For: Dur{TTL: true}}},
+		{spec: "latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s", want: Fault{Kind: Latency, Masters: []int{1, 2}, MS: 20, Jitter: 5, At: Dur{D: 5 * time.Second}, For: Dur{D: 10 * time.Second}}},
+		{spec: "partition:masters=1,2:at=5s:for=3s", want: Fault{Kind: Partition, Masters: []int{1, 2}, At: Dur{D: 5 * time.Second}, For: Dur{D: 3 * time.Second}}},
+		{spec: "reset:masters=4", want: Fault{Kind: Reset, Masters: []int{4}}},
+
+		{spec: "explode:masters=1", wantErr: "unknown kind"},
+		{spec: "kill:at=1s", wantErr: "masters=N"},
+		{spec: "kill:masters=0", wantErr: "1-based"},
+		{spec: "kill:masters=1,1", wantErr: "twice"},
+		{spec: "kill:masters=a", wantErr: "1-based"},
+		{spec: "kill:masters=1:restart=sometimes", wantErr: "immediate, delayed or never"},
+		{spec: "kill:masters=1:delay=1s", wantErr: "delay needs restart=delayed"},
+		{spec: "kill:masters=1:for=1s", wantErr: "does not apply"},
+		{spec: "kill:masters=1:at=1s:at=2s", wantErr: "given twice"},
+		{spec: "kill:masters=1:at=-1s", wantErr: "duration"},
+		{spec: "kill:masters=1:at=soon", wantErr: "duration"},
+		{spec: "kill:masters=1:at=ttl*2", wantErr: "ttl+D"},
+		{spec: "kill:masters=1:at", wantErr: "key=value"},
+		{spec: "stop:masters=1", wantErr: "stop needs for="},
+		{spec: "latency:masters=1", wantErr: "latency needs ms="},
+		{spec: "latency:masters=1:ms=-3", wantErr: "milliseconds"},
+		{spec: "partition:masters=1:ms=3", wantErr: "does not apply"},
+		{spec: "partition:masters=1:bogus=3", wantErr: "unknown key"},
+		{spec: "pause-client:workers=1:for=ttl+1s", wantErr: "not implemented"},
+		{spec: "clock-jump:masters=2:+5s", wantErr: "not implemented"},
+	}
+	for _, c := range cases {
+		t.Run(c.spec, func(t *testing.T) {
+			got, err := Parse(c.spec)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.want.Spec = c.spec
+			if got.Kind != c.want.Kind || !slices.Equal(got.Masters, c.want.Masters) || got.At != c.want.At || got.For != c.want.For ||
+				got.Restart != c.want.Restart || got.Delay != c.want.Delay || got.MS != c.want.MS || got.Jitter != c.want.Jitter || got.Spec != c.want.Spec {
+				t.Errorf("got %+v\nwant %+v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestUnsupportedIsSentinel(t *testing.T) {
+	if _, err := Parse("clock-jump:masters=2:+5s"); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("err %v: want ErrUnsupported", err)
+	}
+}
+
+func TestDurResolveAndString(t *testing.T) {
+	ttl := 2 * time.Second
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+	}{{"1s", time.Second}, {"ttl", ttl}, {"ttl+1s", 3 * time.Second}, {"ttl-500ms", 1500 * time.Millisecond}} {
+		d, err := parseDur(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := d.Resolve(ttl); got != c.want {
+			t.Errorf("%s: %v, want %v", c.in, got, c.want)
+		}
+		if d2, _ := parseDur(d.String()); d2 != d {
+			t.Errorf("%s: String %q does not parse back", c.in, d.String())
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	f, _ := Parse("kill:masters=4")
+	if err := f.Check(3, true); err == nil || !strings.Contains(err.Error(), "has 3") {
+		t.Errorf("master out of range: %v", err)
+	}
+	if err := f.Check(5, false); err == nil || !strings.Contains(err.Error(), "local masters") {
+		t.Errorf("kill on external masters: %v", err)
+	}
+	p, _ := Parse("partition:masters=1")
+	if err := p.Check(5, false); err != nil {
+		t.Errorf("partition on external masters: %v", err)
+	}
+	if _, proxied, _ := ParseAll([]string{"kill:masters=1", "latency:masters=1:ms=1"}); !proxied {
+		t.Error("ParseAll: latency needs proxies")
+	}
+}
