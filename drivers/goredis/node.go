@@ -130,19 +130,7 @@ func boolReply(ok bool, err error) multiplex.Reply {
 }
 
 // Nodes converts to the multiplex view.
-func Nodes(ns []*Node) []multiplex.Node {
-	out := make([]multiplex.Node, len(ns))
-	for i, n := range ns {
-		out[i] = n
-	}
-	return out
-}
+func Nodes(ns []*Node) []multiplex.Node { return multiplex.AsNodes(ns) }
 
 // CloseAll closes every node's client.
-func CloseAll(ns []*Node) error {
-	var errs []error
-	for _, n := range ns {
-		errs = append(errs, n.Close())
-	}
-	return errors.Join(errs...)
-}
+func CloseAll(ns []*Node) error { return multiplex.CloseAll(ns) }

@@ -13,7 +13,6 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -195,19 +194,7 @@ func isNoScript(err error) bool {
 }
 
 // Nodes converts to the multiplex view.
-func Nodes(ns []*Node) []multiplex.Node {
-	out := make([]multiplex.Node, len(ns))
-	for i, n := range ns {
-		out[i] = n
-	}
-	return out
-}
+func Nodes(ns []*Node) []multiplex.Node { return multiplex.AsNodes(ns) }
 
 // CloseAll closes every node's client.
-func CloseAll(ns []*Node) error {
-	var errs []error
-	for _, n := range ns {
-		errs = append(errs, n.Close())
-	}
-	return errors.Join(errs...)
-}
+func CloseAll(ns []*Node) error { return multiplex.CloseAll(ns) }
