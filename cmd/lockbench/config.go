@@ -65,6 +65,7 @@ func bindWorkload(fs *pflag.FlagSet, c *RunConfig) {
 	fs.DurationVar(&w.Hold, "hold", w.Hold, "time spent inside the critical section")
 	fs.DurationVar(&w.RetryDelay, "retry-delay", w.RetryDelay, "a failed attempt is retried after a random delay in [0, retry-delay)")
 	fs.IntVar(&w.Tries, "tries", w.Tries, "attempts per cycle before giving up")
+	fs.StringVar(&w.Prefix, "prefix", w.Prefix, "start of every key: give each process its own when several share the masters")
 	fs.Float64Var(&w.Rate, "rate", w.Rate, "open loop: cycles/s across all workers on a fixed schedule, latency from the intended start (0: closed loop)")
 	fs.DurationVar(&w.Ramp, "ramp", w.Ramp, "raise the rate (closed loop: the workers) linearly over this time, inside the warmup")
 	fs.Float64Var(&w.ZipfS, "zipf-s", w.ZipfS, "zipf workload: exponent s, key i drawn with weight 1/(i+1)^s")
