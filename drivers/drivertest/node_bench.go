@@ -1,4 +1,4 @@
-package goredis_test
+package drivertest
 
 import (
 	"context"
@@ -7,32 +7,20 @@ import (
 	"testing"
 	"time"
 
-	adapter "github.com/lockbench/lockbench/drivers/goredis"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
 )
 
-// BenchmarkCycle is one uncontended Redlock cycle (acquire + release) on the
-// test's 3 masters per mux, at 1 and 256 concurrent lockers: the adapter and
-// strategy cost without the harness's recording.
-func BenchmarkCycle(b *testing.B) {
-	for _, mux := range []string{"sequential", "fanout", "pipeline", "auto"} {
+// BenchCycle is one uncontended Redlock cycle (acquire + release) on addrs
+// per mux, at 1 and 256 concurrent lockers: the adapter and strategy cost
+// without the harness's recording.
+func BenchCycle[N multiplex.BatchNode](b *testing.B, addrs []string, d Dialer[N]) {
+	for _, mux := range Muxes {
 		for _, workers := range []int{1, 256} {
 			b.Run(fmt.Sprintf("%s/workers=%d", mux, workers), func(b *testing.B) {
-				nodes, err := adapter.Dial(masters, adapter.Options{PoolSize: workers, Auto: mux == "auto", NodeTimeout: time.Second})
-				if err != nil {
-					b.Fatal(err)
-				}
-				s, err := multiplex.New(mux, adapter.Nodes(nodes), multiplex.Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
 				cfg := redlock.DefaultConfig()
 				cfg.NodeTimeout = time.Second
-				l, err := redlock.New(s, cfg, func() error { return adapter.CloseAll(nodes) })
-				if err != nil {
-					b.Fatal(err)
-				}
+				l := d.locker(b, addrs, mux, NodeConfig{PoolSize: workers, Auto: mux == "auto", NodeTimeout: time.Second}, cfg)
 				defer l.Close()
 				var seq atomic.Int64
 				b.SetParallelism(max(1, workers/2)) // GOMAXPROCS=2 on the target machine
