@@ -2,16 +2,16 @@ package backends_test
 
 import (
 	"context"
-	"strconv"
-	"sync/atomic"
 	"testing"
 
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/drivertest"
 	"github.com/lockbench/lockbench/drivers/redlock"
 )
 
 // BenchmarkCycle is one uncontended acquire+release per op for every redlock
-// cell on the 5 real masters of TestMain, run from GOMAXPROCS×p goroutines.
+// cell on the 5 real masters of TestMain, opened through the backends
+// registry exactly as `lockbench run` does, from 16×GOMAXPROCS goroutines.
 // allocs/op is the whole cycle's allocations: driver, strategy and client.
 func BenchmarkCycle(b *testing.B) {
 	bk, _ := backends.Lookup("redlock")
@@ -26,26 +26,7 @@ func BenchmarkCycle(b *testing.B) {
 					b.Skipf("cell not available: %v", err)
 				}
 				defer l.Close()
-				ctx := context.Background()
-				b.ReportAllocs()
-				b.SetParallelism(16)
-				var id atomic.Int64
-				b.RunParallel(func(pb *testing.PB) {
-					n := 0
-					prefix := "bench:" + client + mux + ":" + strconv.FormatInt(id.Add(1), 10) + ":"
-					for pb.Next() {
-						n++
-						lease, _, err := l.Lock(ctx, prefix+strconv.Itoa(n))
-						if err != nil {
-							b.Error(err)
-							return
-						}
-						if err := lease.Unlock(ctx); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				})
+				drivertest.BenchLocker(b, l, 16)
 			})
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
 )
@@ -22,25 +23,31 @@ func BenchCycle[N multiplex.BatchNode](b *testing.B, addrs []string, d Dialer[N]
 				cfg.NodeTimeout = time.Second
 				l := d.locker(b, addrs, mux, NodeConfig{PoolSize: workers, Auto: mux == "auto", NodeTimeout: time.Second}, cfg)
 				defer l.Close()
-				var seq atomic.Int64
-				b.SetParallelism(max(1, workers/2)) // GOMAXPROCS=2 on the target machine
-				b.ReportAllocs()
-				b.ResetTimer()
-				b.RunParallel(func(pb *testing.PB) {
-					ctx := context.Background()
-					for pb.Next() {
-						lease, _, err := l.Lock(ctx, fmt.Sprint("bench:", seq.Add(1)))
-						if err != nil {
-							b.Error(err)
-							return
-						}
-						if err := lease.Unlock(ctx); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				})
+				BenchLocker(b, l, max(1, workers/2)) // GOMAXPROCS=2 on the target machine
 			})
 		}
 	}
+}
+
+// BenchLocker times one uncontended acquire + release per op on l from
+// GOMAXPROCS×parallelism goroutines, each cycle on a fresh key.
+func BenchLocker(b *testing.B, l drivers.Locker, parallelism int) {
+	var seq atomic.Int64
+	b.SetParallelism(parallelism)
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		ctx := context.Background()
+		for pb.Next() {
+			lease, _, err := l.Lock(ctx, fmt.Sprint("bench:", seq.Add(1)))
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if err := lease.Unlock(ctx); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }
