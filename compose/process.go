@@ -21,6 +21,7 @@ import (
 type process struct {
 	name string
 	argv []string
+	env  []string // added to lockbench's own environment
 	log  io.Writer
 
 	mu   sync.Mutex
@@ -36,6 +37,9 @@ func (p *process) start() error {
 	}
 	cmd := exec.Command(p.argv[0], p.argv[1:]...)
 	cmd.Stdout, cmd.Stderr = p.log, p.log
+	if len(p.env) > 0 {
+		cmd.Env = append(os.Environ(), p.env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("compose: start %s: %w", p.name, err)

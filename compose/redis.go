@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/compose/clockshift"
 )
 
 // Persistence modes of the local masters.
@@ -27,15 +29,24 @@ type RedisOptions struct {
 	Log         io.Writer `json:"-"`           // server output; default discarded
 	// ExtraArgs are appended to every master's command line.
 	ExtraArgs []string `json:"extra_args,omitempty"`
+	// ClockShift runs every master under the clockshift preload library,
+	// so clock-jump faults can move its wall clock (see compose/clockshift).
+	ClockShift bool `json:"clock_shift,omitempty"`
 }
 
 // RedisServer is one local redis-server master.
 type RedisServer struct {
-	Port int
-	Dir  string
-	proc *process
-	args []string
+	Port  int
+	Dir   string
+	proc  *process
+	args  []string
+	clock *clockshift.Clock
 }
+
+// Clock is the master's wall-clock offset; nil unless started with
+// RedisOptions.ClockShift. The offset outlives a restart, as a machine's
+// clock would.
+func (s *RedisServer) Clock() *clockshift.Clock { return s.clock }
 
 // Addr is host:port on loopback.
 func (s *RedisServer) Addr() string { return hostPort(s.Port) }
@@ -104,6 +115,12 @@ func StartRedis(ctx context.Context, opt RedisOptions) (_ *Redis, err error) {
 	if _, err := RedisArgs(0, "", opt.Persistence); err != nil {
 		return nil, err
 	}
+	lib := ""
+	if opt.ClockShift {
+		if lib, err = clockshift.Library(ctx); err != nil {
+			return nil, err
+		}
+	}
 	root, err := os.MkdirTemp("", "lockbench-redis-")
 	if err != nil {
 		return nil, fmt.Errorf("compose: %w", err)
@@ -115,7 +132,7 @@ func StartRedis(ctx context.Context, opt RedisOptions) (_ *Redis, err error) {
 		}
 	}()
 	for i := range opt.Masters {
-		s, err := startRedisServer(ctx, bin, filepath.Join(root, strconv.Itoa(i)), opt)
+		s, err := startRedisServer(ctx, bin, lib, filepath.Join(root, strconv.Itoa(i)), opt)
 		if err != nil {
 			return nil, err
 		}
@@ -124,9 +141,18 @@ func StartRedis(ctx context.Context, opt RedisOptions) (_ *Redis, err error) {
 	return r, nil
 }
 
-func startRedisServer(ctx context.Context, bin, dir string, opt RedisOptions) (*RedisServer, error) {
+func startRedisServer(ctx context.Context, bin, clockLib, dir string, opt RedisOptions) (*RedisServer, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("compose: %w", err)
+	}
+	var clock *clockshift.Clock
+	var env []string
+	if clockLib != "" {
+		var err error
+		if clock, err = clockshift.New(clockLib, filepath.Join(dir, "clock-offset")); err != nil {
+			return nil, err
+		}
+		env = clock.Env()
 	}
 	log := opt.Log
 	if log == nil {
@@ -140,7 +166,8 @@ func startRedisServer(ctx context.Context, bin, dir string, opt RedisOptions) (*
 		}
 		args, _ := RedisArgs(port, dir, opt.Persistence)
 		args = append(append([]string{bin}, args...), opt.ExtraArgs...)
-		s := &RedisServer{Port: port, Dir: dir, args: args, proc: &process{name: "redis-server :" + strconv.Itoa(port), argv: args, log: log}}
+		s := &RedisServer{Port: port, Dir: dir, args: args, clock: clock,
+			proc: &process{name: "redis-server :" + strconv.Itoa(port), argv: args, env: env, log: log}}
 		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		lastErr = s.Start(sctx)
 		cancel()

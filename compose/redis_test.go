@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 func TestStartRedisAnswersAndStops(t *testing.T) {
@@ -111,5 +113,60 @@ func TestParseAddrs(t *testing.T) {
 		if _, err := ParseAddrs("redis", tc.in); (err == nil) != tc.ok {
 			t.Errorf("ParseAddrs(%v) = %v, want ok=%v", tc.in, err, tc.ok)
 		}
+	}
+}
+
+// A master under ClockShift expires keys by its shifted clock: a jump past a
+// key's TTL expires it at once, and the offset survives a restart.
+func TestRedisClockJumpExpiresKeys(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r, err := StartRedis(ctx, RedisOptions{Masters: 2, ClockShift: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	shifted, steady := r.Servers[0], r.Servers[1]
+	if shifted.Clock() == nil {
+		t.Fatal("ClockShift master has no Clock")
+	}
+	for _, s := range r.Servers {
+		c := redis.NewClient(&redis.Options{Addr: s.Addr()})
+		defer c.Close()
+		if err := c.Set(ctx, "lock", "token", 10*time.Second).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := shifted.Clock().Jump(11 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		s       *RedisServer
+		exists  int64
+		clockAt time.Duration
+	}{{shifted, 0, 11 * time.Second}, {steady, 1, 0}} {
+		c := redis.NewClient(&redis.Options{Addr: tc.s.Addr()})
+		defer c.Close()
+		if n, err := c.Exists(ctx, "lock").Result(); err != nil || n != tc.exists {
+			t.Errorf("master %s: EXISTS = %d, %v; want %d", tc.s.Addr(), n, err, tc.exists)
+		}
+		now, err := c.Time(ctx).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if off := time.Until(now); off < tc.clockAt-2*time.Second || off > tc.clockAt+2*time.Second {
+			t.Errorf("master %s: TIME is off by %v, want %v", tc.s.Addr(), off, tc.clockAt)
+		}
+	}
+	if err := shifted.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if err := shifted.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: shifted.Addr()})
+	defer c.Close()
+	if now, err := c.Time(ctx).Result(); err != nil || time.Until(now) < 9*time.Second {
+		t.Errorf("after restart TIME = %v, %v: want the 11s offset kept", now, err)
 	}
 }

@@ -219,6 +219,7 @@ func addCounts(dst *Counts, c Counts) {
 	dst.Timeouts += c.Timeouts
 	dst.Errors += c.Errors
 	dst.Violations += c.Violations
+	dst.StaleOverlaps += c.StaleOverlaps
 	dst.Cycles += c.Cycles
 	dst.GaveUp += c.GaveUp
 	dst.ReleaseErrors += c.ReleaseErrors

@@ -18,7 +18,12 @@ import (
 //   - for each failed contended attempt, whether a holder existed during it
 //     (busy) or nobody won that round (split_brain);
 //   - fairness (Jain's index of per-worker acquisitions) and the validity
-//     margin left at grant time.
+//     margin left at grant time;
+//   - stale overlaps: a holder that went on using the key after its
+//     validity ended (released > valid until, as after a GC pause) while
+//     another worker was granted the key in [valid until, released). The
+//     lock service did nothing wrong — it is not a violation — but the
+//     resource had two users at once: what fencing tokens are for.
 //
 // Keys are spread over refShards shards, each with its own mutex, so two
 // workers meet on a lock only when they hash to the same shard. A worker's
@@ -34,6 +39,7 @@ type Referee struct {
 	fenceBack   atomic.Int64
 	toSplit     atomic.Int64 // attempts the client called busy that nobody held
 	toBusy      atomic.Int64 // attempts the client called split that lost to a holder
+	stale       atomic.Int64 // grants used past their validity while another worker held the key
 	sweepHorizn int64
 }
 
@@ -74,7 +80,12 @@ type refWorker struct {
 	start    atomic.Int64
 	acquired int64                   // written by the worker alone; read after the run
 	margin   *hdrhistogram.Histogram // validity margins (ns) of its grants
-	_        [40]byte
+	// The worker's latest grant, for the stale-use check at its release
+	// (its ring entry may have been evicted by then, when others acquired
+	// the key while it stalled). Written and read by the worker alone.
+	lastKey                uint64 // key hash; 0: none, or already checked
+	lastGranted, lastValid int64
+	_                      [40]byte
 }
 
 // NewReferee serves workers workers on clock. A failed attempt's verdict
@@ -128,6 +139,7 @@ func (r *Referee) Granted(worker int, key string, start, granted, validUntil int
 		_ = w.margin.RecordValue(max(validUntil-granted, 0))
 	}
 	h := keyHash(key)
+	w.lastKey, w.lastGranted, w.lastValid = h, granted, validUntil
 	s := &r.shards[h%refShards]
 	s.mu.Lock()
 	kl := s.log(key)
@@ -169,17 +181,38 @@ func (r *Referee) Granted(worker int, key string, start, granted, validUntil int
 }
 
 // Released: worker stopped using key at `at` (before its unlock is sent).
+// A release after the grant's validity ended is a stale overlap when
+// another worker was granted key in [valid until, at); counted once per
+// grant, for grants of the measured window.
 func (r *Referee) Released(worker int, key string, at int64) {
-	r.mark(worker, key, at, false)
+	w := &r.workers[worker]
+	h := keyHash(key)
+	staleFrom := int64(open) // no check
+	if w.lastKey == h {
+		if at > w.lastValid && w.lastGranted >= r.from.Load() {
+			staleFrom = w.lastValid
+		}
+		w.lastKey = 0
+	}
+	if r.mark(worker, h, key, at, false, staleFrom) {
+		r.stale.Add(1)
+	}
 }
 
 // Unlocked: worker's unlock of key completed (or failed) at `at`.
 func (r *Referee) Unlocked(worker int, key string, at int64) {
-	r.mark(worker, key, at, true)
+	r.mark(worker, keyHash(key), key, at, true, open)
 }
 
-func (r *Referee) mark(worker int, key string, at int64, unlocked bool) {
-	s := &r.shards[keyHash(key)%refShards]
+// mark sets the release or unlock time of worker's latest grant on key.
+// With staleFrom < open (a release past the validity that ended then), it
+// also reports whether another worker's grant of key began in [staleFrom,
+// at). The ring keeps the key's latest grants, so the ones in that window,
+// if any, are still there unless ringSize grants came after `at` (they
+// cannot: `at` is now) — or the key was swept, which takes every grant of
+// it unlocked over the sweep horizon ago.
+func (r *Referee) mark(worker int, h uint64, key string, at int64, unlocked bool, staleFrom int64) (stale bool) {
+	s := &r.shards[h%refShards]
 	s.mu.Lock()
 	if kl, ok := s.keys[key]; ok {
 		// The worker's latest grant on key is the newest ring entry it owns.
@@ -194,8 +227,18 @@ func (r *Referee) mark(worker int, key string, at int64, unlocked bool) {
 				break
 			}
 		}
+		if staleFrom != open {
+			for i := range min(kl.n, ringSize) {
+				o := &kl.ring[i]
+				if o.worker != int32(worker) && o.granted >= staleFrom && o.granted < at {
+					stale = true
+					break
+				}
+			}
+		}
 	}
 	s.mu.Unlock()
+	return stale
 }
 
 // Failed gives the verdict on worker's attempt [start, end] on key that did

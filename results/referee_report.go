@@ -6,6 +6,12 @@ type RefereeReport struct {
 	Violations     int64 `json:"violations"`
 	Overlaps       int64 `json:"overlaps"`
 	FenceBackwards int64 `json:"fence_backwards"`
+	// StaleOverlaps: grants whose holder kept using the key past their
+	// validity (released > valid until, a stalled client) while another
+	// worker was granted it in [valid until, released). Not a violation —
+	// the lock service kept its promise — but two users of the resource at
+	// once unless it checks a fencing token. Counted once per such grant.
+	StaleOverlaps int64 `json:"stale_overlaps"`
 	// BusyToSplit: attempts the client called busy though nobody held the
 	// key (partial votes of contenders); SplitToBusy: the reverse.
 	BusyToSplit int64 `json:"busy_to_split"`
@@ -23,7 +29,7 @@ type RefereeReport struct {
 // Report sums up; call it once the workers have stopped.
 func (r *Referee) Report() RefereeReport {
 	rep := RefereeReport{
-		Overlaps: r.overlaps.Load(), FenceBackwards: r.fenceBack.Load(),
+		Overlaps: r.overlaps.Load(), FenceBackwards: r.fenceBack.Load(), StaleOverlaps: r.stale.Load(),
 		BusyToSplit: r.toSplit.Load(), SplitToBusy: r.toBusy.Load(),
 	}
 	rep.Violations = rep.Overlaps + rep.FenceBackwards
@@ -55,11 +61,12 @@ func JainIndex(x []int64) float64 {
 	return sum * sum / (float64(len(x)) * sq)
 }
 
-// FillReferee puts the referee's verdicts into the run: violations into
-// Counts, fairness and validity margin into their fields, the details into
-// Extra["referee"].
+// FillReferee puts the referee's verdicts into the run: violations and
+// stale overlaps into Counts, fairness and validity margin into their
+// fields, the details into Extra["referee"].
 func (r *Run) FillReferee(rep RefereeReport) {
 	r.Counts.Violations = rep.Violations
+	r.Counts.StaleOverlaps = rep.StaleOverlaps
 	r.Fairness = rep.Fairness
 	m := rep.MarginUS
 	r.ValidityMarginUS = &m

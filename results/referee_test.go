@@ -2,6 +2,7 @@ package results
 
 import (
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -80,6 +81,95 @@ func TestRefereeViolations(t *testing.T) {
 				t.Errorf("overlaps %d fence %d violations %d, want %d %d", rep.Overlaps, rep.FenceBackwards, rep.Violations, c.overlaps, c.fenceBack)
 			}
 		})
+	}
+}
+
+// TestRefereeStaleOverlaps: a holder that keeps using the key past its
+// validity (a stalled client) while another worker is granted it is a stale
+// overlap, apart from violations.
+func TestRefereeStaleOverlaps(t *testing.T) {
+	rel := func(w int, at int64) ev { return ev{kind: 'r', worker: w, key: "k", at: at} }
+	unl := func(w int, at int64) ev { return ev{kind: 'u', worker: w, key: "k", at: at} }
+	grant := func(w int, at, valid int64) ev { return grantEv(w, "k", at, valid) }
+	cases := []struct {
+		name      string
+		countFrom int64
+		evs       []ev
+		stale     int64
+		overlaps  int64
+	}{
+		{"another worker granted in [valid until, released)", 0, []ev{
+			grant(0, 10, 100), grant(1, 120, 210), rel(0, 150),
+		}, 1, 0},
+		{"released before its validity ended", 0, []ev{
+			grant(0, 10, 100), rel(0, 90), unl(0, 92), grant(1, 100, 190), rel(1, 150),
+		}, 0, 0},
+		{"late release, but nobody else granted meanwhile", 0, []ev{
+			grant(0, 10, 100), rel(0, 150), unl(0, 152), grant(1, 160, 250), rel(1, 170),
+		}, 0, 0},
+		{"the other grant is reported first but came after the release", 0, []ev{
+			grant(0, 10, 100), grant(1, 160, 250), rel(0, 150),
+		}, 0, 0},
+		{"the holder's own regrant is not another holder", 0, []ev{
+			grant(0, 10, 100), rel(0, 150), unl(0, 152), grant(0, 160, 250), rel(0, 300),
+		}, 0, 0},
+		{"the holder's own grant in the window is not another holder", 0, []ev{
+			grant(0, 120, 220), grant(0, 10, 100), rel(0, 150), // reported out of order
+		}, 0, 0},
+		{"own ring entry evicted by 5 later grants: still counted", 0, []ev{
+			grant(0, 10, 100),
+			grant(1, 110, 200), rel(1, 112), unl(1, 113),
+			grant(2, 115, 205), rel(2, 117), unl(2, 118),
+			grant(3, 120, 210), rel(3, 122), unl(3, 123),
+			grant(4, 125, 215), rel(4, 127), unl(4, 128),
+			grant(5, 130, 220), rel(5, 132), unl(5, 133),
+			rel(0, 150),
+		}, 1, 0},
+		{"two others in the window: counted once per stale grant", 0, []ev{
+			grant(0, 10, 100), grant(1, 110, 200), rel(1, 112), grant(2, 120, 210), rel(2, 125), rel(0, 150),
+		}, 1, 0},
+		{"granted while still valid: a violation, not a stale overlap", 0, []ev{
+			grant(0, 10, 100), grant(1, 50, 140), rel(1, 60), rel(0, 150),
+		}, 0, 1},
+		{"stale grant from before CountFrom (warmup)", 100, []ev{
+			grant(0, 10, 50), grant(1, 120, 210), rel(0, 150),
+		}, 0, 0},
+		{"stale grant in the measured window", 100, []ev{
+			grant(0, 110, 150), grant(1, 160, 250), rel(0, 200),
+		}, 1, 0},
+		{"a second release of the same grant counts nothing more", 0, []ev{
+			grant(0, 10, 100), grant(1, 120, 210), rel(0, 150), rel(0, 160),
+		}, 1, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewReferee(6, NewClock(), 0)
+			r.CountFrom(c.countFrom)
+			play(r, c.evs)
+			rep := r.Report()
+			if rep.StaleOverlaps != c.stale || rep.Overlaps != c.overlaps || rep.Violations != c.overlaps {
+				t.Errorf("stale %d overlaps %d violations %d, want %d %d %d", rep.StaleOverlaps, rep.Overlaps, rep.Violations, c.stale, c.overlaps, c.overlaps)
+			}
+			var run Run
+			run.FillReferee(rep)
+			if run.Counts.StaleOverlaps != c.stale || run.Counts.Violations != c.overlaps {
+				t.Errorf("run counts %+v, want stale %d violations %d", run.Counts, c.stale, c.overlaps)
+			}
+		})
+	}
+}
+
+// TestTableStaleColumn: the table shows stale overlaps only when a run has
+// some.
+func TestTableStaleColumn(t *testing.T) {
+	for _, n := range []int64{0, 3} {
+		var b strings.Builder
+		if err := WriteTable(&b, []Run{{Name: "r", Counts: Counts{StaleOverlaps: n}}}, TableOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "stale"); got != (n > 0) {
+			t.Errorf("stale overlaps %d: column shown %v\n%s", n, got, b.String())
+		}
 	}
 }
 

@@ -86,6 +86,7 @@ type Counts struct {
 	Timeouts      int64 `json:"timeouts"`
 	Errors        int64 `json:"errors"`
 	Violations    int64 `json:"violations"`
+	StaleOverlaps int64 `json:"stale_overlaps"` // used past validity while another held the key: not a violation
 	Cycles        int64 `json:"cycles"`         // acquired and released
 	GaveUp        int64 `json:"gave_up"`        // cycles that ran out of --tries
 	ReleaseErrors int64 `json:"release_errors"` // releases that failed or found the lock gone

@@ -17,13 +17,22 @@ type TableOptions struct {
 	RatioName string
 }
 
-// WriteTable prints the end-of-run table, one row per run.
+// WriteTable prints the end-of-run table, one row per run. A "stale"
+// column (stale overlaps, beside violations) appears only when some run
+// has any.
 func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
 	header := []any{"run", "workers", "cycles/s", "attempts/s",
 		"acquire p50 µs", "acquire p99 µs", "acq_total p99 µs", "cycle p50 µs", "cycle p99 µs",
-		"acquired", "busy", "split", "timeouts", "errors", "violations",
-		"split %", "retries/acq", "fairness", "margin p50 ms", "missed starts"}
+		"acquired", "busy", "split", "timeouts", "errors", "violations"}
+	stale := false
+	for _, r := range runs {
+		stale = stale || r.Counts.StaleOverlaps > 0
+	}
+	if stale {
+		header = append(header, "stale")
+	}
+	header = append(header, "split %", "retries/acq", "fairness", "margin p50 ms", "missed starts")
 	if opt.Ratios != nil {
 		name := opt.RatioName
 		if name == "" {
@@ -37,6 +46,9 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 			us(r.LatencyUS["acquire"].P50), us(r.LatencyUS["acquire"].P99), us(r.LatencyUS["acquire_total"].P99),
 			us(r.LatencyUS["cycle"].P50), us(r.LatencyUS["cycle"].P99),
 			r.Counts.Acquired, r.Counts.Busy, r.Counts.SplitBrain, r.Counts.Timeouts, r.Counts.Errors, r.Counts.Violations}
+		if stale {
+			row = append(row, r.Counts.StaleOverlaps)
+		}
 		row = append(row, refereeCells(r)...)
 		if opt.Ratios != nil {
 			if v, ok := opt.Ratios[r.Name]; ok {

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what lockbench's runs and tests need on a fresh Debian machine:
 # redis-server and redis-benchmark, and chromium for the HTML report's render
-# test (skip it with LOCKBENCH_NO_BROWSER=1). etcd is built into lockbench
-# itself (go.etcd.io/etcd/server/v3/embed), so it needs nothing here.
+# test (skip it with LOCKBENCH_NO_BROWSER=1), and a C compiler for the
+# clockshift preload library of clock-jump faults (compose/clockshift).
+# etcd is built into lockbench itself (go.etcd.io/etcd/server/v3/embed), so
+# it needs nothing here.
 set -euo pipefail
 need=()
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v redis-benchmark >/dev/null || need+=(redis-tools)
+command -v cc >/dev/null || command -v gcc >/dev/null || need+=(gcc libc6-dev)
 if [ -z "${LOCKBENCH_NO_BROWSER:-}" ]; then
   command -v chromium >/dev/null || need+=(chromium)
 fi

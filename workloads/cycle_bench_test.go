@@ -3,7 +3,6 @@ package workloads
 import (
 	"context"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 	"time"
 
@@ -26,18 +25,25 @@ func (l *memLease) Extend(context.Context, time.Duration) error { return nil }
 func (l *memLease) ValidUntil() time.Time                       { return l.until }
 func (l *memLease) Fence() uint64                               { return 0 }
 
-// BenchmarkCycleOverhead is the harness's own cost per lock cycle (recorder
-// and referee), against a locker that costs nothing: the referee's share is
-// the difference between the two sub-benchmarks.
+// BenchmarkCycleOverhead is the harness's own cost per lock cycle (recorder,
+// referee, the pause-client hook), against a locker that costs nothing: a
+// part's share is the difference between sub-benchmarks. stalls: a Stalls
+// set with nothing armed, which must cost one atomic load per cycle.
 func BenchmarkCycleOverhead(b *testing.B) {
 	keys := HotKeys("bench", 1024)
-	for _, withReferee := range []bool{false, true} {
-		b.Run("referee="+strconv.FormatBool(withReferee), func(b *testing.B) {
+	for _, c := range []struct {
+		name            string
+		referee, stalls bool
+	}{{"referee=false", false, false}, {"referee=true", true, false}, {"stalls", false, true}} {
+		b.Run(c.name, func(b *testing.B) {
 			clock := results.NewClock()
 			env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
 				Registry: results.NewRegistry(false), Clock: clock, Referee: noReferee{}}
-			if withReferee {
+			if c.referee {
 				env.Referee = results.NewReferee(1, clock, 0)
+			}
+			if c.stalls {
+				env.Stalls = NewStalls(1)
 			}
 			w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(),
 				rnd: rand.New(rand.NewPCG(1, 2)), hold: func(*rand.Rand) time.Duration { return 0 }}

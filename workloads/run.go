@@ -21,6 +21,10 @@ type Env struct {
 	Clock    results.Clock
 	Referee  Referee // nil: none
 	Pacer    Pacer   // nil: closed loop
+	// Stalls, if set, are client pauses armed by the pause-client fault:
+	// an armed worker sleeps inside its next critical section, after the
+	// hold and before the release. nil: none.
+	Stalls *Stalls
 	// Progress, if set, is called once a second with the interval just
 	// merged and the total so far.
 	Progress func(elapsed time.Duration, iv, total *results.Interval)
@@ -195,6 +199,9 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 
 	if d := w.hold(w.rnd); d > 0 {
 		sleep(ctx, d)
+	}
+	if d := w.env.Stalls.take(w.id); d > 0 {
+		sleep(ctx, d) // a paused holder, still inside: its lease may expire meanwhile
 	}
 	rs := clock.Now()
 	w.env.Referee.Released(w.id, key, rs)

@@ -43,7 +43,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	reg := results.NewRegistry(cfg.Workload.Rate > 0) // open loop: keep service time apart
 	clock := results.NewClock()
 	referee := results.NewReferee(cfg.Workload.Workers, clock, 0)
-	env := workloads.Env{Locker: fr.wrap(locker), Registry: reg, Clock: clock, Referee: referee}
+	env := workloads.Env{Locker: fr.wrap(locker), Registry: reg, Clock: clock, Referee: referee, Stalls: fr.clientStalls()}
 	if !cfg.Quiet {
 		env.Progress = func(elapsed time.Duration, iv, total *results.Interval) {
 			fmt.Fprintln(os.Stderr, results.ProgressLine(name, elapsed.Seconds(), iv, total))

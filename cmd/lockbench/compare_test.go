@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -119,14 +117,8 @@ func TestCompareInterrupt(t *testing.T) {
 		t.Fatalf("exit %d (%v), want %d", cmd.ProcessState.ExitCode(), err, exitInterrupted)
 	}
 	waitGone(t, pids)
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sum results.Summary
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, out, &sum)
 	if !sum.Interrupted || len(sum.Runs) != 1 || !sum.Runs[0].Interrupted || sum.Runs[0].Counts.Cycles == 0 {
 		t.Fatalf("interrupted %v, %d runs: want the one cut-short cell with its cycles", sum.Interrupted, len(sum.Runs))
 	}

@@ -13,13 +13,15 @@ import (
 	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads"
 )
 
 // bindFaults registers --fault. A StringArray, not a slice: "masters=1,2"
 // keeps its comma.
 func bindFaults(fs *pflag.FlagSet, c *RunConfig) {
 	fs.StringArrayVar(&c.Faults, "fault", nil, "inject a fault during the run (repeatable), e.g. kill:masters=3:at=5s:restart=immediate|delayed|never, "+
-		"stop:masters=1:at=5s:for=2s, latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s, partition:masters=1,2:at=5s:for=3s, reset:masters=1:at=5s; "+
+		"stop:masters=1:at=5s:for=2s, latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s, partition:masters=1,2:at=5s:for=3s, reset:masters=1:at=5s, "+
+		"pause-client:workers=1:at=2s:for=ttl+1s, clock-jump:masters=2:+5s[:at=2s][:for=3s]; "+
 		"at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s)")
 }
 
@@ -32,15 +34,20 @@ func (c *RunConfig) validateFaults() error {
 	if err != nil {
 		return usageError{err}
 	}
-	if c.Topology.NoRedis {
-		return usagef("--fault: backend %s uses no Redis masters", c.Driver.Backend)
+	for _, f := range fs {
+		if c.Topology.NoRedis && f.Kind != faults.PauseClient { // a client pause needs no masters
+			return usagef("--fault %q: backend %s uses no Redis masters", f.Spec, c.Driver.Backend)
+		}
 	}
 	local := len(c.Topology.RedisAddrs) == 0
 	for _, f := range fs {
-		if err := f.Check(c.Topology.Redis.Masters, local); err != nil {
+		if err := f.Check(c.Topology.Redis.Masters, c.Workload.Workers, local); err != nil {
 			return usageError{err}
 		}
 	}
+	// Masters run under clockshift only when a clock jump needs it; the
+	// config records it.
+	c.Topology.Redis.ClockShift = faults.ClockShifted(fs)
 	return nil
 }
 
@@ -54,7 +61,8 @@ type faultRun struct {
 	started time.Time
 	done    bool // finished: a second finish is a no-op
 	span    time.Duration
-	grants  []atomic.Int64 // grants per grantBucket since started
+	grants  []atomic.Int64    // grants per grantBucket since started
+	stalls  *workloads.Stalls // pause-client faults arm them; nil without
 
 	mu       sync.Mutex
 	timeline []availability
@@ -86,6 +94,13 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []st
 	if topo.Redis != nil {
 		fr.target.Servers = topo.Redis.Servers
 	}
+	for _, f := range fs {
+		if f.Kind == faults.PauseClient {
+			fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
+			fr.target.Stall = fr.stalls.Arm
+			break
+		}
+	}
 	addrs = topo.RedisAddrs
 	if proxied {
 		p, err := compose.StartProxies(topo.RedisAddrs)
@@ -96,6 +111,15 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []st
 		addrs = p.Addrs()
 	}
 	return fr, addrs, nil
+}
+
+// clientStalls is what the workload's Env.Stalls must be: the stalls the
+// pause-client faults arm, nil when there are none.
+func (fr *faultRun) clientStalls() *workloads.Stalls {
+	if fr == nil {
+		return nil
+	}
+	return fr.stalls
 }
 
 // start begins the schedule; call it as the load starts.
@@ -139,6 +163,8 @@ type faultReport struct {
 	// Grants10ms: grants per 10 ms since the load started, up to the end
 	// of the load: the availability timeline at fine grain.
 	Grants10ms []int64 `json:"grants_10ms"`
+	// Stalls: client pauses (pause-client) the workers performed.
+	Stalls int64 `json:"stalls_performed,omitempty"`
 }
 
 // finish stops the schedule (healing what is still broken), closes the
@@ -164,7 +190,8 @@ func (fr *faultRun) finish(run *results.Run) {
 	end := float64(time.Since(fr.started).Milliseconds())
 	fr.mu.Lock()
 	run.Extra["faults"] = faultReport{Specs: fr.faults, Events: events, Timeline: fr.timeline,
-		Recoveries: fr.recoveries(events), LongestOutageMS: fr.longestOutageMS(events, end), Grants10ms: fr.grantCounts(end)}
+		Recoveries: fr.recoveries(events), LongestOutageMS: fr.longestOutageMS(events, end), Grants10ms: fr.grantCounts(end),
+		Stalls: fr.stalls.Taken()}
 	fr.mu.Unlock()
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,14 +98,8 @@ func TestRunWritesSchema(t *testing.T) {
 	if !strings.Contains(stdout, "redlock/goredis/fanout/uncontended") {
 		t.Fatalf("table lacks the run:\n%s", stdout)
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var doc map[string]any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, out, &doc)
 	for _, k := range []string{"schema", "started", "interrupted", "host", "versions", "config", "runs"} {
 		if _, ok := doc[k]; !ok {
 			t.Errorf("summary lacks %q", k)

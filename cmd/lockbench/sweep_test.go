@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,14 +100,8 @@ func TestSweepFindsKnee(t *testing.T) {
 	if code := execute(context.Background(), args); code != exitOK {
 		t.Fatalf("sweep: exit %d", code)
 	}
-	b, err := os.ReadFile(filepath.Join(out, "sweep.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sw []results.Sweep
-	if err := json.Unmarshal(b, &sw); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, filepath.Join(out, "sweep.json"), &sw)
 	if len(sw) != 1 || len(sw[0].Steps) != 2 || sw[0].Knee != 1 || sw[0].Steps[1].Workers != 2 {
 		t.Fatalf("sweep %+v", sw)
 	}

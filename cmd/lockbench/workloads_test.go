@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,19 +54,13 @@ func TestOpenLoopZipfRun(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var sum struct {
 		Config struct {
 			Workload map[string]any `json:"workload"`
 		} `json:"config"`
 		Runs []results.Run `json:"runs"`
 	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, out, &sum)
 	w := sum.Config.Workload
 	if w["rate"] != 200.0 || w["ramp"] != float64(500*time.Millisecond) || w["zipf_s"] != 0.9 || w["hold_dist"] != "uniform" {
 		t.Errorf("config workload %v: missing rate/ramp/zipf_s/hold_dist", w)

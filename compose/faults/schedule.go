@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -16,6 +17,9 @@ type Target struct {
 	Servers []*compose.RedisServer
 	// Proxies stand in front of the masters; nil unless a network fault was asked for.
 	Proxies *compose.Proxies
+	// Stall makes worker (0-based) stall for d inside its next critical
+	// section: pause-client. nil when the run has no such fault.
+	Stall func(worker int, d time.Duration)
 	// TTL resolves ttl-relative durations.
 	TTL time.Duration
 	// Log, if set, gets one line per event.
@@ -26,8 +30,9 @@ type Target struct {
 type Event struct {
 	AtMS   float64 `json:"at_ms"` // since the schedule started
 	Fault  string  `json:"fault"`
-	Action string  `json:"action"` // kill, restart (spawned), ready (answers PING), stop, resume, inject, heal
-	Master int     `json:"master"` // 1-based
+	Action string  `json:"action"`           // kill, restart (spawned), ready (answers PING), stop, resume, inject, heal, jump, jump-back, stall
+	Master int     `json:"master,omitempty"` // 1-based
+	Worker int     `json:"worker,omitempty"` // 1-based, pause-client
 	Err    string  `json:"error,omitempty"`
 }
 
@@ -79,7 +84,11 @@ func (s *Schedule) Events() []Event {
 }
 
 func (s *Schedule) record(f Fault, action string, master int, err error) {
-	e := Event{AtMS: float64(time.Since(s.start).Microseconds()) / 1e3, Fault: f.Spec, Action: action, Master: master}
+	s.recordEvent(f, Event{Action: action, Master: master}, err)
+}
+
+func (s *Schedule) recordEvent(f Fault, e Event, err error) {
+	e.AtMS, e.Fault = float64(time.Since(s.start).Microseconds())/1e3, f.Spec
 	if err != nil {
 		e.Err = err.Error()
 	}
@@ -91,7 +100,11 @@ func (s *Schedule) record(f Fault, action string, master int, err error) {
 		if err != nil {
 			msg = ": " + err.Error()
 		}
-		fmt.Fprintf(s.t.Log, "lockbench: fault %s at %.3fs: %s master %d%s\n", f.Kind, e.AtMS/1e3, action, master, msg)
+		who := fmt.Sprintf("master %d", e.Master)
+		if e.Worker > 0 {
+			who = fmt.Sprintf("worker %d", e.Worker)
+		}
+		fmt.Fprintf(s.t.Log, "lockbench: fault %s at %.3fs: %s %s%s\n", f.Kind, e.AtMS/1e3, e.Action, who, msg)
 	}
 }
 
@@ -131,6 +144,24 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 		s.each(f, "stop", func(srv *compose.RedisServer, _ int) error { return srv.Pause() })
 		s.hold(ctx, f)
 		s.each(f, "resume", func(srv *compose.RedisServer, _ int) error { return srv.Resume() })
+	case PauseClient:
+		d := f.For.Resolve(s.t.TTL)
+		for _, w := range f.Workers {
+			var err error
+			if s.t.Stall == nil {
+				err = errors.New("the run has no stall hook")
+			} else {
+				s.t.Stall(w-1, d)
+			}
+			// armed: the worker stalls inside its next critical section
+			s.recordEvent(f, Event{Action: "stall", Worker: w}, err)
+		}
+	case ClockJump:
+		s.each(f, "jump", func(srv *compose.RedisServer, _ int) error { return jumpClock(srv, f.Jump) })
+		if f.For.Resolve(s.t.TTL) > 0 {
+			s.hold(ctx, f)
+			s.each(f, "jump-back", func(srv *compose.RedisServer, _ int) error { return jumpClock(srv, -f.Jump) })
+		}
 	default:
 		name := fmt.Sprintf("lockbench-%d-%s", idx, f.Kind)
 		tox := toxicFor(f, name)
@@ -160,6 +191,13 @@ func (s *Schedule) kill(ctx context.Context, f Fault) {
 		defer cancel()
 		return srv.Start(rctx)
 	})
+}
+
+func jumpClock(srv *compose.RedisServer, d time.Duration) error {
+	if srv.Clock() == nil {
+		return errors.New("master not started under clockshift")
+	}
+	return srv.Clock().Jump(d)
 }
 
 // each applies fn to f's masters, concurrently so a majority dies (or comes

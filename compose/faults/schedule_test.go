@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"os/exec"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,10 +12,15 @@ import (
 
 func startMasters(t *testing.T, n int) *compose.Redis {
 	t.Helper()
+	return startMastersWith(t, compose.RedisOptions{Masters: n, Persistence: "none"})
+}
+
+func startMastersWith(t *testing.T, opt compose.RedisOptions) *compose.Redis {
+	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Skip("redis-server not installed")
 	}
-	r, err := compose.StartRedis(context.Background(), compose.RedisOptions{Masters: n, Persistence: "none"})
+	r, err := compose.StartRedis(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,5 +138,58 @@ func TestPartitionThroughProxyHeals(t *testing.T) {
 	noErrors(t, evs)
 	if err := compose.Ping(context.Background(), addrs[0]); err != nil {
 		t.Fatalf("partition not healed: %v", err)
+	}
+}
+
+func TestClockJumpAndBack(t *testing.T) {
+	r := startMastersWith(t, compose.RedisOptions{Masters: 3, ClockShift: true})
+	s := Start(context.Background(), mustParse(t, "clock-jump:masters=1,2:+5s:for=1h", "clock-jump:masters=3:-2s"), Target{Servers: r.Servers, TTL: time.Second})
+	waitEvents(t, s, 3)
+	for i, want := range []time.Duration{5 * time.Second, 5 * time.Second, -2 * time.Second} {
+		if got := r.Servers[i].Clock().Offset(); got != want {
+			t.Errorf("master %d offset %v, want %v", i+1, got, want)
+		}
+	}
+	evs := s.Stop()
+	noErrors(t, evs)
+	if len(evs) != 5 {
+		t.Fatalf("events %+v: want jump ×3, jump-back ×2", evs)
+	}
+	for i, want := range []time.Duration{0, 0, -2 * time.Second} { // for=1h healed by Stop; no for= stays
+		if got := r.Servers[i].Clock().Offset(); got != want {
+			t.Errorf("after Stop: master %d offset %v, want %v", i+1, got, want)
+		}
+	}
+}
+
+func TestClockJumpNeedsClockShift(t *testing.T) {
+	r := startMasters(t, 1)
+	s := Start(context.Background(), mustParse(t, "clock-jump:masters=1:+1s"), Target{Servers: r.Servers, TTL: time.Second})
+	waitEvents(t, s, 1)
+	if evs := s.Stop(); evs[0].Err == "" {
+		t.Errorf("jump on a master without clockshift: %+v, want an error", evs[0])
+	}
+}
+
+func TestPauseClientArmsWorkers(t *testing.T) {
+	var mu sync.Mutex
+	armed := map[int]time.Duration{}
+	stall := func(w int, d time.Duration) { mu.Lock(); armed[w] = d; mu.Unlock() }
+	s := Start(context.Background(), mustParse(t, "pause-client:workers=1,3:at=10ms:for=ttl+1s"), Target{Stall: stall, TTL: 2 * time.Second})
+	waitEvents(t, s, 2)
+	evs := s.Stop()
+	noErrors(t, evs)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(armed) != 2 || armed[0] != 3*time.Second || armed[2] != 3*time.Second {
+		t.Errorf("armed %v: want workers 0 and 2 (0-based) for ttl+1s = 3s", armed)
+	}
+	if evs[0].Worker == 0 || evs[0].Action != "stall" {
+		t.Errorf("event %+v: want a stall of a 1-based worker", evs[0])
+	}
+	s = Start(context.Background(), mustParse(t, "pause-client:workers=1:for=1s"), Target{TTL: time.Second})
+	waitEvents(t, s, 1)
+	if evs := s.Stop(); evs[0].Err == "" {
+		t.Error("pause-client without a stall hook: want an error event")
 	}
 }

@@ -21,6 +21,12 @@ const (
 	Latency   = "latency"   // add MS (± Jitter) ms to replies through the proxy
 	Partition = "partition" // blackhole the proxy: requests are dropped, nothing answers
 	Reset     = "reset"     // the proxy resets every connection (TCP RST)
+	// PauseClient stalls workers inside their next critical section, past
+	// their lease's validity: the critique's GC pause.
+	PauseClient = "pause-client"
+	// ClockJump steps the wall clock of masters (run under the clockshift
+	// preload library) by Jump: keys expire early (+) or late (−) there.
+	ClockJump = "clock-jump"
 )
 
 // Restart policies of a killed master.
@@ -29,15 +35,6 @@ const (
 	RestartDelayed   = "delayed"   // back after Delay (default ttl+1s: antirez's delayed restart)
 	RestartNever     = "never"
 )
-
-// Kinds the issue names that lockbench does not play yet.
-var unsupported = map[string]string{
-	"pause-client": "needs a stall hook inside the workload's critical section",
-	"clock-jump":   "needs redis-server under libfaketime, which hangs redis-server 7.0 (jemalloc) at start here",
-}
-
-// ErrUnsupported: a known fault kind that is not implemented.
-var ErrUnsupported = errors.New("faults: not implemented")
 
 // Dur is a duration that may be relative to the lock TTL: "2s", "ttl",
 // "ttl+1s", "ttl-200ms". It serialises as written.
@@ -98,13 +95,16 @@ func parseDur(s string) (Dur, error) {
 type Fault struct {
 	Spec    string `json:"spec"` // as given
 	Kind    string `json:"kind"`
-	Masters []int  `json:"masters"` // 1-based
-	At      Dur    `json:"at"`      // from the start of the run's load (warmup included)
-	For     Dur    `json:"for"`     // stop/latency/partition/reset; 0: until the run ends
+	Masters []int  `json:"masters,omitempty"` // 1-based
+	Workers []int  `json:"workers,omitempty"` // pause-client, 1-based
+	At      Dur    `json:"at"`                // from the start of the run's load (warmup included)
+	For     Dur    `json:"for"`               // stop/latency/partition/reset; 0: until the run ends
 	Restart string `json:"restart,omitempty"`
 	Delay   Dur    `json:"delay"`        // restart=delayed
 	MS      int    `json:"ms,omitempty"` // latency
 	Jitter  int    `json:"jitter,omitempty"`
+	// Jump is a clock-jump's step: +5s runs the masters' wall clock ahead.
+	Jump time.Duration `json:"jump_ns,omitempty"`
 }
 
 // Proxied reports whether the fault needs proxies in front of the masters.
@@ -119,21 +119,24 @@ func (f Fault) Proxied() bool {
 //	latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s
 //	partition:masters=1,2:at=5s:for=3s
 //	reset:masters=1:at=5s[:for=1s]
+//	pause-client:workers=1:at=2s:for=ttl+1s
+//	clock-jump:masters=2:+5s[:at=2s][:for=3s]
 //
-// masters are 1-based; at defaults to 0 and for to the rest of the run.
+// masters and workers are 1-based; at defaults to 0 and for to the rest of
+// the run (a clock jump with for= jumps back when it ends).
 func Parse(spec string) (Fault, error) {
 	parts := strings.Split(spec, ":")
 	f := Fault{Spec: spec, Kind: parts[0]}
-	if why, ok := unsupported[f.Kind]; ok {
-		return f, fmt.Errorf("fault %q: %w: %s", spec, ErrUnsupported, why)
-	}
 	switch f.Kind {
-	case Kill, Stop, Latency, Partition, Reset:
+	case Kill, Stop, Latency, Partition, Reset, PauseClient, ClockJump:
 	default:
-		return f, fmt.Errorf("fault %q: unknown kind %q (have kill, stop, latency, partition, reset)", spec, f.Kind)
+		return f, fmt.Errorf("fault %q: unknown kind %q (have %s)", spec, f.Kind, strings.Join(Kinds, ", "))
 	}
 	seen := map[string]bool{}
 	for _, kv := range parts[1:] {
+		if f.Kind == ClockJump && (strings.HasPrefix(kv, "+") || strings.HasPrefix(kv, "-")) {
+			kv = "by=" + kv // the issue's positional form: clock-jump:masters=2:+5s
+		}
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || v == "" {
 			return f, fmt.Errorf("fault %q: %q: want key=value", spec, kv)
@@ -145,7 +148,11 @@ func Parse(spec string) (Fault, error) {
 		var err error
 		switch k {
 		case "masters":
-			f.Masters, err = parseMasters(v)
+			f.Masters, err = parseIndexes("master", v)
+		case "workers":
+			f.Workers, err = parseIndexes("worker", v)
+		case "by":
+			f.Jump, err = parseJump(v)
 		case "at":
 			f.At, err = parseDur(v)
 		case "for":
@@ -177,7 +184,11 @@ func Parse(spec string) (Fault, error) {
 			return f, fmt.Errorf("fault %q: %s does not apply to %s", spec, k, f.Kind)
 		}
 	}
-	if len(f.Masters) == 0 {
+	if f.Kind == PauseClient {
+		if len(f.Workers) == 0 {
+			return f, fmt.Errorf("fault %q: workers=N[,N...] is required", spec)
+		}
+	} else if len(f.Masters) == 0 {
 		return f, fmt.Errorf("fault %q: masters=N[,N...] is required", spec)
 	}
 	switch f.Kind {
@@ -199,14 +210,31 @@ func Parse(spec string) (Fault, error) {
 		if f.MS == 0 && f.Jitter == 0 {
 			return f, fmt.Errorf("fault %q: latency needs ms=N", spec)
 		}
+	case PauseClient:
+		if !seen["for"] {
+			return f, fmt.Errorf("fault %q: pause-client needs for=D (ttl+1s stalls past the lease)", spec)
+		}
+	case ClockJump:
+		if f.Jump == 0 {
+			return f, fmt.Errorf("fault %q: clock-jump needs a step such as +5s or -5s", spec)
+		}
 	}
 	return f, nil
 }
 
+// Kinds lists every fault kind, for help and errors.
+var Kinds = []string{Kill, Stop, Latency, Partition, Reset, PauseClient, ClockJump}
+
 func (f Fault) allows(key string) bool {
 	switch key {
-	case "masters", "at":
+	case "at":
 		return true
+	case "masters":
+		return f.Kind != PauseClient
+	case "workers":
+		return f.Kind == PauseClient
+	case "by":
+		return f.Kind == ClockJump
 	case "restart", "delay":
 		return f.Kind == Kill
 	case "for":
@@ -217,33 +245,57 @@ func (f Fault) allows(key string) bool {
 	return false
 }
 
-func parseMasters(v string) ([]int, error) {
+// parseIndexes reads a 1-based list such as 1,2,3.
+func parseIndexes(what, v string) ([]int, error) {
 	var out []int
 	for _, s := range strings.Split(v, ",") {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%q: want 1-based master numbers", v)
+			return nil, fmt.Errorf("%q: want 1-based %s numbers", v, what)
 		}
 		if slices.Contains(out, n) {
-			return nil, fmt.Errorf("%q: master %d listed twice", v, n)
+			return nil, fmt.Errorf("%q: %s %d listed twice", v, what, n)
 		}
 		out = append(out, n)
 	}
 	return out, nil
 }
 
-// Check verifies f against the run: masters in range, local masters for
-// process faults.
-func (f Fault) Check(masters int, local bool) error {
+// parseJump reads a signed, non-zero step: +5s, -500ms.
+func parseJump(v string) (time.Duration, error) {
+	if v[0] != '+' && v[0] != '-' {
+		return 0, fmt.Errorf("%q: want a signed step such as +5s or -2s", v)
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d == 0 {
+		return 0, fmt.Errorf("%q: want a signed step such as +5s or -2s", v)
+	}
+	return d, nil
+}
+
+// Check verifies f against the run: masters and workers in range, local
+// masters for process faults.
+func (f Fault) Check(masters, workers int, local bool) error {
 	for _, m := range f.Masters {
 		if m > masters {
 			return fmt.Errorf("fault %q: master %d: the run has %d", f.Spec, m, masters)
 		}
 	}
-	if !f.Proxied() && !local {
+	for _, w := range f.Workers {
+		if w > workers {
+			return fmt.Errorf("fault %q: worker %d: the run has %d", f.Spec, w, workers)
+		}
+	}
+	if !f.Proxied() && f.Kind != PauseClient && !local {
 		return fmt.Errorf("fault %q: %s needs local masters (not --redis)", f.Spec, f.Kind)
 	}
 	return nil
+}
+
+// ClockShifted reports whether any fault needs the masters to run under
+// the clockshift library.
+func ClockShifted(fs []Fault) bool {
+	return slices.ContainsFunc(fs, func(f Fault) bool { return f.Kind == ClockJump })
 }
 
 // ParseAll parses every spec and reports whether any needs proxies.

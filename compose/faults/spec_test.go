@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -42,8 +41,21 @@ func TestParse(t *testing.T) {
 		{spec: "latency:masters=1:ms=-3", wantErr: "milliseconds"},
 		{spec: "partition:masters=1:ms=3", wantErr: "does not apply"},
 		{spec: "partition:masters=1:bogus=3", wantErr: "unknown key"},
-		{spec: "pause-client:workers=1:for=ttl+1s", wantErr: "not implemented"},
-		{spec: "clock-jump:masters=2:+5s", wantErr: "not implemented"},
+		{spec: "pause-client:workers=1:for=ttl+1s", want: Fault{Kind: PauseClient, Workers: []int{1}, For: Dur{TTL: true, D: time.Second}}},
+		{spec: "pause-client:workers=1,3:at=2s:for=3s", want: Fault{Kind: PauseClient, Workers: []int{1, 3}, At: Dur{D: 2 * time.Second}, For: Dur{D: 3 * time.Second}}},
+		{spec: "clock-jump:masters=2:+5s", want: Fault{Kind: ClockJump, Masters: []int{2}, Jump: 5 * time.Second}},
+		{spec: "clock-jump:masters=1,2,3:at=1s:by=-500ms:for=2s", want: Fault{Kind: ClockJump, Masters: []int{1, 2, 3}, At: Dur{D: time.Second}, For: Dur{D: 2 * time.Second}, Jump: -500 * time.Millisecond}},
+
+		{spec: "pause-client:for=1s", wantErr: "workers=N"},
+		{spec: "pause-client:workers=1", wantErr: "pause-client needs for="},
+		{spec: "pause-client:workers=0:for=1s", wantErr: "1-based worker"},
+		{spec: "pause-client:workers=1:masters=1:for=1s", wantErr: "does not apply"},
+		{spec: "clock-jump:masters=2", wantErr: "needs a step"},
+		{spec: "clock-jump:masters=2:by=5s", wantErr: "signed step"},
+		{spec: "clock-jump:masters=2:+0s", wantErr: "signed step"},
+		{spec: "clock-jump:masters=2:+soon", wantErr: "signed step"},
+		{spec: "clock-jump:workers=2:+1s", wantErr: "does not apply"},
+		{spec: "kill:masters=1:+5s", wantErr: "key=value"},
 	}
 	for _, c := range cases {
 		t.Run(c.spec, func(t *testing.T) {
@@ -59,16 +71,10 @@ func TestParse(t *testing.T) {
 			}
 			c.want.Spec = c.spec
 			if got.Kind != c.want.Kind || !slices.Equal(got.Masters, c.want.Masters) || got.At != c.want.At || got.For != c.want.For ||
-				got.Restart != c.want.Restart || got.Delay != c.want.Delay || got.MS != c.want.MS || got.Jitter != c.want.Jitter || got.Spec != c.want.Spec {
+				!slices.Equal(got.Workers, c.want.Workers) || got.Jump != c.want.Jump || got.Restart != c.want.Restart || got.Delay != c.want.Delay || got.MS != c.want.MS || got.Jitter != c.want.Jitter || got.Spec != c.want.Spec {
 				t.Errorf("got %+v\nwant %+v", got, c.want)
 			}
 		})
-	}
-}
-
-func TestUnsupportedIsSentinel(t *testing.T) {
-	if _, err := Parse("clock-jump:masters=2:+5s"); !errors.Is(err, ErrUnsupported) {
-		t.Fatalf("err %v: want ErrUnsupported", err)
 	}
 }
 
@@ -93,15 +99,29 @@ func TestDurResolveAndString(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	f, _ := Parse("kill:masters=4")
-	if err := f.Check(3, true); err == nil || !strings.Contains(err.Error(), "has 3") {
+	if err := f.Check(3, 1, true); err == nil || !strings.Contains(err.Error(), "has 3") {
 		t.Errorf("master out of range: %v", err)
 	}
-	if err := f.Check(5, false); err == nil || !strings.Contains(err.Error(), "local masters") {
+	if err := f.Check(5, 1, false); err == nil || !strings.Contains(err.Error(), "local masters") {
 		t.Errorf("kill on external masters: %v", err)
 	}
 	p, _ := Parse("partition:masters=1")
-	if err := p.Check(5, false); err != nil {
+	if err := p.Check(5, 1, false); err != nil {
 		t.Errorf("partition on external masters: %v", err)
+	}
+	pc, _ := Parse("pause-client:workers=3:for=1s")
+	if err := pc.Check(5, 2, false); err == nil || !strings.Contains(err.Error(), "worker 3: the run has 2") {
+		t.Errorf("worker out of range: %v", err)
+	}
+	if err := pc.Check(5, 3, false); err != nil {
+		t.Errorf("pause-client on external masters: %v", err)
+	}
+	cj, _ := Parse("clock-jump:masters=1:+1s")
+	if err := cj.Check(5, 1, false); err == nil || !strings.Contains(err.Error(), "local masters") {
+		t.Errorf("clock-jump on external masters: %v", err)
+	}
+	if !ClockShifted([]Fault{f, cj}) || ClockShifted([]Fault{f, pc}) {
+		t.Error("ClockShifted")
 	}
 	if _, proxied, _ := ParseAll([]string{"kill:masters=1", "latency:masters=1:ms=1"}); !proxied {
 		t.Error("ParseAll: latency needs proxies")
