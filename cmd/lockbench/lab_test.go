@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -11,8 +12,9 @@ import (
 
 // TestTwoProcessesMerged is the labs' distributed path in miniature: two
 // lockbench OS processes (as two Indexed Job pods would be) drive the same
-// masters at the same time into their own --out dirs, and merge combines
-// them into counts equal to their sums.
+// masters at the same time into their own --out dirs, each on its own keys
+// (--prefix, as the lab files do), and merge combines them into counts equal
+// to their sums.
 func TestTwoProcessesMerged(t *testing.T) {
 	redis := startMasters(t, 3)
 	tmp := t.TempDir()
@@ -23,7 +25,7 @@ func TestTwoProcessesMerged(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i], codes[i] = cli(t, 60*time.Second, runArgs(redis, dir, "--workload", "contended", "--keys", "4")...)
+			_, errs[i], codes[i] = cli(t, 60*time.Second, runArgs(redis, dir, "--workload", "contended", "--keys", "4", "--prefix", fmt.Sprintf("p%d-", i))...)
 		}()
 	}
 	wg.Wait()
@@ -51,6 +53,9 @@ func TestTwoProcessesMerged(t *testing.T) {
 	}
 	if c := m.Runs[0].Counts; c.Cycles != sum.Cycles || c.Attempts != sum.Attempts || c.Cycles == 0 {
 		t.Fatalf("merged cycles/attempts %d/%d, sum of the processes %d/%d", c.Cycles, c.Attempts, sum.Cycles, sum.Attempts)
+	}
+	if v := m.Runs[0].Counts.Violations; v != 0 {
+		t.Errorf("merged violations %d: each process's referee sees all holders of its keys, want 0", v)
 	}
 	if m.Runs[0].Workers != 8 {
 		t.Errorf("merged workers %d, want 8", m.Runs[0].Workers)

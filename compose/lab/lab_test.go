@@ -1,10 +1,13 @@
 // Package lab holds the files for lockbench labs bigger than one machine:
 // docker-compose.yml, the Dockerfile and the Kubernetes Jobs. No docker
-// engine or cluster is needed to test them: they are parsed and checked for
-// the structure lockbench relies on.
+// engine or cluster is needed to test them: the compose file is loaded with
+// compose-go (what `docker compose config` runs), the Kubernetes objects are
+// decoded strictly into their k8s.io/api types, and both are checked for the
+// structure lockbench relies on.
 package lab
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +15,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/compose-spec/compose-go/v2/cli"
+	"github.com/compose-spec/compose-go/v2/types"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -89,6 +97,11 @@ func TestDockerCompose(t *testing.T) {
 	}
 	if e := doc.Services["lockbench-etcd"].Command[0]; !strings.Contains(e, "--backend etcd") || !strings.Contains(e, "etcd-3:2379") {
 		t.Errorf("lockbench-etcd: %q", e)
+	}
+	for _, name := range []string{"lockbench", "lockbench-etcd"} { // scaled generators must not share keys
+		if c := doc.Services[name].Command[0]; !strings.Contains(c, "--prefix $$(hostname)-") {
+			t.Errorf("%s: no per-container --prefix: %q", name, c)
+		}
 	}
 }
 
@@ -189,6 +202,9 @@ func TestKubernetesIndexedJob(t *testing.T) {
 	if !strings.Contains(args, "--out /out/worker-$JOB_COMPLETION_INDEX") {
 		t.Errorf("workers do not write per-index --out dirs: %q", args)
 	}
+	if !strings.Contains(args, "--prefix w$JOB_COMPLETION_INDEX-") {
+		t.Errorf("pods share keys (no per-index --prefix): %q", args)
+	}
 	claim := get(t, job.Spec, "template", "spec", "volumes", 0, "persistentVolumeClaim", "claimName")
 	pvc, ok := objs["PersistentVolumeClaim/"+claim.(string)]
 	if !ok || get(t, pvc.Spec, "accessModes", 0) != "ReadWriteMany" {
@@ -202,5 +218,83 @@ func TestKubernetesIndexedJob(t *testing.T) {
 	}
 	if get(t, merge.Spec, "template", "spec", "volumes", 0, "persistentVolumeClaim", "claimName") != claim {
 		t.Error("merge job reads another volume")
+	}
+}
+
+// TestKubernetesSchema decodes every object of the Kubernetes files into
+// its official Go type (k8s.io/api) with strict decoding: a misspelt or
+// misplaced field, or a value of the wrong type, fails — the check
+// `kubectl apply --dry-run=client` would make against its schema, which
+// needs an API server this machine does not have.
+func TestKubernetesSchema(t *testing.T) {
+	types := map[string]func() any{
+		"v1/Service":               func() any { return &corev1.Service{} },
+		"v1/PersistentVolumeClaim": func() any { return &corev1.PersistentVolumeClaim{} },
+		"apps/v1/StatefulSet":      func() any { return &appsv1.StatefulSet{} },
+		"batch/v1/Job":             func() any { return &batchv1.Job{} },
+	}
+	for _, file := range []string{"k8s-job.yaml", "k8s-merge-job.yaml"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, doc := range regexp.MustCompile(`(?m)^---$`).Split(string(b), -1) {
+			var head k8sObject
+			if err := yaml.Unmarshal([]byte(doc), &head); err != nil {
+				t.Fatalf("%s #%d: %v", file, i, err)
+			}
+			mk, ok := types[head.APIVersion+"/"+head.Kind]
+			if !ok {
+				t.Errorf("%s #%d: %s/%s: no schema to check it against", file, i, head.APIVersion, head.Kind)
+				continue
+			}
+			if err := yaml.UnmarshalStrict([]byte(doc), mk()); err != nil {
+				t.Errorf("%s #%d (%s): %v", file, i, head.Kind, err)
+			}
+		}
+	}
+	// The check must be able to fail: a misplaced field is caught.
+	bad := "apiVersion: batch/v1\nkind: Job\nmetadata: {name: x}\nspec:\n  completionMode: Indexed\n  paralelism: 4\n"
+	if err := yaml.UnmarshalStrict([]byte(bad), &batchv1.Job{}); err == nil {
+		t.Error("strict decoding accepted a misspelt field")
+	}
+}
+
+// TestDockerComposeSchema loads docker-compose.yml with compose-go, the
+// loader `docker compose config` runs (interpolation, the compose-spec JSON
+// schema, normalisation), with every profile on: what `docker compose
+// config` would say, without the compose plugin this machine lacks.
+func TestDockerComposeSchema(t *testing.T) {
+	load := func(file string) (*types.Project, error) {
+		opts, err := cli.NewProjectOptions([]string{file}, cli.WithName("lockbench-lab"), cli.WithProfiles([]string{"*"}))
+		if err != nil {
+			return nil, err
+		}
+		return opts.LoadProject(context.Background())
+	}
+	p, err := load("docker-compose.yml")
+	if err != nil {
+		t.Fatalf("docker-compose.yml: %v", err)
+	}
+	var names []string
+	for name := range p.Services {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	if len(names) != 11 { // 5 masters, 3 members, lockbench, lockbench-etcd, merge
+		t.Errorf("services %v: want 11", names)
+	}
+	// The check must be able to fail: a field the schema does not know.
+	b, err := os.ReadFile("docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "docker-compose.yml")
+	broken := strings.Replace(string(b), "  lockbench:\n", "  lockbench:\n    restart_policy: sometimes\n", 1)
+	if err := os.WriteFile(bad, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load(bad); err == nil {
+		t.Error("compose-go accepted an unknown service field")
 	}
 }
