@@ -62,5 +62,6 @@ func GoBenchLine(r Run, cpus int) string {
 	metric(r.AllocsPerCycle, "allocs/op")
 	metric(float64(r.Counts.Errors+r.Counts.Timeouts), "errors")
 	metric(float64(r.Counts.Violations), "violations")
+	metric(float64(r.Counts.StaleOverlaps), "stale-overlaps")
 	return b.String()
 }

@@ -166,7 +166,7 @@ func Metric(r Run, name string) (float64, error) {
 }
 
 func errUnknownMetric(name string) error {
-	return fmt.Errorf("unknown metric %q (e.g. cycle.p99, acquire.p50, cycles_per_s, attempts_per_s, violations, errors, split_brain_rate)", name)
+	return fmt.Errorf("unknown metric %q (e.g. cycle.p99, acquire.p50, cycles_per_s, attempts_per_s, violations, stale_overlaps, errors, split_brain_rate)", name)
 }
 
 // flatten turns a Run into dotted paths of its numeric JSON fields.
