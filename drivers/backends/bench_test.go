@@ -18,7 +18,7 @@ func BenchmarkCycle(b *testing.B) {
 	for _, client := range bk.Clients {
 		for _, mux := range bk.Muxes {
 			b.Run(client+"/"+mux, func(b *testing.B) {
-				spec := backends.Spec{Backend: "redlock", Client: client, Mux: mux, Workers: 64, RedisAddrs: masters,
+				spec := backends.Spec{Backend: "redlock", Client: client, Mux: mux, Workers: 64, RedisAddrs: masters(),
 					Redlock: redlock.DefaultConfig()}
 				spec.Multiplex.Batch = 64
 				l, err := backends.Open(context.Background(), spec)

@@ -2,8 +2,6 @@ package backends_test
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -14,21 +12,12 @@ import (
 	"github.com/lockbench/lockbench/drivers/redlock"
 )
 
-var masters []string
+var servers *compose.Redis
 
-func TestMain(m *testing.M) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	r, err := compose.StartRedis(ctx, compose.RedisOptions{Masters: 5})
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	masters = r.Addrs()
-	code := m.Run()
-	_ = r.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { drivertest.MainWithMasters(m, 5, &servers) }
+
+// masters are the 5 masters' addresses.
+func masters() []string { return servers.Addrs() }
 
 // TestRedlockConformance runs the suite on every client × strategy cell of
 // the redlock backend, against 5 real masters.
@@ -37,7 +26,7 @@ func TestRedlockConformance(t *testing.T) {
 	for _, client := range b.Clients {
 		for _, mux := range b.Muxes {
 			t.Run(client+"/"+mux, func(t *testing.T) {
-				spec := backends.Spec{Backend: "redlock", Client: client, Mux: mux, Workers: 64, RedisAddrs: masters,
+				spec := backends.Spec{Backend: "redlock", Client: client, Mux: mux, Workers: 64, RedisAddrs: masters(),
 					Redlock: redlock.DefaultConfig()}
 				probe, err := backends.Open(context.Background(), spec)
 				if err != nil {

@@ -1,11 +1,7 @@
 package goredis_test
 
 import (
-	"context"
-	"fmt"
-	"os"
 	"testing"
-	"time"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/drivertest"
@@ -14,19 +10,7 @@ import (
 
 var servers *compose.Redis
 
-func TestMain(m *testing.M) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	r, err := compose.StartRedis(ctx, compose.RedisOptions{Masters: 3})
-	cancel()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	servers = r
-	code := m.Run()
-	_ = r.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { drivertest.MainWithMasters(m, 3, &servers) }
 
 // dialer maps the node suite's client modes onto go-redis.
 var dialer = drivertest.Dialer[*adapter.Node]{
