@@ -34,20 +34,18 @@ func (c *RunConfig) validateFaults() error {
 	if err != nil {
 		return usageError{err}
 	}
+	local := len(c.Topology.RedisAddrs) == 0
 	for _, f := range fs {
 		if c.Topology.NoRedis && f.Kind != faults.PauseClient { // a client pause needs no masters
 			return usagef("--fault %q: backend %s uses no Redis masters", f.Spec, c.Driver.Backend)
 		}
-	}
-	local := len(c.Topology.RedisAddrs) == 0
-	for _, f := range fs {
 		if err := f.Check(c.Topology.Redis.Masters, c.Workload.Workers, local); err != nil {
 			return usageError{err}
 		}
 	}
 	// Masters run under clockshift only when a clock jump needs it; the
 	// config records it.
-	c.Topology.Redis.ClockShift = faults.ClockShifted(fs)
+	c.Topology.Redis.ClockShift = faults.Has(fs, faults.ClockJump)
 	return nil
 }
 
@@ -94,12 +92,9 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []st
 	if topo.Redis != nil {
 		fr.target.Servers = topo.Redis.Servers
 	}
-	for _, f := range fs {
-		if f.Kind == faults.PauseClient {
-			fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
-			fr.target.Stall = fr.stalls.Arm
-			break
-		}
+	if faults.Has(fs, faults.PauseClient) {
+		fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
+		fr.target.Stall = fr.stalls.Arm
 	}
 	addrs = topo.RedisAddrs
 	if proxied {

@@ -292,10 +292,10 @@ func (f Fault) Check(masters, workers int, local bool) error {
 	return nil
 }
 
-// ClockShifted reports whether any fault needs the masters to run under
-// the clockshift library.
-func ClockShifted(fs []Fault) bool {
-	return slices.ContainsFunc(fs, func(f Fault) bool { return f.Kind == ClockJump })
+// Has reports whether any of fs is of kind: clock jumps need the masters
+// under clockshift, client pauses a stall hook in the workload.
+func Has(fs []Fault, kind string) bool {
+	return slices.ContainsFunc(fs, func(f Fault) bool { return f.Kind == kind })
 }
 
 // ParseAll parses every spec and reports whether any needs proxies.

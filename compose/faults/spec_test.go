@@ -120,8 +120,8 @@ func TestCheck(t *testing.T) {
 	if err := cj.Check(5, 1, false); err == nil || !strings.Contains(err.Error(), "local masters") {
 		t.Errorf("clock-jump on external masters: %v", err)
 	}
-	if !ClockShifted([]Fault{f, cj}) || ClockShifted([]Fault{f, pc}) {
-		t.Error("ClockShifted")
+	if !Has([]Fault{f, cj}, ClockJump) || Has([]Fault{f, pc}, ClockJump) {
+		t.Error("Has")
 	}
 	if _, proxied, _ := ParseAll([]string{"kill:masters=1", "latency:masters=1:ms=1"}); !proxied {
 		t.Error("ParseAll: latency needs proxies")

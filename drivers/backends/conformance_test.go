@@ -19,30 +19,41 @@ func TestMain(m *testing.M) { drivertest.MainWithMasters(m, 5, &servers) }
 // masters are the 5 masters' addresses.
 func masters() []string { return servers.Addrs() }
 
-// TestRedlockConformance runs the suite on every client × strategy cell of
-// the redlock backend, against 5 real masters.
-func TestRedlockConformance(t *testing.T) {
+// redlockCells is every client × strategy cell of the redlock backend on
+// the 5 masters, named client/mux, with 64 workers and default Redlock
+// settings.
+func redlockCells() (names []string, specs []backends.Spec) {
 	b, _ := backends.Lookup("redlock")
 	for _, client := range b.Clients {
 		for _, mux := range b.Muxes {
-			t.Run(client+"/"+mux, func(t *testing.T) {
-				spec := backends.Spec{Backend: "redlock", Client: client, Mux: mux, Workers: 64, RedisAddrs: masters(),
-					Redlock: redlock.DefaultConfig()}
-				probe, err := backends.Open(context.Background(), spec)
-				if err != nil {
-					t.Skipf("cell not available: %v", err)
-				}
-				_ = probe.Close()
-				drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
-					s := spec
-					s.Redlock.TTL = ttl
-					l, err := backends.Open(context.Background(), s)
-					if err != nil {
-						t.Fatal(err)
-					}
-					return l
-				}, drivertest.Options{})
-			})
+			names = append(names, client+"/"+mux)
+			specs = append(specs, backends.Spec{Backend: "redlock", Client: client, Mux: mux, Workers: 64,
+				RedisAddrs: masters(), Redlock: redlock.DefaultConfig()})
 		}
+	}
+	return names, specs
+}
+
+// TestRedlockConformance runs the suite on every client × strategy cell of
+// the redlock backend, against 5 real masters.
+func TestRedlockConformance(t *testing.T) {
+	names, specs := redlockCells()
+	for i, spec := range specs {
+		t.Run(names[i], func(t *testing.T) {
+			probe, err := backends.Open(context.Background(), spec)
+			if err != nil {
+				t.Skipf("cell not available: %v", err)
+			}
+			_ = probe.Close()
+			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
+				s := spec
+				s.Redlock.TTL = ttl
+				l, err := backends.Open(context.Background(), s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return l
+			}, drivertest.Options{})
+		})
 	}
 }
