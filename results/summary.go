@@ -182,7 +182,8 @@ func (s *Summary) WriteJSON(path string) error {
 	return WriteFileAtomic(path, b)
 }
 
-// WriteFileAtomic writes b to path via a temp file in the same directory.
+// WriteFileAtomic writes b to path via a temp file in the same directory,
+// renamed into place; on any failure the temp file is removed.
 func WriteFileAtomic(path string, b []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
@@ -199,7 +200,11 @@ func WriteFileAtomic(path string, b []byte) error {
 		os.Remove(f.Name())
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name()) // e.g. path is a directory: leave nothing behind
+		return err
+	}
+	return nil
 }
 
 // ReadSummary loads a summary JSON.

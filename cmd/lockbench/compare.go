@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -106,7 +105,7 @@ func (cc *CompareConfig) validate(cmd *cobra.Command) ([]compareCell, error) {
 		}
 	}
 	if cc.CPUProfile != "" {
-		if err := checkWritable(filepath.Dir(cc.CPUProfile)); err != nil {
+		if err := checkFile(cc.CPUProfile); err != nil {
 			return nil, usagef("--cpuprofile %q: %v", cc.CPUProfile, err)
 		}
 	}
@@ -233,6 +232,9 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 	}
 	sum.Interrupted = ctx.Err() != nil
 	sum.Runs = compareRuns(done, ceilings)
+	if len(sum.Runs) == 0 && sum.Interrupted {
+		return errInterruptedEarly
+	}
 	if len(sum.Runs) > 0 || runErr == nil {
 		if err := writeCompare(cc.Base, sum, done, ceilings); err != nil {
 			return err

@@ -42,6 +42,10 @@ func (c *RunConfig) validateFaults() error {
 		if err := f.Check(c.Topology.Redis.Masters, c.Workload.Workers, local); err != nil {
 			return usageError{err}
 		}
+		if end := c.Workload.Warmup + c.Workload.Duration; f.At.Resolve(c.Driver.Redlock.TTL) >= end {
+			return usagef("--fault %q: at=%v is not before the end of the run (--warmup %v + --duration %v = %v)",
+				f.Spec, f.At.Resolve(c.Driver.Redlock.TTL), c.Workload.Warmup, c.Workload.Duration, end)
+		}
 	}
 	// Masters run under clockshift only when a clock jump needs it; the
 	// config records it.

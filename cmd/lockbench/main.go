@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -33,6 +34,11 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 // errInterrupted: the run was stopped by a signal after writing what it had.
 var errInterrupted = errors.New("interrupted")
 
+// errInterruptedEarly: a signal came before anything was measured (servers
+// starting, a driver dialing) or before a command that writes all at the end
+// had written; nothing was written.
+var errInterruptedEarly = errors.New("interrupted before anything was written")
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -45,28 +51,40 @@ func main() {
 }
 
 func execute(ctx context.Context, args []string) int {
+	return executeIO(ctx, args, os.Stdout, os.Stderr)
+}
+
+// executeIO runs lockbench with cobra's output (help, --version, the
+// commands that write to cmd.OutOrStdout) and the final error line sent to
+// stdout and stderr, so tests run commands in-process.
+func executeIO(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root := newRoot()
 	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
 	var u usageError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.Is(err, errInterruptedEarly):
+		fmt.Fprintln(stderr, "lockbench: interrupted before anything was measured; nothing was written")
+		return exitInterrupted
 	case errors.Is(err, errInterrupted):
-		fmt.Fprintln(os.Stderr, "lockbench: interrupted; what was measured has been written")
+		fmt.Fprintln(stderr, "lockbench: interrupted; what was measured has been written")
 		return exitInterrupted
 	case errors.As(err, &u):
-		fmt.Fprintln(os.Stderr, "lockbench:", u.err)
+		fmt.Fprintln(stderr, "lockbench:", u.err)
 		return exitUsage
 	}
 	var ex exitError
 	if errors.As(err, &ex) {
 		if ex.msg != "" {
-			fmt.Fprintln(os.Stderr, "lockbench:", ex.msg)
+			fmt.Fprintln(stderr, "lockbench:", ex.msg)
 		}
 		return ex.code
 	}
-	fmt.Fprintln(os.Stderr, "lockbench:", err)
+	fmt.Fprintln(stderr, "lockbench:", err)
 	return exitFailure
 }
 
@@ -86,7 +104,9 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 		Args:          noArgs,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Version:       version(),
 	}
+	root.SetVersionTemplate("lockbench {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newRunCmd())
 	for _, c := range extraCommands {

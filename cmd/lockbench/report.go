@@ -31,10 +31,8 @@ when the directory holds one, and the config and versions of every input.`,
 			if out == "" {
 				return usagef("report: -o/--out FILE is required (- for stdout)")
 			}
-			if out != "-" {
-				if err := checkWritable(filepath.Dir(out)); err != nil {
-					return usagef("--out %q: %v", out, err)
-				}
+			if err := checkOutputFile("--out", out); err != nil {
+				return err
 			}
 			rep := &results.Report{Title: title, Generated: time.Now().UTC().Truncate(time.Second)}
 			for _, a := range args {

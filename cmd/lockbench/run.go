@@ -55,6 +55,9 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	sum.Versions = withServerVersions(ctx, sum.Versions, topo)
 	m, err := measureCell(ctx, cfg, topo)
 	if err != nil {
+		if ctx.Err() != nil {
+			return errInterruptedEarly // e.g. while the driver dialed
+		}
 		return err
 	}
 	sum.Runs = []results.Run{m.Run}
@@ -69,11 +72,12 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 }
 
 // upError classifies a failed compose.Up: Ctrl-C during start-up is an
-// interruption, an unreachable server given by flag is bad input.
+// interruption before anything was measured, an unreachable server given by
+// flag is bad input.
 func upError(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
-		return errInterrupted
+		return errInterruptedEarly
 	case errors.Is(err, compose.ErrUnreachable):
 		return usageError{err}
 	}

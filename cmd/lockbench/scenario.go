@@ -184,15 +184,24 @@ func newScenarioCmd() *cobra.Command {
 			if len(run) == 0 && !pause {
 				return usagef("scenario %q: unknown (have %s, client-pause, all)", args[0], strings.Join(scenarioNames(), ", "))
 			}
+			if jsonPath != "" {
+				if err := checkOutputFile("--json", jsonPath); err != nil {
+					return err
+				}
+			}
+			out := cmd.OutOrStdout()
+			if jsonPath == "-" {
+				out = cmd.ErrOrStderr() // stdout is the JSON alone
+			}
 			var err error
 			if len(run) > 0 {
-				err = runScenarios(cmd.Context(), cmd.OutOrStdout(), run, jsonPath)
+				err = runScenarios(cmd.Context(), out, run, jsonPath)
 			}
 			if pause && (err == nil || errors.As(err, new(exitError))) {
 				if len(run) > 0 {
-					fmt.Fprintln(cmd.OutOrStdout())
+					fmt.Fprintln(out)
 				}
-				err = errors.Join(err, runClientPause(cmd.Context(), cmd.OutOrStdout()))
+				err = errors.Join(err, runClientPause(cmd.Context(), out))
 			}
 			return err
 		},
@@ -225,10 +234,13 @@ func runScenarios(ctx context.Context, w io.Writer, list []scenario, jsonPath st
 		fmt.Fprintf(os.Stderr, "lockbench: scenario %s (%v): %s\n", s.name, cfg.Workload.Duration, strings.Join(cfg.Faults, " "))
 		m, err := measureScenario(ctx, cfg)
 		if err != nil {
+			if ctx.Err() != nil {
+				return errInterruptedEarly
+			}
 			return fmt.Errorf("scenario %s: %w", s.name, err)
 		}
 		if ctx.Err() != nil {
-			return errInterrupted
+			return errInterruptedEarly // the JSON is written at the end
 		}
 		o := outcomeOf(m.Run, cfg.Workload.Duration)
 		o.Scenario, o.Expected = s.name, s.expect

@@ -161,13 +161,16 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		sum.Runs = append(sum.Runs, m.Run)
 	}
 	sum.Interrupted = ctx.Err() != nil
-	if sc.Base.Format == "gobench" {
+	switch {
+	case sc.Base.Format == "gobench":
 		// stdout is for benchmark lines; the knees go to stderr.
 		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
 			return err
 		}
 		printKnees(os.Stderr, sweeps, sc)
-	} else {
+	case sc.Base.JSON == "-":
+		printKnees(os.Stderr, sweeps, sc) // stdout is the JSON alone
+	default:
 		printKnees(os.Stdout, sweeps, sc)
 	}
 	if err := writeSweep(sc.Base, sum, cells, sweeps); err != nil {
