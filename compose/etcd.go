@@ -64,6 +64,7 @@ func (m *EtcdMember) Kill() error { return m.proc.kill() }
 type Etcd struct {
 	Members []*EtcdMember
 	root    string
+	owner   *os.File // holds root's owner lock (tempdir.go)
 }
 
 // StartEtcd starts opt.Members members on free loopback ports, each with its
@@ -96,11 +97,11 @@ func StartEtcd(ctx context.Context, opt EtcdOptions) (*Etcd, error) {
 }
 
 func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, err error) {
-	root, err := os.MkdirTemp("", "lockbench-etcd-")
+	root, owner, err := ownedTempDir("lockbench-etcd-")
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w", err)
+		return nil, err
 	}
-	e := &Etcd{root: root}
+	e := &Etcd{root: root, owner: owner}
 	defer func() {
 		if err != nil {
 			_ = e.Close()
@@ -168,6 +169,9 @@ func (e *Etcd) Close() error {
 		}
 	}
 	errs = append(errs, removeAll(e.root))
+	if e.owner != nil {
+		e.owner.Close()
+	}
 	return errors.Join(errs...)
 }
 

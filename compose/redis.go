@@ -76,6 +76,7 @@ func (s *RedisServer) Resume() error { return s.proc.signal(syscall.SIGCONT) }
 type Redis struct {
 	Servers []*RedisServer
 	root    string
+	owner   *os.File // holds root's owner lock (tempdir.go)
 }
 
 // ErrNoRedisServer is returned when redis-server is not installed.
@@ -121,11 +122,11 @@ func StartRedis(ctx context.Context, opt RedisOptions) (_ *Redis, err error) {
 			return nil, err
 		}
 	}
-	root, err := os.MkdirTemp("", "lockbench-redis-")
+	root, owner, err := ownedTempDir("lockbench-redis-")
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w", err)
+		return nil, err
 	}
-	r := &Redis{root: root}
+	r := &Redis{root: root, owner: owner}
 	defer func() {
 		if err != nil {
 			_ = r.Close()
@@ -198,6 +199,9 @@ func (r *Redis) Close() error {
 		errs = append(errs, s.Stop())
 	}
 	errs = append(errs, removeAll(r.root))
+	if r.owner != nil {
+		r.owner.Close()
+	}
 	return errors.Join(errs...)
 }
 

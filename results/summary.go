@@ -67,6 +67,10 @@ type Run struct {
 	// MissedStarts: open-loop cycles that began over 1 ms after their
 	// intended start, or never began (no worker was free).
 	MissedStarts int64 `json:"missed_starts"`
+	// ErrorsByMaster explains the errors and timeouts: per master that had
+	// any, its first distinct error messages with counts and whether it
+	// stopped answering (errors.go).
+	ErrorsByMaster []MasterErrors `json:"errors_by_master,omitempty"`
 	// Extra holds backend- or issue-specific measures (referee, pacing).
 	Extra map[string]any `json:"extra,omitempty"`
 }

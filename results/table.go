@@ -61,7 +61,10 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 			return err
 		}
 	}
-	return t.Render()
+	if err := t.Render(); err != nil {
+		return err
+	}
+	return WriteErrors(w, runs)
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }

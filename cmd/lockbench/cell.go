@@ -38,6 +38,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 		return measured{}, err
 	}
 	defer locker.Close()
+	locker, errLog := withErrorLog(locker)
 
 	name := cfg.runName()
 	reg := results.NewRegistry(cfg.Workload.Rate > 0) // open loop: keep service time apart
@@ -64,7 +65,13 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	if cfg.Workload.Workload == "uncontended" {
 		run.Keys = 0
 	}
-	run.Fill(reg.Total())
+	total := reg.Total()
+	run.Fill(total)
+	labels := topo.RedisAddrs
+	if _, ok := errLog.(errorCapture); ok {
+		labels = []string{spec.Backend}
+	}
+	run.ErrorsByMaster = masterErrors(errLog.Errors(), labels, total.Start, total.End)
 	run.FillReferee(referee.Report())
 	fr.finish(&run) // Extra["faults"]: specs, events, availability timeline
 	run.Rate = cfg.Workload.Rate

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -246,7 +247,7 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 	case sum.Interrupted:
 		return errInterrupted
 	}
-	return nil
+	return checkFailures(os.Stderr, cc.Base, sum.Runs)
 }
 
 // compareRuns sorts the runs by throughput and adds each one's ratio to its

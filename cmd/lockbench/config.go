@@ -25,6 +25,9 @@ type RunConfig struct {
 	JSON     string           `json:"-"`
 	Out      string           `json:"-"`
 	Quiet    bool             `json:"-"`
+	// AllowFailures: a run where most attempts fail is what was wanted
+	// (a fault experiment by hand); without it such a run exits 1.
+	AllowFailures bool `json:"allow_failures,omitempty"`
 	Format   string           `json:"-"` // stdout: table | gobench
 }
 
@@ -77,6 +80,7 @@ func bindOutput(fs *pflag.FlagSet, c *RunConfig) {
 	fs.StringVar(&c.JSON, "json", "", "write the summary JSON to FILE (- for stdout)")
 	fs.StringVar(&c.Out, "out", "", "write summary.json, config.json and .hlog interval logs into DIR")
 	fs.BoolVarP(&c.Quiet, "quiet", "q", false, "no progress line on stderr")
+	fs.BoolVar(&c.AllowFailures, "allow-failures", false, "exit 0 even when more than half the attempts fail (implied by --fault)")
 	fs.StringVar(&c.Format, "format", "table", "stdout: table | gobench (Go benchmark lines for benchstat and CI benchmark actions)")
 }
 

@@ -68,7 +68,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	if sum.Interrupted {
 		return errInterrupted
 	}
-	return nil
+	return checkFailures(os.Stderr, cfg, sum.Runs)
 }
 
 // upError classifies a failed compose.Up: Ctrl-C during start-up is an

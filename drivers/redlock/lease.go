@@ -32,6 +32,7 @@ func (s *lease) Fence() uint64         { return 0 }
 func (s *lease) Unlock(ctx context.Context) error {
 	out := make([]multiplex.Reply, s.l.mux.N())
 	s.l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Release, Key: s.key, Token: s.token, Timeout: s.l.cfg.NodeTimeout}, out)
+	s.l.observe(ctx, out)
 	released, lost := 0, 0
 	for i, r := range out {
 		switch {
@@ -66,6 +67,7 @@ func (s *lease) Extend(ctx context.Context, ttl time.Duration) error {
 	start := time.Now()
 	s.l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Extend, Key: s.key, Token: s.token, TTL: ttl, Timeout: s.l.cfg.NodeTimeout}, out)
 	end := time.Now()
+	s.l.observe(ctx, out)
 	a := tally(out)
 	if a.Won < s.l.quorum {
 		if err := ctx.Err(); err != nil {

@@ -24,6 +24,7 @@ type Locker struct {
 	cfg    Config
 	quorum int
 	closer func() error // closes the masters' clients, if the Locker owns them
+	errs   *drivers.ErrorLog
 }
 
 var _ drivers.Locker = (*Locker)(nil)
@@ -37,7 +38,7 @@ func New(mux multiplex.Strategy, cfg Config, closer func() error) (*Locker, erro
 	if mux.N() > MaxMasters {
 		return nil, fmt.Errorf("masters %d: redlock supports at most %d", mux.N(), MaxMasters)
 	}
-	return &Locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer}, nil
+	return &Locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer, errs: drivers.NewErrorLog(mux.N())}, nil
 }
 
 // Config returns the parameters the Locker runs with.
@@ -52,6 +53,7 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	out := make([]multiplex.Reply, l.mux.N())
 	start := time.Now()
 	l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Acquire, Key: key, Token: token, TTL: l.cfg.TTL, Timeout: l.cfg.NodeTimeout}, out)
+	l.observe(ctx, out)
 	a := tally(out)
 	a.Elapsed = time.Since(start)
 	a.Validity = l.cfg.Validity(a.Elapsed)
@@ -62,6 +64,7 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	// failed (a SET may have landed after its timeout). The run may be ending,
 	// so the rollback outlives ctx, bounded by the per-master timeout.
 	l.mux.Broadcast(context.WithoutCancel(ctx), multiplex.Cmd{Kind: multiplex.Release, Key: key, Token: token, Timeout: l.cfg.NodeTimeout}, out)
+	l.observe(ctx, out)
 	return nil, a, l.failure(ctx, a)
 }
 
@@ -91,6 +94,26 @@ func (l *Locker) Close() error {
 		}
 	}
 	return err
+}
+
+// Errors lists, per master that had any, the first distinct error messages
+// of its commands with counts and whether it was still failing
+// (drivers.ErrorReporter).
+func (l *Locker) Errors() []drivers.MasterErrors { return l.errs.Report() }
+
+// observe notes in the error log which masters answered and which failed.
+// Replies cut short because the run is ending are not failures.
+func (l *Locker) observe(ctx context.Context, out []multiplex.Reply) {
+	for i, r := range out {
+		switch r.Status {
+		case multiplex.OK, multiplex.Refused:
+			l.errs.Answered(i)
+		default:
+			if ctx.Err() == nil {
+				l.errs.Failed(i, r.Err)
+			}
+		}
+	}
 }
 
 // wonMask marks the masters that answered OK.

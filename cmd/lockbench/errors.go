@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/results"
+)
+
+// stoppedAfter and stoppedFailures: a master counts as having stopped
+// answering when its commands failed, none answered, for this long and this
+// many times up to the end of the run. An overloaded master that still
+// answers now and then is not named.
+const (
+	stoppedAfter    = 500 * time.Millisecond
+	stoppedFailures = 5
+)
+
+// errorCapture keeps the error messages of a backend whose Locker does not
+// say which server failed (etcd, peer libraries): every attempt that ended
+// in an error or a timeout is counted under the backend's name. Successful
+// attempts cost one comparison.
+type errorCapture struct {
+	drivers.Locker
+	log *drivers.ErrorLog
+}
+
+func (c errorCapture) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+	lease, a, err := c.Locker.Lock(ctx, key)
+	if err != nil {
+		switch drivers.Classify(ctx, a, err) {
+		case drivers.Error, drivers.Timeout:
+			c.log.Failed(0, err)
+		}
+	} else {
+		c.log.Answered(0)
+	}
+	return lease, a, err
+}
+
+func (c errorCapture) Errors() []drivers.MasterErrors { return c.log.Report() }
+
+// withErrorLog returns l with per-master error messages: l itself when it
+// keeps them (redlock), else l wrapped in an errorCapture.
+func withErrorLog(l drivers.Locker) (drivers.Locker, drivers.ErrorReporter) {
+	if r, ok := l.(drivers.ErrorReporter); ok {
+		return l, r
+	}
+	c := errorCapture{Locker: l, log: drivers.NewErrorLog(1)}
+	return c, c
+}
+
+// masterErrors turns an error report into the run's typed field: masters
+// named by label (their addresses, or the backend), times from the window
+// start, a master still failing at end for long enough named as stopped.
+func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.Time) []results.MasterErrors {
+	var out []results.MasterErrors
+	for _, m := range rep {
+		label := fmt.Sprintf("master %d", m.Master+1)
+		if m.Master < len(labels) {
+			label = labels[m.Master]
+		}
+		e := results.MasterErrors{Master: label, Index: m.Master + 1, Errors: m.Errors, Other: m.Other, FirstS: m.First.Sub(window).Seconds()}
+		for _, c := range m.Messages {
+			e.Messages = append(e.Messages, results.ErrorCount{Message: c.Message, Count: c.Count})
+		}
+		if !m.FailingSince.IsZero() && end.Sub(m.FailingSince) >= stoppedAfter && m.Streak >= stoppedFailures {
+			s := m.FailingSince.Sub(window).Seconds()
+			e.StoppedS, e.StoppedFailures = &s, m.Streak
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// checkFailures says loudly when more than half of a run's attempts failed
+// (errors and timeouts) and makes it a failure (exit 1), unless the run
+// asked for failures (--allow-failures, or --fault). A run whose failures
+// are mostly timeouts is told its --workers exceed what the masters and
+// this machine serve.
+func checkFailures(w io.Writer, cfg RunConfig, runs []results.Run) error {
+	var bad []string
+	for _, r := range runs {
+		c := r.Counts
+		failed := c.Errors + c.Timeouts
+		if c.Attempts == 0 || 2*failed <= c.Attempts {
+			continue
+		}
+		why := ""
+		if top := topMessage(r); top != "" {
+			why = fmt.Sprintf(" (most common: %s)", top)
+		}
+		fmt.Fprintf(w, "lockbench: WARNING: %s: %.1f %% of %d attempts failed: %d errors, %d timeouts%s; the errors are listed under the table\n",
+			r.Name, 100*float64(failed)/float64(c.Attempts), c.Attempts, c.Errors, c.Timeouts, why)
+		if 2*c.Timeouts > c.Attempts {
+			fmt.Fprintf(w, "lockbench: WARNING: %s: --workers %d is more than %d masters and this %d-CPU machine serve within --node-timeout %v: lower --workers (or raise --node-timeout)\n",
+				r.Name, r.Workers, r.Masters, runtime.NumCPU(), cfg.Driver.Redlock.NodeTimeout)
+		}
+		bad = append(bad, r.Name)
+	}
+	if len(bad) == 0 || cfg.AllowFailures || len(cfg.Faults) > 0 {
+		return nil
+	}
+	return exitError{exitFailure, fmt.Sprintf("more than half the attempts failed in %v (--allow-failures accepts that)", bad)}
+}
+
+// topMessage is the most frequent kept error message of a run.
+func topMessage(r results.Run) string {
+	var best results.ErrorCount
+	for _, m := range r.ErrorsByMaster {
+		for _, e := range m.Messages {
+			if e.Count > best.Count {
+				best = e
+			}
+		}
+	}
+	return best.Message
+}

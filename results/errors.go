@@ -1,0 +1,76 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// MasterErrors explains a run's errors and timeouts on one master (or, for
+// a backend that does not say which server failed, the backend): the first
+// few distinct messages with counts, and when it stopped answering.
+// Counted over the whole run, warmup included.
+type MasterErrors struct {
+	Master   string       `json:"master"` // address, or the backend's name
+	Index    int          `json:"index"`  // 1-based, as --fault masters=... counts
+	Errors   int64        `json:"errors"` // failed and timed-out commands
+	Messages []ErrorCount `json:"messages"`
+	Other    int64        `json:"other,omitempty"` // errors whose message was not among the kept ones
+	// FirstS is the first error, in seconds from the start of the measured
+	// window (negative: during warmup).
+	FirstS float64 `json:"first_s"`
+	// StoppedS, when set, is when the master stopped answering for the rest
+	// of the run (seconds from the window start); StoppedFailures counts the
+	// commands that failed since.
+	StoppedS        *float64 `json:"stopped_s,omitempty"`
+	StoppedFailures int64    `json:"stopped_failures,omitempty"`
+}
+
+// ErrorCount is one distinct error message and how often it was seen.
+type ErrorCount struct {
+	Message string `json:"message"`
+	Count   int64  `json:"count"`
+}
+
+// TopErrors is how many messages per master WriteErrors prints.
+const TopErrors = 3
+
+// WriteErrors prints, under the table, what the runs' errors were: per
+// master its top messages and, if it stopped answering, when. Nothing when
+// no run had errors.
+func WriteErrors(w io.Writer, runs []Run) error {
+	var b strings.Builder
+	for _, r := range runs {
+		for _, m := range r.ErrorsByMaster {
+			if b.Len() == 0 {
+				b.WriteString("errors (first distinct messages per master, whole run incl. warmup; time from the window start):\n")
+			}
+			fmt.Fprintf(&b, "  %s  master %d %s: %d errors, first at %+.2fs\n", r.Name, m.Index, m.Master, m.Errors, m.FirstS)
+			if m.StoppedS != nil {
+				fmt.Fprintf(&b, "    STOPPED ANSWERING at %+.2fs: %d commands failed since, none answered\n", *m.StoppedS, m.StoppedFailures)
+			}
+			for i, e := range m.Messages {
+				if i == TopErrors {
+					break
+				}
+				fmt.Fprintf(&b, "    %8d× %s\n", e.Count, e.Message)
+			}
+			if rest := m.Errors - topCount(m.Messages); rest > 0 {
+				fmt.Fprintf(&b, "    %8d× (other messages)\n", rest)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func topCount(ms []ErrorCount) int64 {
+	var n int64
+	for i, e := range ms {
+		if i == TopErrors {
+			break
+		}
+		n += e.Count
+	}
+	return n
+}
