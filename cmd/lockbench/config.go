@@ -27,8 +27,8 @@ type RunConfig struct {
 	Quiet    bool             `json:"-"`
 	// AllowFailures: a run where most attempts fail is what was wanted
 	// (a fault experiment by hand); without it such a run exits 1.
-	AllowFailures bool `json:"allow_failures,omitempty"`
-	Format   string           `json:"-"` // stdout: table | gobench
+	AllowFailures bool   `json:"allow_failures,omitempty"`
+	Format        string `json:"-"` // stdout: table | gobench
 }
 
 func defaultRunConfig() RunConfig {
