@@ -36,6 +36,10 @@ func TestBadInput(t *testing.T) {
 		{"unreachable redis", []string{"run", "--redis", "127.0.0.1:1", "--json", out}, "127.0.0.1:1"},
 		{"unwritable json", []string{"run", "--json", "/nonexistent-dir/s.json"}, "--json"},
 		{"bad persistence", []string{"run", "--persistence", "sometimes"}, "sometimes"},
+		{"absurd workers", []string{"run", "--workers", "100000"}, "--workers 100000"},
+		{"fault after the run", []string{"run", "--warmup", "1s", "--duration", "2s", "--fault", "kill:masters=1:at=3s"}, "kill:masters=1:at=3s"},
+		{"fault long after the run", []string{"run", "--duration", "2s", "--fault", "stop:masters=1:at=1m:for=1s"}, "at=1m"},
+		{"json is a directory", []string{"run", "--json", dir}, "--json"},
 		{"unknown flag", []string{"run", "--frobnicate"}, "frobnicate"},
 		{"unknown subcommand", []string{"frobnicate"}, "frobnicate"},
 	}

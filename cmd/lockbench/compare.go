@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -60,6 +59,7 @@ masters), and writes one summary JSON holding every run.`,
 			if err != nil {
 				return err
 			}
+			cc.Base.stderr = cmd.ErrOrStderr()
 			return runCompare(cmd.Context(), cc, cells)
 		},
 	}
@@ -247,7 +247,7 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 	case sum.Interrupted:
 		return errInterrupted
 	}
-	return checkFailures(os.Stderr, cc.Base, sum.Runs)
+	return checkFailures(cc.Base.errOut(), cc.Base, sum.Runs)
 }
 
 // compareRuns sorts the runs by throughput and adds each one's ratio to its

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,8 +28,11 @@ type RunConfig struct {
 	Quiet    bool             `json:"-"`
 	// AllowFailures: a run where most attempts fail is what was wanted
 	// (a fault experiment by hand); without it such a run exits 1.
-	AllowFailures bool   `json:"allow_failures,omitempty"`
-	Format        string `json:"-"` // stdout: table | gobench
+	AllowFailures bool `json:"allow_failures,omitempty"`
+	// stderr receives warnings about the results (cmd.ErrOrStderr, so tests
+	// run commands in-process); nil is os.Stderr.
+	stderr io.Writer
+	Format string `json:"-"` // stdout: table | gobench
 }
 
 func defaultRunConfig() RunConfig {
@@ -177,6 +181,14 @@ func checkDir(dir string) error {
 		return checkWritable(filepath.Dir(filepath.Clean(dir)))
 	}
 	return err
+}
+
+// errOut is where warnings about the results go.
+func (c *RunConfig) errOut() io.Writer {
+	if c.stderr == nil {
+		return os.Stderr
+	}
+	return c.stderr
 }
 
 // runName is backend/client/mux/workload.

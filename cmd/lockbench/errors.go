@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sort"
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
@@ -68,6 +69,7 @@ func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.
 		for _, c := range m.Messages {
 			e.Messages = append(e.Messages, results.ErrorCount{Message: c.Message, Count: c.Count})
 		}
+		sort.SliceStable(e.Messages, func(i, j int) bool { return e.Messages[i].Count > e.Messages[j].Count })
 		if !m.FailingSince.IsZero() && end.Sub(m.FailingSince) >= stoppedAfter && m.Streak >= stoppedFailures {
 			s := m.FailingSince.Sub(window).Seconds()
 			e.StoppedS, e.StoppedFailures = &s, m.Streak

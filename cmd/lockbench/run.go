@@ -26,6 +26,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 			if err := cfg.validate(); err != nil {
 				return err
 			}
+			cfg.stderr = cmd.ErrOrStderr()
 			return runOne(cmd.Context(), cfg)
 		},
 	}
@@ -68,7 +69,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	if sum.Interrupted {
 		return errInterrupted
 	}
-	return checkFailures(os.Stderr, cfg, sum.Runs)
+	return checkFailures(cfg.errOut(), cfg, sum.Runs)
 }
 
 // upError classifies a failed compose.Up: Ctrl-C during start-up is an
