@@ -36,9 +36,10 @@ type masterErrors struct {
 	first atomic.Int64 // unix ns of the first failure, 0 before
 	// failing is the unix ns of the first failure since the master last
 	// answered, 0 while it answers; streak counts those failures.
-	failing atomic.Int64
-	streak  atomic.Int64
-	_       [64]byte // keep masters' hot words off each other's cache line
+	failing  atomic.Int64
+	streak   atomic.Int64
+	answered atomic.Bool // any command answered at all
+	_        [64]byte    // keep masters' hot words off each other's cache line
 }
 
 type messageSlot struct {
@@ -52,6 +53,9 @@ func NewErrorLog(n int) *ErrorLog { return &ErrorLog{masters: make([]masterError
 // Answered notes that master i answered (any reply, refusals included).
 func (l *ErrorLog) Answered(i int) {
 	m := &l.masters[i]
+	if !m.answered.Load() {
+		m.answered.Store(true)
+	}
 	if m.failing.Load() != 0 {
 		m.failing.Store(0)
 		m.streak.Store(0)
@@ -117,6 +121,8 @@ type MasterErrors struct {
 	// last command was answered; Streak counts the failures since.
 	FailingSince time.Time
 	Streak       int64
+	// NeverAnswered: not one command to the master was answered.
+	NeverAnswered bool
 }
 
 // Report lists the masters that had any error.
@@ -127,7 +133,7 @@ func (l *ErrorLog) Report() []MasterErrors {
 		if m.total.Load() == 0 {
 			continue
 		}
-		r := MasterErrors{Master: i, Errors: m.total.Load(), Other: m.other.Load(), First: unixTime(m.first.Load())}
+		r := MasterErrors{Master: i, Errors: m.total.Load(), Other: m.other.Load(), First: unixTime(m.first.Load()), NeverAnswered: !m.answered.Load()}
 		for j := range int(m.used.Load()) {
 			r.Messages = append(r.Messages, ErrorCount{Message: m.slots[j].msg, Count: m.slots[j].n.Load()})
 		}

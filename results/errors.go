@@ -24,6 +24,8 @@ type MasterErrors struct {
 	// commands that failed since.
 	StoppedS        *float64 `json:"stopped_s,omitempty"`
 	StoppedFailures int64    `json:"stopped_failures,omitempty"`
+	// NeverAnswered: not one command to this master was answered.
+	NeverAnswered bool `json:"never_answered,omitempty"`
 }
 
 // ErrorCount is one distinct error message and how often it was seen.
@@ -46,7 +48,9 @@ func WriteErrors(w io.Writer, runs []Run) error {
 				b.WriteString("errors (first distinct messages per master, whole run incl. warmup; time from the window start):\n")
 			}
 			fmt.Fprintf(&b, "  %s  master %d %s: %d errors, first at %+.2fs\n", r.Name, m.Index, m.Master, m.Errors, m.FirstS)
-			if m.StoppedS != nil {
+			if m.NeverAnswered {
+				fmt.Fprintf(&b, "    NEVER ANSWERED: all %d commands failed\n", m.Errors)
+			} else if m.StoppedS != nil {
 				fmt.Fprintf(&b, "    STOPPED ANSWERING at %+.2fs: %d commands failed since, none answered\n", *m.StoppedS, m.StoppedFailures)
 			}
 			for i, e := range m.Messages {

@@ -65,7 +65,8 @@ func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.
 		if m.Master < len(labels) {
 			label = labels[m.Master]
 		}
-		e := results.MasterErrors{Master: label, Index: m.Master + 1, Errors: m.Errors, Other: m.Other, FirstS: m.First.Sub(window).Seconds()}
+		e := results.MasterErrors{Master: label, Index: m.Master + 1, Errors: m.Errors, Other: m.Other,
+			FirstS: m.First.Sub(window).Seconds(), NeverAnswered: m.NeverAnswered}
 		for _, c := range m.Messages {
 			e.Messages = append(e.Messages, results.ErrorCount{Message: c.Message, Count: c.Count})
 		}

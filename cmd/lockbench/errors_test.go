@@ -104,3 +104,20 @@ func TestKilledMasterNamed(t *testing.T) {
 		t.Fatalf("master 2: no error message kept: %+v", m)
 	}
 }
+
+// A run whose attempts mostly time out is told its --workers exceed what
+// the masters and the machine serve, and exits 1. A node timeout of 1 µs
+// makes every command time out on a real master, whatever the load.
+func TestMostlyTimeoutsWarnsAboutWorkers(t *testing.T) {
+	redis := startMasters(t, 1)
+	_, stderr, code := runIn(context.Background(), "run", "-q", "--redis", redis, "--workers", "3", "--node-timeout", "1us",
+		"--duration", "300ms", "--warmup", "0s")
+	if code != exitFailure {
+		t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr)
+	}
+	for _, want := range []string{"--workers 3 is more than 1 masters", "lower --workers", "timeouts", "--allow-failures"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q: %s", want, stderr)
+		}
+	}
+}

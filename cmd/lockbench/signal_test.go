@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,4 +136,39 @@ func TestRunWritesSchema(t *testing.T) {
 	if _, ok := counts["violations"]; !ok {
 		t.Fatal("counts lacks violations")
 	}
+}
+
+// A SIGKILLed lockbench cannot remove its masters' temp directory; the next
+// start does, once the owner is gone.
+func TestKilledRunsTempDirRemovedAtNextStart(t *testing.T) {
+	cmd, pids := startRun(t, "run", "--masters", "3", "--workers", "2", "--duration", "60s", "-q")
+	root := filepath.Dir(redisDir(t, pids[0]))
+	if !strings.HasPrefix(filepath.Base(root), "lockbench-redis-") {
+		t.Fatalf("master dir %s is not in a lockbench-redis-* temp dir", root)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	waitGone(t, pids)
+	if _, err := os.Stat(root); err != nil {
+		t.Fatalf("a SIGKILL left no temp dir to clean (%v): the test proves nothing", err)
+	}
+	r, err := compose.StartRedis(t.Context(), compose.RedisOptions{Masters: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if _, err := os.Stat(root); !os.IsNotExist(err) {
+		t.Fatalf("%s left behind by the killed run is still there (%v)", root, err)
+	}
+}
+
+// redisDir is the --dir of the redis-server with pid: redis chdirs there
+// (its command line is rewritten as a process title).
+func redisDir(t *testing.T, pid int) string {
+	t.Helper()
+	dir, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "cwd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

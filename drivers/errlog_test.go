@@ -1,0 +1,109 @@
+package drivers
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+)
+
+func TestErrorLogKeepsFirstDistinctMessages(t *testing.T) {
+	tests := []struct {
+		name      string
+		errs      []string // in order, on master 0
+		wantMsgs  int
+		wantOther int64
+	}{
+		{"one message", []string{"READONLY x", "READONLY x", "READONLY x"}, 1, 0},
+		{"bounded", []string{"a", "b", "c", "d", "e", "f", "a"}, MaxErrorMessages, 2},
+		{"local port ignored", []string{"read tcp 127.0.0.1:5001->127.0.0.1:6379: i/o timeout", "read tcp 127.0.0.1:5002->127.0.0.1:6379: i/o timeout"}, 1, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := NewErrorLog(2)
+			for _, e := range tc.errs {
+				l.Failed(0, errors.New(e))
+			}
+			rep := l.Report()
+			if len(rep) != 1 || rep[0].Master != 0 {
+				t.Fatalf("report %+v: want master 0 alone", rep)
+			}
+			r := rep[0]
+			var sum int64
+			for _, m := range r.Messages {
+				sum += m.Count
+			}
+			if len(r.Messages) != tc.wantMsgs || r.Other != tc.wantOther || sum+r.Other != int64(len(tc.errs)) || r.Errors != int64(len(tc.errs)) {
+				t.Fatalf("report %+v: want %d messages, other %d, all %d errors accounted", r, tc.wantMsgs, tc.wantOther, len(tc.errs))
+			}
+			if !r.NeverAnswered || r.FailingSince.IsZero() || r.Streak != int64(len(tc.errs)) {
+				t.Fatalf("report %+v: a master that only failed is failing and never answered", r)
+			}
+		})
+	}
+}
+
+// An answer ends the failing streak; the errors stay counted.
+func TestErrorLogAnswerResetsStreak(t *testing.T) {
+	l := NewErrorLog(1)
+	l.Failed(0, errors.New("EOF"))
+	l.Answered(0)
+	r := l.Report()[0]
+	if !r.FailingSince.IsZero() || r.Streak != 0 || r.NeverAnswered || r.Errors != 1 {
+		t.Fatalf("after an answer: %+v", r)
+	}
+	l.Failed(0, errors.New("EOF"))
+	if r := l.Report()[0]; r.FailingSince.IsZero() || r.Streak != 1 || r.Errors != 2 {
+		t.Fatalf("failing again: %+v", r)
+	}
+}
+
+// Concurrent failures of many messages: every error is accounted for, in
+// a kept message or in Other (run with -race).
+func TestErrorLogConcurrent(t *testing.T) {
+	l := NewErrorLog(3)
+	const workers, each = 8, 500
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				m := i % 3
+				if i%7 == 0 {
+					l.Answered(m)
+					continue
+				}
+				l.Failed(m, fmt.Errorf("error %d", (w+i)%6))
+			}
+		}()
+	}
+	wg.Wait()
+	var total int64
+	for _, r := range l.Report() {
+		n := r.Other
+		for _, m := range r.Messages {
+			n += m.Count
+		}
+		if n != r.Errors || len(r.Messages) > MaxErrorMessages {
+			t.Fatalf("master %d: %d accounted of %d errors, %d messages", r.Master, n, r.Errors, len(r.Messages))
+		}
+		total += r.Errors
+	}
+	if want := int64(workers * (each - (each+6)/7)); total != want {
+		t.Fatalf("%d errors logged, want %d", total, want)
+	}
+}
+
+// The success path allocates nothing, nor does a message already kept.
+func TestErrorLogAllocations(t *testing.T) {
+	l := NewErrorLog(1)
+	err := errors.New("READONLY You can't write against a read only replica.")
+	l.Failed(0, err)
+	if n := testing.AllocsPerRun(1000, func() { l.Answered(0) }); n != 0 {
+		t.Errorf("Answered: %v allocs", n)
+	}
+	if n := testing.AllocsPerRun(1000, func() { l.Failed(0, err) }); n != 0 {
+		t.Errorf("Failed with a kept message: %v allocs", n)
+	}
+}
