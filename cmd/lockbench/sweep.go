@@ -149,13 +149,16 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		c.Quiet = true
 		sw, ms, err := sweepOne(ctx, sc, c, topo)
 		cells = append(cells, ms...)
-		if err != nil {
+		if err != nil && ctx.Err() == nil {
 			return err
 		}
 		sweeps = append(sweeps, sw)
 		if ctx.Err() != nil {
-			break
+			break // a shutdown: write the steps measured so far
 		}
+	}
+	if len(cells) == 0 && ctx.Err() != nil {
+		return errInterruptedEarly
 	}
 	for _, m := range cells {
 		sum.Runs = append(sum.Runs, m.Run)
