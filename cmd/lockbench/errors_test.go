@@ -52,8 +52,9 @@ func TestReadOnlyReplicaExplained(t *testing.T) {
 		var sum results.Summary
 		readJSON(t, out, &sum)
 		r := sum.Runs[0]
-		if r.Counts.Errors == 0 || r.Counts.Errors != r.Counts.Attempts {
-			t.Fatalf("counts %+v: want every attempt an error", r.Counts)
+		// Every attempt fails; on a loaded machine some as timeouts.
+		if r.Counts.Errors == 0 || r.Counts.Errors+r.Counts.Timeouts != r.Counts.Attempts {
+			t.Fatalf("counts %+v: want every attempt failed", r.Counts)
 		}
 		if len(r.ErrorsByMaster) != 1 || r.ErrorsByMaster[0].Master != replica {
 			t.Fatalf("errors_by_master %+v: want the replica alone", r.ErrorsByMaster)
