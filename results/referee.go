@@ -1,13 +1,12 @@
 package results
 
 import (
+	"hash/maphash"
 	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Referee is the harness's ground truth. Every worker tells it, on one
@@ -28,13 +27,24 @@ import (
 // Keys are spread over refShards shards, each with its own mutex, so two
 // workers meet on a lock only when they hash to the same shard. A worker's
 // attempt in flight lives in its own slot (two atomic stores, no lock).
+//
+// Keys are known by a 64-bit hash (hash/maphash, seeded per referee), not
+// by their string, so logging a grant allocates nothing and keeps no key
+// alive: two distinct keys of a run share a hash with probability about
+// keys²/2⁶⁵ (10⁻⁶ for six million keys), which would merge their logs.
 type Referee struct {
 	shards  [refShards]refShard
 	workers []refWorker
+	seed    maphash.Seed
+	// margins: validity margins (ns) of counted grants, worker i in
+	// margins[i % len]: a fixed number of atomic bucket arrays, not a
+	// histogram per worker.
+	margins []buckets
 	now     func() int64
 	maxWait int64
-	// from: events before it (the warmup) are not counted.
-	from        atomic.Int64
+	// [from, until): grants and failures outside it (the warmup, the
+	// deadline's stragglers) are not counted — the registry's window.
+	from, until atomic.Int64
 	overlaps    atomic.Int64
 	fenceBack   atomic.Int64
 	toSplit     atomic.Int64 // attempts the client called busy that nobody held
@@ -51,7 +61,7 @@ const (
 
 type refShard struct {
 	mu      sync.Mutex
-	keys    map[string]*keyLog
+	keys    map[uint64]*keyLog
 	free    []*keyLog // swept logs, reused so a new key costs no allocation
 	sweepAt int
 	_       [40]byte
@@ -78,8 +88,7 @@ type keyLog struct {
 type refWorker struct {
 	hash     atomic.Uint64 // key hash of the attempt in flight; 0 none
 	start    atomic.Int64
-	acquired int64                   // written by the worker alone; read after the run
-	margin   *hdrhistogram.Histogram // validity margins (ns) of its grants
+	acquired int64 // written by the worker alone; read after the run
 	// The worker's latest grant, for the stale-use check at its release
 	// (its ring entry may have been evicted by then, when others acquired
 	// the key while it stalled). Written and read by the worker alone.
@@ -95,54 +104,57 @@ func NewReferee(workers int, clock Clock, maxWait time.Duration) *Referee {
 	if maxWait <= 0 {
 		maxWait = time.Second
 	}
-	r := &Referee{workers: make([]refWorker, workers), now: clock.Now, maxWait: int64(maxWait)}
+	r := &Referee{workers: make([]refWorker, workers), now: clock.Now, maxWait: int64(maxWait),
+		seed: maphash.MakeSeed(), margins: make([]buckets, min(numShards(), max(workers, 1)))}
+	r.until.Store(math.MaxInt64)
 	// A failure is judged within maxWait of its end, and an attempt lasts
 	// far less than a second: older unlocked grants can matter to no one.
 	r.sweepHorizn = int64(maxWait) + int64(time.Second)
 	for i := range r.shards {
-		r.shards[i].keys = make(map[string]*keyLog)
+		r.shards[i].keys = make(map[uint64]*keyLog)
 		r.shards[i].sweepAt = 1024
-	}
-	for i := range r.workers {
-		r.workers[i].margin = NewHistogram()
 	}
 	return r
 }
 
-// CountFrom makes the referee count only grants and failures from t on
-// (the end of the warmup).
-func (r *Referee) CountFrom(t int64) { r.from.Store(t) }
+// CountWindow makes the referee count only grants and failures in
+// [from, until) (the measured window: the registry's, so the grants judged
+// are exactly the acquisitions counted).
+func (r *Referee) CountWindow(from, until int64) {
+	r.from.Store(from)
+	r.until.Store(until)
+}
 
-func keyHash(key string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(key); i++ {
-		h ^= uint64(key[i])
-		h *= 1099511628211
-	}
-	return h | 1 // 0 means "no attempt"
+// CountFrom is CountWindow(t, ∞).
+func (r *Referee) CountFrom(t int64) { r.CountWindow(t, math.MaxInt64) }
+
+func (r *Referee) counts(t int64) bool { return t >= r.from.Load() && t < r.until.Load() }
+
+func (r *Referee) keyHash(key string) uint64 {
+	return maphash.String(r.seed, key) | 1 // 0 means "no attempt"
 }
 
 // Attempting: worker starts one attempt on key at start.
 func (r *Referee) Attempting(worker int, key string, start int64) {
 	w := &r.workers[worker]
 	w.start.Store(start)
-	w.hash.Store(keyHash(key))
+	w.hash.Store(r.keyHash(key))
 }
 
 // Granted: worker's attempt begun at start won key at granted, valid until
 // validUntil, with fence (0: the backend has none).
 func (r *Referee) Granted(worker int, key string, start, granted, validUntil int64, fence uint64) {
 	w := &r.workers[worker]
-	counted := granted >= r.from.Load()
+	counted := r.counts(granted)
 	if counted {
 		w.acquired++
-		_ = w.margin.RecordValue(max(validUntil-granted, 0))
+		r.margins[worker%len(r.margins)].add(min(max(validUntil-granted, 0), HighestNS))
 	}
-	h := keyHash(key)
+	h := r.keyHash(key)
 	w.lastKey, w.lastGranted, w.lastValid = h, granted, validUntil
 	s := &r.shards[h%refShards]
 	s.mu.Lock()
-	kl := s.log(key)
+	kl := s.log(h)
 	g := grant{worker: int32(worker), fence: fence, start: start, granted: granted, validUntil: validUntil, released: open, unlk: open}
 	var overlaps int64
 	for i := range min(kl.n, ringSize) {
@@ -186,22 +198,22 @@ func (r *Referee) Granted(worker int, key string, start, granted, validUntil int
 // grant, for grants of the measured window.
 func (r *Referee) Released(worker int, key string, at int64) {
 	w := &r.workers[worker]
-	h := keyHash(key)
+	h := r.keyHash(key)
 	staleFrom := int64(open) // no check
 	if w.lastKey == h {
-		if at > w.lastValid && w.lastGranted >= r.from.Load() {
+		if at > w.lastValid && r.counts(w.lastGranted) {
 			staleFrom = w.lastValid
 		}
 		w.lastKey = 0
 	}
-	if r.mark(worker, h, key, at, false, staleFrom) {
+	if r.mark(worker, h, at, false, staleFrom) {
 		r.stale.Add(1)
 	}
 }
 
 // Unlocked: worker's unlock of key completed (or failed) at `at`.
 func (r *Referee) Unlocked(worker int, key string, at int64) {
-	r.mark(worker, keyHash(key), key, at, true, open)
+	r.mark(worker, r.keyHash(key), at, true, open)
 }
 
 // mark sets the release or unlock time of worker's latest grant on key.
@@ -211,10 +223,10 @@ func (r *Referee) Unlocked(worker int, key string, at int64) {
 // if any, are still there unless ringSize grants came after `at` (they
 // cannot: `at` is now) — or the key was swept, which takes every grant of
 // it unlocked over the sweep horizon ago.
-func (r *Referee) mark(worker int, h uint64, key string, at int64, unlocked bool, staleFrom int64) (stale bool) {
+func (r *Referee) mark(worker int, h uint64, at int64, unlocked bool, staleFrom int64) (stale bool) {
 	s := &r.shards[h%refShards]
 	s.mu.Lock()
-	if kl, ok := s.keys[key]; ok {
+	if kl, ok := s.keys[h]; ok {
 		// The worker's latest grant on key is the newest ring entry it owns.
 		for i := range min(kl.n, ringSize) {
 			j := (kl.n - 1 - i) % ringSize
@@ -254,10 +266,10 @@ func (r *Referee) Failed(worker int, key string, start, end int64, claimed Outco
 	if claimed != Busy && claimed != SplitBrain {
 		return claimed
 	}
-	h := keyHash(key)
-	if !r.held(h, key, start, end) {
+	h := r.keyHash(key)
+	if !r.held(h, start, end) {
 		r.awaitContenders(worker, h, end)
-		if !r.held(h, key, start, end) {
+		if !r.held(h, start, end) {
 			r.moved(claimed, SplitBrain, end)
 			return SplitBrain
 		}
@@ -267,7 +279,7 @@ func (r *Referee) Failed(worker int, key string, start, end int64, claimed Outco
 }
 
 func (r *Referee) moved(from, to Outcome, at int64) {
-	if from == to || at < r.from.Load() {
+	if from == to || !r.counts(at) {
 		return
 	}
 	if to == SplitBrain {
@@ -278,11 +290,11 @@ func (r *Referee) moved(from, to Outcome, at int64) {
 }
 
 // held: did any grant of key hold it at some time in [start, end]?
-func (r *Referee) held(h uint64, key string, start, end int64) bool {
+func (r *Referee) held(h uint64, start, end int64) bool {
 	s := &r.shards[h%refShards]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	kl, ok := s.keys[key]
+	kl, ok := s.keys[h]
 	if !ok {
 		return false
 	}
@@ -320,8 +332,8 @@ func (r *Referee) awaitContenders(self int, h uint64, end int64) {
 	}
 }
 
-// log is key's log, made (or reused) on first use.
-func (s *refShard) log(key string) *keyLog {
+// log is the log of the key hashed h, made (or reused) on first use.
+func (s *refShard) log(key uint64) *keyLog {
 	if kl, ok := s.keys[key]; ok {
 		return kl
 	}

@@ -37,7 +37,9 @@ func (r *Referee) Report() RefereeReport {
 	rep.Acquisitions = make([]int64, len(r.workers))
 	for i := range r.workers {
 		rep.Acquisitions[i] = r.workers[i].acquired
-		margins.Merge(r.workers[i].margin)
+	}
+	for i := range r.margins {
+		r.margins[i].addTo(margins)
 	}
 	rep.Fairness = JainIndex(rep.Acquisitions)
 	rep.MarginUS = Summarize(margins)

@@ -47,6 +47,9 @@ type Run struct {
 	Rate        float64 `json:"rate"`
 	DurationS   float64 `json:"duration_s"`
 	Interrupted bool    `json:"interrupted"`
+	// NothingMeasured: interrupted before the measured window began (in
+	// the warmup); counts are zero and no figure is a result.
+	NothingMeasured bool `json:"nothing_measured,omitempty"`
 
 	Throughput Throughput             `json:"throughput"`
 	LatencyUS  map[string]Percentiles `json:"latency_us"`

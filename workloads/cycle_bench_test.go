@@ -29,12 +29,15 @@ func (l *memLease) Fence() uint64                               { return 0 }
 // referee, the pause-client hook), against a locker that costs nothing: a
 // part's share is the difference between sub-benchmarks. stalls: a Stalls
 // set with nothing armed, which must cost one atomic load per cycle.
+// keys=uncontended: a fresh key per cycle (generator and referee key log).
+// go test -run XXX -bench CycleOverhead -benchtime 200000x ./workloads/
 func BenchmarkCycleOverhead(b *testing.B) {
-	keys := HotKeys("bench", 1024)
+	hot := HotKeys("bench", 1024)
 	for _, c := range []struct {
-		name            string
-		referee, stalls bool
-	}{{"referee=false", false, false}, {"referee=true", true, false}, {"stalls", false, true}} {
+		name                   string
+		referee, stalls, fresh bool
+	}{{"referee=false", false, false, false}, {"referee=true", true, false, false}, {"stalls", false, true, false},
+		{"referee=true,keys=uncontended", true, false, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			clock := results.NewClock()
 			env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
@@ -47,10 +50,17 @@ func BenchmarkCycleOverhead(b *testing.B) {
 			}
 			w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(),
 				rnd: rand.New(rand.NewPCG(1, 2)), hold: func(*rand.Rand) time.Duration { return 0 }}
+			// fresh: a new key every cycle from the uncontended generator
+			// (key building and the referee's per-key log included).
+			fresh := uncontended{prefix: "bench"}.Worker(0)
 			ctx := context.Background()
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				w.cycle(ctx, clock.Now(), keys[i&1023])
+				key := hot[i&1023]
+				if c.fresh {
+					key = fresh.Next()
+				}
+				w.cycle(ctx, clock.Now(), key)
 			}
 		})
 	}

@@ -18,8 +18,10 @@ type Referee interface {
 	Released(worker int, key string, at int64)
 	// Unlocked: worker's unlock of key ended at `at`.
 	Unlocked(worker int, key string, at int64)
-	// CountFrom: the measured window starts at t (the warmup ended).
-	CountFrom(t int64)
+	// CountWindow: only grants and failures in [from, until), the measured
+	// window on the run clock, are counted. Called once, before any worker
+	// starts.
+	CountWindow(from, until int64)
 }
 
 var _ Referee = (*results.Referee)(nil)
@@ -33,4 +35,4 @@ func (noReferee) Failed(_ int, _ string, _, _ int64, o results.Outcome) results.
 }
 func (noReferee) Released(int, string, int64) {}
 func (noReferee) Unlocked(int, string, int64) {}
-func (noReferee) CountFrom(int64)             {}
+func (noReferee) CountWindow(int64, int64)    {}

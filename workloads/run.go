@@ -3,11 +3,9 @@ package workloads
 import (
 	"context"
 	"errors"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
@@ -36,6 +34,10 @@ type Env struct {
 // Result is what the loop knows beyond the registry's histograms.
 type Result struct {
 	Interrupted bool
+	// NothingMeasured: the run was interrupted before its measured window
+	// began. The registry's total and the referee's counts are empty; what
+	// the warmup did is not a result.
+	NothingMeasured bool
 	// AllocsPerCycle: process heap allocations per completed cycle during
 	// the measured window.
 	AllocsPerCycle float64
@@ -47,6 +49,18 @@ type Result struct {
 // with every measurement merged into env.Registry's total. A parent ctx
 // canceled mid-run (Ctrl-C) ends it early with Interrupted set; that is a
 // shutdown, not a failure.
+//
+// One clock decides the window. Before any worker starts, the measured
+// window [start+warmup, start+warmup+duration) is fixed on env.Clock and
+// given to the registry and the referee: a sample counts if and only if it
+// ended inside it, whenever it is recorded, so the registry, the interval
+// log and the referee switch at the same instant with nothing unobserved in
+// between, and the referee judges exactly the grants counted. Workers stop
+// at the window's end (their context's deadline, on the same monotonic
+// clock); operations cut short there are not recorded and ones that end
+// after it are not counted. Intervals are ticked 1 s apart from the window
+// start; the last one, at the end, covers what is left. An interrupted run's
+// window ends when its workers have stopped.
 func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
@@ -58,23 +72,24 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	if env.Referee == nil {
 		env.Referee = noReferee{}
 	}
-	warmup := cfg.warmup()
+	clock := env.Clock
+	origin := clock.Now()
+	from := origin + int64(cfg.warmup())
+	until := from + int64(cfg.Duration)
+	env.Registry.SetWindow(clock, from, until)
+	env.Referee.CountWindow(from, until)
 	var open *openLoop
 	if env.Pacer == nil && cfg.Rate > 0 {
-		open = newOpenLoop(env.Clock.Now, env.Clock.Now(), cfg.Rate, cfg.Ramp, warmup)
+		open = newOpenLoop(clock.Now, origin, cfg.Rate, cfg.Ramp, cfg.warmup())
 		env.Pacer = open
 	} else if env.Pacer == nil {
-		env.Pacer = closedLoop{now: env.Clock.Now}
+		env.Pacer = closedLoop{now: clock.Now}
 	}
 	hold, _ := newHoldSampler(cfg.HoldDist, cfg.Hold) // validated above
-	if warmup > 0 {
-		env.Referee.CountFrom(math.MaxInt64) // until the registry's reset ends the warmup
-	}
-	runCtx, cancel := context.WithTimeout(ctx, warmup+cfg.Duration)
+	runCtx, cancel := context.WithDeadline(ctx, clock.Time(until))
 	defer cancel()
 
 	var wg sync.WaitGroup
-	var stopped atomic.Bool
 	for id := range cfg.Workers {
 		w := &worker{id: id, cfg: cfg, env: env, keys: gen.Worker(id), rec: env.Registry.NewRecorder(), hold: hold,
 			rnd: rand.New(rand.NewPCG(uint64(id)+1, uint64(time.Now().UnixNano())))}
@@ -88,47 +103,53 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 		}()
 	}
 	done := make(chan struct{})
-	go func() { wg.Wait(); stopped.Store(true); close(done) }()
+	go func() { wg.Wait(); close(done) }()
 
-	start := time.Now()
-	measureFrom := start.Add(warmup)
+	// The timer fires at the window start, then every second after it
+	// while that is before the end; the end itself is the workers' stop.
 	var mallocs0 uint64
-	if warmup == 0 {
-		mallocs0 = mallocs()
-	}
-	warm := warmup == 0
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
+	measuring := false
+	next := from
+	timer := time.NewTimer(time.Duration(next - clock.Now()))
+	defer timer.Stop()
 	for {
 		select {
 		case <-done:
-			if iv := env.Registry.Tick(); env.OnInterval != nil && warm {
+			stop := clock.Now()
+			res := Result{Interrupted: ctx.Err() != nil}
+			if stop < from {
+				// Every sample ended before the window: nothing counted.
+				res.NothingMeasured = true
+				env.Registry.Tick()
+				return res, nil
+			}
+			if iv := env.Registry.Tick(); env.OnInterval != nil {
 				env.OnInterval(iv)
 			}
-			res := Result{Interrupted: ctx.Err() != nil}
 			if open != nil {
 				// Slots due after the deadline were never meant to start.
-				p := open.stats(min(env.Clock.Now(), open.origin+int64(warmup+cfg.Duration)))
+				p := open.stats(min(stop, until))
 				res.Pacing = &p
 			}
-			if c := env.Registry.Total().Count(results.OpCycle, results.OK); c > 0 && warm {
+			if c := env.Registry.Total().Count(results.OpCycle, results.OK); c > 0 && measuring {
 				res.AllocsPerCycle = float64(mallocs()-mallocs0) / float64(c)
 			}
 			return res, nil
-		case now := <-tick.C:
-			if !warm && !now.Before(measureFrom) {
-				env.Registry.Reset()
-				env.Referee.CountFrom(env.Clock.Now())
+		case <-timer.C:
+			if !measuring {
+				measuring = true
 				mallocs0 = mallocs()
-				warm = true
-				continue
+			} else {
+				iv := env.Registry.Tick()
+				if env.OnInterval != nil {
+					env.OnInterval(iv)
+				}
+				if env.Progress != nil {
+					env.Progress(time.Duration(next-from), iv, env.Registry.Total())
+				}
 			}
-			iv := env.Registry.Tick()
-			if env.OnInterval != nil && warm {
-				env.OnInterval(iv)
-			}
-			if env.Progress != nil && warm {
-				env.Progress(now.Sub(measureFrom), iv, env.Registry.Total())
+			if next += int64(time.Second); next < until {
+				timer.Reset(time.Duration(next - clock.Now()))
 			}
 		}
 	}
@@ -191,7 +212,7 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 		w.rec.Record(results.OpAcquire, last, s, s, e)
 	}
 	if lease == nil {
-		w.rec.Count(results.OpAcquireTotal, last) // gave up after --tries
+		w.rec.Count(results.OpAcquireTotal, last, clock.Now()) // gave up after --tries
 		return
 	}
 	w.rec.Record(results.OpAcquireTotal, results.OK, intended, cycleStart, granted)

@@ -1,6 +1,9 @@
 package workloads
 
-import "strconv"
+import (
+	"strconv"
+	"unsafe"
+)
 
 func init() {
 	RegisterGenerator("uncontended", "every cycle locks a fresh key: no two workers ever meet", nil,
@@ -10,20 +13,33 @@ func init() {
 type uncontended struct{ prefix string }
 
 func (u uncontended) Worker(id int) KeySource {
-	return &freshKeys{buf: []byte(u.prefix + ":u:" + strconv.Itoa(id) + ":")}
+	return &freshKeys{prefix: []byte(u.prefix + ":u:" + strconv.Itoa(id) + ":")}
 }
 
+// keyArena is how many bytes of keys one allocation holds.
+const keyArena = 8 << 10
+
+// freshKeys writes each new key after the last one into an arena and
+// returns a string over those bytes: one allocation per arena (a few
+// hundred keys), none per cycle. Bytes once written are never written
+// again — a full arena is left to the garbage collector, which frees it
+// when no key in it is referenced any more — so a key stays valid however
+// long a driver keeps it (a command still queued after its attempt timed
+// out).
 type freshKeys struct {
-	buf []byte
-	n   int
-	n0  int
+	prefix []byte
+	arena  []byte
+	n      int64
 }
 
 func (f *freshKeys) Next() string {
-	if f.n0 == 0 {
-		f.n0 = len(f.buf)
-	}
 	f.n++
-	f.buf = strconv.AppendInt(f.buf[:f.n0], int64(f.n), 10)
-	return string(f.buf)
+	if need := len(f.prefix) + 20; cap(f.arena)-len(f.arena) < need {
+		f.arena = make([]byte, 0, max(keyArena, need))
+	}
+	at := len(f.arena)
+	f.arena = append(f.arena, f.prefix...)
+	f.arena = strconv.AppendInt(f.arena, f.n, 10)
+	key := f.arena[at:]
+	return unsafe.String(&key[0], len(key))
 }

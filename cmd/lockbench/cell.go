@@ -61,6 +61,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 		Name: name, Backend: spec.Backend, Client: spec.Client, Mux: spec.Mux,
 		Masters: cellMasters(spec, topo), Workload: cfg.Workload.Workload, Keys: cfg.Workload.Keys,
 		Workers: cfg.Workload.Workers, Interrupted: res.Interrupted, AllocsPerCycle: res.AllocsPerCycle,
+		NothingMeasured: res.NothingMeasured,
 	}
 	if cfg.Workload.Workload == "uncontended" {
 		run.Keys = 0

@@ -1,0 +1,77 @@
+package results
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+// fillRecorders gives each recorder 150 samples per op spread over
+// 20 µs – 5 ms: one second of a busy worker.
+func fillRecorders(recs []*Recorder) {
+	for _, r := range recs {
+		for j := range 150 {
+			v := int64(20_000 + (j*j*211)%5_000_000)
+			for op := range NumOps - 1 {
+				r.Record(Op(op), OK, 0, 0, v)
+			}
+		}
+	}
+}
+
+// BenchmarkTick is the registry's once-a-second merge at 64, 256 and 4096
+// workers, each with a second's worth of samples: the harness's own cost
+// per second of a run (ms/tick is the figure; target ≤ 5 ms at 256).
+func BenchmarkTick(b *testing.B) {
+	for _, workers := range []int{64, 256, 4096} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			g := NewRegistry(false)
+			recs := make([]*Recorder, workers)
+			for i := range recs {
+				recs[i] = g.NewRecorder()
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				fillRecorders(recs)
+				b.StartTimer()
+				g.Tick()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/tick")
+		})
+	}
+}
+
+// BenchmarkMemory is the heap a run's measurement holds at 256 and 4096
+// workers: a registry (open loop: service-time histograms too) with one
+// recorder per worker, a referee, and one tick's worth of samples. MB is
+// the figure (the live heap after a GC).
+func BenchmarkMemory(b *testing.B) {
+	for _, workers := range []int{256, 4096} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			var mb float64
+			for b.Loop() {
+				before := liveHeap()
+				g := NewRegistry(true)
+				ref := NewReferee(workers, NewClock(), 0)
+				recs := make([]*Recorder, workers)
+				for i := range recs {
+					recs[i] = g.NewRecorder()
+				}
+				fillRecorders(recs)
+				g.Tick()
+				mb = float64(liveHeap()-before) / (1 << 20)
+				runtime.KeepAlive(g)
+				runtime.KeepAlive(ref)
+			}
+			b.ReportMetric(mb, "MB")
+		})
+	}
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
