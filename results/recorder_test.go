@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// Workers record while the registry ticks: every sample lands in exactly one
-// interval, none lost or counted twice.
+// Workers record while the registry ticks, several to a shard: every sample
+// lands in exactly one interval, none lost or counted twice.
 func TestRegistryTickLosesNothing(t *testing.T) {
 	g := NewRegistry(false)
-	const workers, per = 8, 20000
+	workers, per := 3*numShards()+1, 5000
 	var wg sync.WaitGroup
 	var stop atomic.Bool
 	for w := range workers {
@@ -36,11 +36,51 @@ func TestRegistryTickLosesNothing(t *testing.T) {
 	stop.Store(true)
 	<-done
 	ticked += g.Tick().Total(OpAcquire)
-	if ticked != workers*per {
+	if ticked != int64(workers*per) {
 		t.Fatalf("intervals counted %d samples, want %d", ticked, workers*per)
 	}
-	if n := g.Total().Latency(OpAcquire).TotalCount(); n != workers*per {
+	if n := g.Total().Latency(OpAcquire).TotalCount(); n != int64(workers*per) {
 		t.Fatalf("total histogram has %d samples, want %d", n, workers*per)
+	}
+}
+
+// TestRegistryWindow: a sample counts if and only if it ended inside
+// [from, until), whenever it is recorded, and the total spans exactly the
+// window.
+func TestRegistryWindow(t *testing.T) {
+	const from, until = 1_000_000, 5_000_000
+	cases := []struct {
+		name string
+		end  int64
+		in   bool
+	}{
+		{"before the window (warmup)", from - 1, false},
+		{"at the window start", from, true},
+		{"inside", 3_000_000, true},
+		{"last nanosecond", until - 1, true},
+		{"at the deadline", until, false},
+		{"after the deadline", until + 1, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			clock := NewClock()
+			g := NewRegistry(true)
+			g.SetWindow(clock, from, until)
+			r := g.NewRecorder()
+			r.Record(OpAcquire, OK, c.end-500, c.end-400, c.end)
+			r.Count(OpAcquireTotal, Busy, c.end)
+			g.Tick()
+			want := map[bool]int64{true: 1, false: 0}[c.in]
+			tot := g.Total()
+			if tot.Count(OpAcquire, OK) != want || tot.Latency(OpAcquire).TotalCount() != want ||
+				tot.Service(OpAcquire).TotalCount() != want || tot.Count(OpAcquireTotal, Busy) != want {
+				t.Errorf("sample ending at %d: counted %d, histograms %d/%d, want %d", c.end, tot.Count(OpAcquire, OK),
+					tot.Latency(OpAcquire).TotalCount(), tot.Service(OpAcquire).TotalCount(), want)
+			}
+			if !tot.Start.Equal(clock.Time(from)) || tot.End.After(clock.Time(until)) {
+				t.Errorf("total spans %v – %v, window %v – %v", tot.Start, tot.End, clock.Time(from), clock.Time(until))
+			}
+		})
 	}
 }
 

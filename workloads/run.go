@@ -169,6 +169,25 @@ type worker struct {
 	rec  *results.Recorder
 	rnd  *rand.Rand
 	hold holdSampler
+	// timer is reused by every wait of the worker (hold, retry delay,
+	// pause): a cycle allocates no timer.
+	timer *time.Timer
+}
+
+// pause waits d or until ctx ends (false) on the worker's own timer.
+func (w *worker) pause(ctx context.Context, d time.Duration) bool {
+	if w.timer == nil {
+		w.timer = time.NewTimer(d)
+	} else {
+		w.timer.Reset(d) // Go ≥ 1.23 timers: no stale tick after Stop
+	}
+	select {
+	case <-ctx.Done():
+		w.timer.Stop()
+		return false
+	case <-w.timer.C:
+		return true
+	}
 }
 
 func (w *worker) loop(ctx context.Context) {
@@ -189,7 +208,7 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	var last results.Outcome
 	var granted, attemptStart int64
 	for try := 0; try < w.cfg.Tries; try++ {
-		if try > 0 && w.cfg.RetryDelay > 0 && !sleep(ctx, time.Duration(w.rnd.Int64N(int64(w.cfg.RetryDelay)))) {
+		if try > 0 && w.cfg.RetryDelay > 0 && !w.pause(ctx, time.Duration(w.rnd.Int64N(int64(w.cfg.RetryDelay)))) {
 			return
 		}
 		s := clock.Now()
@@ -219,10 +238,10 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	w.env.Referee.Granted(w.id, key, attemptStart, granted, clock.At(lease.ValidUntil()), lease.Fence())
 
 	if d := w.hold(w.rnd); d > 0 {
-		sleep(ctx, d)
+		w.pause(ctx, d)
 	}
 	if d := w.env.Stalls.take(w.id); d > 0 {
-		sleep(ctx, d) // a paused holder, still inside: its lease may expire meanwhile
+		w.pause(ctx, d) // a paused holder, still inside: its lease may expire meanwhile
 	}
 	rs := clock.Now()
 	w.env.Referee.Released(w.id, key, rs)
