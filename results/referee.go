@@ -57,12 +57,14 @@ const (
 	refShards = 64
 	ringSize  = 4
 	open      = math.MaxInt64 // not yet released / unlocked
+	logSlab   = 64            // key logs per allocation
 )
 
 type refShard struct {
 	mu      sync.Mutex
 	keys    map[uint64]*keyLog
 	free    []*keyLog // swept logs, reused so a new key costs no allocation
+	slab    []keyLog  // fresh logs, allocated logSlab at a time
 	sweepAt int
 	_       [40]byte
 }
@@ -342,7 +344,10 @@ func (s *refShard) log(key uint64) *keyLog {
 		kl, s.free = s.free[n-1], s.free[:n-1]
 		*kl = keyLog{}
 	} else {
-		kl = new(keyLog)
+		if len(s.slab) == 0 {
+			s.slab = make([]keyLog, logSlab)
+		}
+		kl, s.slab = &s.slab[0], s.slab[1:]
 	}
 	s.keys[key] = kl
 	return kl
