@@ -71,17 +71,41 @@ func (b *buckets) add(v int64) bool {
 	return true
 }
 
-// drain moves every count into dst and also (either may be nil) and zeroes
-// it. A sample added during a drain lands in this drain or the next, never
-// both or neither.
-func (b *buckets) drain(dst, also *hdrhistogram.Histogram) {
+// drain moves every count into acc and zeroes it. A sample added during a
+// drain lands in this drain or the next, never both or neither.
+func (b *buckets) drain(acc *accumulator) {
 	for wi := range b.touched {
 		if b.touched[wi].Load() == 0 {
 			continue
 		}
-		for w := b.touched[wi].Swap(0); w != 0; w &= w - 1 {
+		w := b.touched[wi].Swap(0)
+		acc.touched[wi] |= w
+		for ; w != 0; w &= w - 1 {
 			i := wi<<6 + bits.TrailingZeros64(w)
-			if c := b.n[i].Swap(0); c > 0 {
+			acc.n[i] += b.n[i].Swap(0)
+		}
+	}
+}
+
+// accumulator sums drained buckets (of every shard) so each bucket used is
+// recorded into the histograms once per tick, not once per shard.
+type accumulator struct {
+	touched [touchedWords]uint64
+	n       [countsLen]int64
+}
+
+// flush records the sums into dst and also (either may be nil) and clears
+// the accumulator.
+func (a *accumulator) flush(dst, also *hdrhistogram.Histogram) {
+	for wi, w := range a.touched {
+		if w == 0 {
+			continue
+		}
+		a.touched[wi] = 0
+		for ; w != 0; w &= w - 1 {
+			i := wi<<6 + bits.TrailingZeros64(w)
+			if c := a.n[i]; c > 0 {
+				a.n[i] = 0
 				record(dst, i, c)
 				record(also, i, c)
 			}

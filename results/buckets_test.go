@@ -50,7 +50,9 @@ func TestBucketsGeometry(t *testing.T) {
 				}
 			}
 			got := NewHistogram()
-			b.drain(got, nil)
+			var acc accumulator
+			b.drain(&acc)
+			acc.flush(got, nil)
 			if droppedGot != droppedWant {
 				t.Errorf("dropped %d, hdrhistogram %d", droppedGot, droppedWant)
 			}
@@ -64,7 +66,8 @@ func TestBucketsGeometry(t *testing.T) {
 				t.Errorf("min/max %d/%d, want %d/%d", got.Min(), got.Max(), want.Min(), want.Max())
 			}
 			again := NewHistogram()
-			b.drain(again, nil)
+			b.drain(&acc)
+			acc.flush(again, nil)
 			if again.TotalCount() != 0 {
 				t.Errorf("a second drain found %d", again.TotalCount())
 			}

@@ -77,6 +77,7 @@ type Registry struct {
 	last        time.Time
 	iv          *Interval // reused between ticks
 	total       *Interval // everything since the window start (or Reset)
+	acc         accumulator
 }
 
 // NewRegistry makes a registry; service keeps separate service-time
@@ -133,12 +134,20 @@ func (g *Registry) Tick() *Interval {
 	iv, tot := g.iv, g.total
 	iv.reset()
 	iv.Start, iv.End = g.last, now
-	for _, s := range g.shards {
-		for op := range s.lat {
-			s.lat[op].drain(iv.lat[op], tot.lat[op])
-			if s.service != nil {
-				s.service[op].drain(iv.service[op], tot.service[op])
+	for op := range iv.lat {
+		for _, s := range g.shards {
+			s.lat[op].drain(&g.acc)
+		}
+		g.acc.flush(iv.lat[op], tot.lat[op])
+		if g.service {
+			for _, s := range g.shards {
+				s.service[op].drain(&g.acc)
 			}
+			g.acc.flush(iv.service[op], tot.service[op])
+		}
+	}
+	for _, s := range g.shards {
+		for op := range s.counts {
 			for o := range s.counts[op] {
 				if s.counts[op][o].Load() != 0 {
 					iv.counts[op][o] += s.counts[op][o].Swap(0)
