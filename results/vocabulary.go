@@ -1,5 +1,5 @@
-// Package results records what a run measured: per-worker HDR histograms
-// merged on a tick without a lock or channel per sample, the summary JSON,
+// Package results records what a run measured: HDR bucket counters in a
+// fixed set of shards, drained on a tick without a lock or channel per sample, the summary JSON,
 // tables, interval logs and reports. It imports nothing else of lockbench.
 package results
 
