@@ -63,6 +63,9 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 		Workers: cfg.Workload.Workers, Interrupted: res.Interrupted, AllocsPerCycle: res.AllocsPerCycle,
 		NothingMeasured: res.NothingMeasured,
 	}
+	if res.NothingMeasured {
+		fmt.Fprintf(os.Stderr, "lockbench: %s: interrupted during the warmup: nothing was measured\n", name)
+	}
 	if cfg.Workload.Workload == "uncontended" {
 		run.Keys = 0
 	}
