@@ -1,0 +1,130 @@
+package results
+
+import (
+	"testing"
+	"time"
+)
+
+// fixtureRun records cycles of every op into a registry over four ticks
+// (count scales the samples) and returns the run with its interval logs, read
+// back from the .hlog files as report would.
+func fixtureRun(t *testing.T, name string, count int) (Run, RunLogs) {
+	t.Helper()
+	reg := NewRegistry(false)
+	rec := reg.NewRecorder()
+	hl := NewIntervalLog()
+	for i := range 4 {
+		for j := range 500 * count {
+			lat := int64(20_000 + 1000*j*(i+1))
+			for _, op := range []Op{OpAcquire, OpAcquireTotal, OpRelease, OpCycle} {
+				rec.Record(op, OK, 0, 0, lat)
+			}
+		}
+		hl.Add(reg.Tick())
+	}
+	dir := t.TempDir()
+	if _, err := hl.WriteDir(dir, name); err != nil {
+		t.Fatal(err)
+	}
+	logs, err := ReadRunLogs(dir, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run{Name: name, Workers: 8}
+	r.Fill(reg.Total())
+	return r, logs
+}
+
+func fixtureSummary(runs ...Run) *Summary {
+	return &Summary{Schema: Schema, Started: time.Unix(1.7e9, 0).UTC(), Host: Host{Hostname: "box", OS: "linux", Arch: "amd64", CPUs: 2},
+		Versions: map[string]string{"go": "go1"}, Config: []byte(`{"a":1}`), Runs: runs}
+}
+
+func newFixtureReport(title string) *Report {
+	return &Report{Title: title, Generated: time.Unix(1e9, 0).UTC()}
+}
+
+// fixtureRunReport is what `report` makes of one `run --out DIR`.
+func fixtureRunReport(t *testing.T) *Report {
+	rep := newFixtureReport("run")
+	r, l := fixtureRun(t, "redlock/goredis/fanout/uncontended", 1)
+	rep.AddSource("run/", fixtureSummary(r), map[string]RunLogs{r.Name: l})
+	return rep
+}
+
+// fixtureCompareReport is what `report` makes of a `compare --out DIR`.
+func fixtureCompareReport(t *testing.T) *Report {
+	rep := newFixtureReport("compare </script><b>")
+	var runs []Run
+	logs := map[string]RunLogs{}
+	for k, name := range []string{"redlock/goredis/fanout/uncontended", "redlock/rueidis/auto/uncontended", "redlock/goredis/sequential/contended"} {
+		r, l := fixtureRun(t, name, k+1)
+		runs, logs[name] = append(runs, r), l
+	}
+	rep.AddSource("compare/", fixtureSummary(runs...), logs)
+	return rep
+}
+
+// fixtureMergeReport is what `report` makes of a `merge A B -o C`: the
+// merged run from Merge itself.
+func fixtureMergeReport(t *testing.T) *Report {
+	name := "redlock/goredis/fanout/uncontended"
+	var dirs []*RunDir
+	for i := range 2 {
+		r, l := fixtureRun(t, name, i+1)
+		s := fixtureSummary(r)
+		s.Started = s.Started.Add(time.Duration(i) * time.Second)
+		dirs = append(dirs, &RunDir{Dir: "in", Summary: s, Logs: map[string]RunLogs{name: l}})
+	}
+	sum, logs, err := Merge(dirs, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := newFixtureReport("merge")
+	rep.AddSource("merged/", sum, logs)
+	return rep
+}
+
+// fixtureSweepReport is what `report` makes of a `sweep --out DIR`.
+func fixtureSweepReport(t *testing.T) *Report {
+	rep := newFixtureReport("sweep")
+	var runs []Run
+	logs := map[string]RunLogs{}
+	for k, load := range []string{"1", "2", "4"} {
+		r, l := fixtureRun(t, "redlock/goredis/fanout/uncontended@workers="+load, k+1)
+		runs, logs[r.Name] = append(runs, r), l
+	}
+	rep.AddSource("sweep/", fixtureSummary(runs...), logs)
+	rep.Sweeps = []Sweep{{Name: "redlock/goredis/fanout/uncontended", Op: "cycle", SLOUS: 2000, Stepped: "workers", Knee: 1,
+		Steps: []SweepStep{{Workers: 1, CyclesPerS: 1000, P99US: 500, OK: true}, {Workers: 2, CyclesPerS: 1900, P99US: 900, OK: true},
+			{Workers: 4, CyclesPerS: 2500, P99US: 4000, Reason: "p99 over SLO"}}}}
+	return rep
+}
+
+// fixtureScenarioReport is what `report` makes of a `scenario --json`
+// file: runs with their summary percentiles, no interval logs, no versions.
+func fixtureScenarioReport(t *testing.T) *Report {
+	rep := newFixtureReport("scenario")
+	var runs []Run
+	for i, name := range []string{"kill-minority", "partition-majority"} {
+		p := Percentiles{Count: 100, P50: 100, P90: 200 * float64(i+1), P99: 300 * float64(i+1), P999: 400 * float64(i+1), Max: 500 * float64(i+1)}
+		runs = append(runs, Run{Name: name, Workers: 4, Throughput: Throughput{CyclesPerS: 900 / float64(i+1)},
+			LatencyUS: map[string]Percentiles{"cycle": p, "acquire": p},
+			Counts:    Counts{Attempts: 120, Acquired: 100, Cycles: 100, Busy: 20}})
+	}
+	s := fixtureSummary(runs...)
+	s.Versions = nil
+	rep.AddSource("scenarios.json", s, nil)
+	return rep
+}
+
+var reportFixtures = []struct {
+	kind string
+	make func(t *testing.T) *Report
+}{
+	{"run", fixtureRunReport},
+	{"compare", fixtureCompareReport},
+	{"merge", fixtureMergeReport},
+	{"sweep", fixtureSweepReport},
+	{"scenario", fixtureScenarioReport},
+}
