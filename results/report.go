@@ -56,9 +56,12 @@ type DistPoint struct {
 	US float64 `json:"us"`
 }
 
-// SeriesPoint is one interval: seconds since the run's first interval,
-// cycles/s, and p99 of cycle and acquire in µs.
+// SeriesPoint is one interval from T0 to T (seconds since the run's first
+// interval started): cycles/s, and p99 of cycle and acquire in µs. The page
+// draws it as a step over the interval, so a run of one interval still
+// shows a line.
 type SeriesPoint struct {
+	T0         float64 `json:"t0"`
 	T          float64 `json:"t"`
 	CyclesPerS float64 `json:"cycles_per_s"`
 	CycleP99   float64 `json:"cycle_p99_us"`
@@ -121,7 +124,8 @@ func series(l RunLogs) []SeriesPoint {
 	out := make([]SeriesPoint, 0, len(cyc))
 	for i, h := range cyc {
 		secs := float64(h.EndTimeMs()-h.StartTimeMs()) / 1e3
-		p := SeriesPoint{T: float64(h.EndTimeMs()-t0) / 1e3, CycleP99: float64(h.ValueAtPercentile(99)) / 1e3}
+		p := SeriesPoint{T0: float64(h.StartTimeMs()-t0) / 1e3, T: float64(h.EndTimeMs()-t0) / 1e3,
+			CycleP99: float64(h.ValueAtPercentile(99)) / 1e3}
 		if secs > 0 {
 			p.CyclesPerS = float64(h.TotalCount()) / secs
 		}

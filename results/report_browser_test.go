@@ -47,8 +47,11 @@ const viewJS = `(() => {
   const heads = [...document.querySelectorAll("h2")];
   const section = e => { let s = ""; for (const h of heads) if (h.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING) s = h.textContent; return s; };
   const box = (e, marks, title) => { const r = e.getBoundingClientRect(); return {section: section(e), title: title, visible: vis(e), w: r.width, h: r.height, marks: marks}; };
+  // A mark counts when it covers some area or length: a line of one point,
+  // a bar of no width, are not seen.
+  const drawn = m => { const b = m.getBBox(); return b.width > 0 || b.height > 0; };
   const charts = [...document.querySelectorAll("svg")].map(s => box(s,
-    s.querySelectorAll("polyline, circle, rect:not([fill=none])").length, (s.querySelector("text") || {}).textContent || ""));
+    [...s.querySelectorAll("polyline, circle, rect:not([fill=none])")].filter(drawn).length, (s.querySelector("text") || {}).textContent || ""));
   const tables = [...document.querySelectorAll("table")].map(t => box(t, t.rows.length, ""));
   const width = document.documentElement.clientWidth;
   return {

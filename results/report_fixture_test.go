@@ -5,15 +5,15 @@ import (
 	"time"
 )
 
-// fixtureRun records cycles of every op into a registry over four ticks
-// (count scales the samples) and returns the run with its interval logs, read
+// fixtureRun records cycles of every op into a registry over ticks
+// intervals (count scales the samples) and returns the run with its interval logs, read
 // back from the .hlog files as report would.
-func fixtureRun(t *testing.T, name string, count int) (Run, RunLogs) {
+func fixtureRun(t *testing.T, name string, count, ticks int) (Run, RunLogs) {
 	t.Helper()
 	reg := NewRegistry(false)
 	rec := reg.NewRecorder()
 	hl := NewIntervalLog()
-	for i := range 4 {
+	for i := range ticks {
 		for j := range 500 * count {
 			lat := int64(20_000 + 1000*j*(i+1))
 			for _, op := range []Op{OpAcquire, OpAcquireTotal, OpRelease, OpCycle} {
@@ -47,7 +47,7 @@ func newFixtureReport(title string) *Report {
 // fixtureRunReport is what `report` makes of one `run --out DIR`.
 func fixtureRunReport(t *testing.T) *Report {
 	rep := newFixtureReport("run")
-	r, l := fixtureRun(t, "redlock/goredis/fanout/uncontended", 1)
+	r, l := fixtureRun(t, "redlock/goredis/fanout/uncontended", 1, 1) // a short run: one interval
 	rep.AddSource("run/", fixtureSummary(r), map[string]RunLogs{r.Name: l})
 	return rep
 }
@@ -58,7 +58,7 @@ func fixtureCompareReport(t *testing.T) *Report {
 	var runs []Run
 	logs := map[string]RunLogs{}
 	for k, name := range []string{"redlock/goredis/fanout/uncontended", "redlock/rueidis/auto/uncontended", "redlock/goredis/sequential/contended"} {
-		r, l := fixtureRun(t, name, k+1)
+		r, l := fixtureRun(t, name, k+1, 4)
 		runs, logs[name] = append(runs, r), l
 	}
 	rep.AddSource("compare/", fixtureSummary(runs...), logs)
@@ -71,7 +71,7 @@ func fixtureMergeReport(t *testing.T) *Report {
 	name := "redlock/goredis/fanout/uncontended"
 	var dirs []*RunDir
 	for i := range 2 {
-		r, l := fixtureRun(t, name, i+1)
+		r, l := fixtureRun(t, name, i+1, 4)
 		s := fixtureSummary(r)
 		s.Started = s.Started.Add(time.Duration(i) * time.Second)
 		dirs = append(dirs, &RunDir{Dir: "in", Summary: s, Logs: map[string]RunLogs{name: l}})
@@ -91,7 +91,7 @@ func fixtureSweepReport(t *testing.T) *Report {
 	var runs []Run
 	logs := map[string]RunLogs{}
 	for k, load := range []string{"1", "2", "4"} {
-		r, l := fixtureRun(t, "redlock/goredis/fanout/uncontended@workers="+load, k+1)
+		r, l := fixtureRun(t, "redlock/goredis/fanout/uncontended@workers="+load, k+1, 4)
 		runs, logs[r.Name] = append(runs, r), l
 	}
 	rep.AddSource("sweep/", fixtureSummary(runs...), logs)
