@@ -111,6 +111,16 @@ func compare(name, metric string, tol float64, higher bool, b, c []float64, alph
 	bm, cm := Median(b), Median(c)
 	r := GateRow{Run: name, Check: shortMetric(metric), Baseline: bm, Current: cm, P: math.NaN(),
 		Samples: [2]int{len(b), len(c)}}
+	switch {
+	case len(b) == 0 || len(c) == 0:
+		r.Change = math.NaN()
+		r.Note = "cannot judge: no " + shortMetric(metric) + " on one side"
+		return r
+	case math.IsNaN(tol) || math.IsInf(tol, 0) || tol < 0:
+		r.Change = math.NaN()
+		r.Note = fmt.Sprintf("cannot judge: tolerance %v", tol)
+		return r
+	}
 	r.Change = (cm - bm) / bm
 	if bm == 0 {
 		r.Change = 0
@@ -161,8 +171,7 @@ func groupRuns(runs []Run) (map[string][]Run, []string) {
 func samples(runs []Run, metric string) []float64 {
 	out := make([]float64, 0, len(runs))
 	for _, r := range runs {
-		v, err := Metric(r, metric)
-		if err == nil {
+		if v, ok := sample(r, metric); ok {
 			out = append(out, v)
 		}
 	}

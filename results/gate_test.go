@@ -96,7 +96,7 @@ func TestParseThreshold(t *testing.T) {
 
 func run(name string, cyclesPerS, p99 float64) Run {
 	return Run{Name: name, Throughput: Throughput{CyclesPerS: cyclesPerS},
-		LatencyUS: map[string]Percentiles{"cycle": {P99: p99}}}
+		LatencyUS: map[string]Percentiles{"cycle": {Count: 100, P99: p99}}}
 }
 
 func TestGate(t *testing.T) {
@@ -118,6 +118,11 @@ func TestGate(t *testing.T) {
 		{"threshold on an op the run never recorded", cur, nil, []Threshold{th("extend.p99<2ms")}, true, "extend.p99<2ms"},
 		{"threshold matching no run", cur, nil, []Threshold{th("etcd/*:cycle.p99<2ms")}, true, "etcd/*:cycle.p99<2ms"},
 		{"run missing from current", cur, []Run{run("a", 10000, 1000), run("b", 1, 1)}, nil, true, "baseline"},
+		{"baseline without the compared latency", cur, []Run{{Name: "a", Throughput: Throughput{CyclesPerS: 10000}}}, nil, true, "cycle.p99"},
+		{"current recorded no cycle (count 0)", []Run{{Name: "a", Throughput: Throughput{CyclesPerS: 10000},
+			LatencyUS: map[string]Percentiles{"cycle": {}}}}, cur, nil, true, "cycle.p99"},
+		{"threshold on a latency of no samples", []Run{{Name: "a", LatencyUS: map[string]Percentiles{"release": {}}}}, nil,
+			[]Threshold{th("release.p99<1ms")}, true, "release.p99<1ms"},
 		{"medians, significant",
 			[]Run{run("a", 100, 1), run("a", 101, 1), run("a", 99, 1), run("a", 102, 1)},
 			[]Run{run("a", 150, 1), run("a", 151, 1), run("a", 149, 1), run("a", 152, 1)}, nil, true, "cycles_per_s"},

@@ -16,17 +16,25 @@ import (
 // RunDir is one --out directory read back: its summary and each run's logs.
 type RunDir struct {
 	Dir     string
+	Path    string // the summary file read
 	Summary *Summary
 	Logs    map[string]RunLogs // by run name; absent when the dir has none
 }
 
 // ReadRunDir reads DIR/summary.json and the interval logs of its runs.
 func ReadRunDir(dir string) (*RunDir, error) {
-	s, err := ReadSummary(filepath.Join(dir, "summary.json"))
+	return ReadRunFile(filepath.Join(dir, "summary.json"))
+}
+
+// ReadRunFile reads exactly the summary at path and the interval logs of
+// its runs beside it.
+func ReadRunFile(path string) (*RunDir, error) {
+	s, err := ReadSummary(path)
 	if err != nil {
 		return nil, err
 	}
-	d := &RunDir{Dir: dir, Summary: s, Logs: map[string]RunLogs{}}
+	dir := filepath.Dir(path)
+	d := &RunDir{Dir: dir, Path: path, Summary: s, Logs: map[string]RunLogs{}}
 	for _, r := range s.Runs {
 		l, err := ReadRunLogs(dir, r.Name)
 		if errors.Is(err, ErrNoLogs) {
@@ -56,6 +64,9 @@ func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 	if len(dirs) < 2 {
 		return nil, nil, fmt.Errorf("results: merge needs at least two runs")
 	}
+	if err := checkDistinct(dirs); err != nil {
+		return nil, nil, err
+	}
 	first := dirs[0].Summary
 	for _, d := range dirs[1:] {
 		if !SameConfig(first.Config, d.Summary.Config) && !force {
@@ -82,6 +93,7 @@ func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 	for _, name := range names {
 		var runs []Run
 		var logs []RunLogs
+		var ids []string
 		for _, d := range dirs {
 			for _, r := range d.Summary.Runs {
 				if r.Name != name {
@@ -91,13 +103,14 @@ func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 				if !ok {
 					return nil, nil, fmt.Errorf("%s: run %q has no .hlog files: percentiles cannot be merged without histograms", d.Dir, name)
 				}
-				runs, logs = append(runs, r), append(logs, l)
+				runs, logs, ids = append(runs, r), append(logs, l), append(ids, runIDs(d.Summary, r)...)
 			}
 		}
 		r, l, err := mergeRun(runs, logs, force)
 		if err != nil {
 			return nil, nil, fmt.Errorf("run %q: %w", name, err)
 		}
+		r.Extra[mergedIDs] = ids
 		out.Runs = append(out.Runs, r)
 		outLogs[name] = l
 	}

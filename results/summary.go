@@ -144,7 +144,7 @@ func NewSummary(started time.Time, config any) (*Summary, error) {
 	}
 	host, _ := os.Hostname()
 	return &Summary{
-		Schema: Schema, Started: started.UTC().Truncate(time.Second),
+		Schema: Schema, Started: started.UTC(), // to the ns: part of a run's identity (RunID)
 		Host:     Host{Hostname: host, OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU()},
 		Versions: Versions(), Config: raw,
 	}, nil

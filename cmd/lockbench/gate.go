@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,11 +60,8 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 			if count < 1 {
 				return usagef("--count %d: must be at least 1", count)
 			}
-			if opt.ThroughputTol < 0 || opt.LatencyTol < 0 {
-				return usagef("--throughput-tol %v / --latency-tol %v: must not be negative", opt.ThroughputTol, opt.LatencyTol)
-			}
-			if opt.Alpha <= 0 || opt.Alpha >= 1 {
-				return usagef("--alpha %v: want a value in (0, 1)", opt.Alpha)
+			if err := checkGateFlags(opt); err != nil {
+				return err
 			}
 			if len(thresholds) == 0 && len(baselines) == 0 {
 				return usagef("gate: nothing to check: give --threshold and/or --baseline")
@@ -75,14 +73,20 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 				}
 				opt.Thresholds = append(opt.Thresholds, t)
 			}
+			// With a baseline, every run on both sides must have measured
+			// the compared op: a p99 of nothing passes any comparison.
+			op := ""
+			if len(baselines) > 0 {
+				op = opt.LatencyOp
+			}
 			var first firstConfig
-			cur, err := loadRuns("summary", args, count, &first)
+			cur, err := loadRuns("summary", args, count, op, &first)
 			if err != nil {
 				return err
 			}
 			var base []results.Run
 			if len(baselines) > 0 {
-				if base, err = loadRuns("--baseline", baselines, count, &first); err != nil {
+				if base, err = loadRuns("--baseline", baselines, count, op, &first); err != nil {
 					return err
 				}
 			}
@@ -114,20 +118,33 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 	return cmd
 }
 
-// loadRuns reads the runs of every summary (a file or an --out dir) and
-// checks each run name has at least count samples.
 // firstConfig is the config of the first summary read, to compare the rest with.
 type firstConfig struct {
 	raw  json.RawMessage
 	path string
 }
 
-func loadRuns(what string, paths []string, count int, first *firstConfig) ([]results.Run, error) {
+// loadRuns reads the runs of every summary (a file or an --out dir),
+// refuses a summary without runs, a run with impossible values and (op set)
+// a run that never measured op, and checks each run name has at least
+// count samples.
+func loadRuns(what string, paths []string, count int, op string, first *firstConfig) ([]results.Run, error) {
 	var runs []results.Run
 	for _, p := range paths {
 		s, err := readSummaryPath(p)
 		if err != nil {
 			return nil, usagef("%s %q: %v", what, p, err)
+		}
+		if len(s.Runs) == 0 {
+			return nil, usagef("%s %q: the summary has no runs to judge", what, p)
+		}
+		for _, r := range s.Runs {
+			if err := results.CheckRun(r); err != nil {
+				return nil, usagef("%s %q: run %q: %v", what, p, r.Name, err)
+			}
+			if op != "" && !results.Measured(r, op) {
+				return nil, usagef("--op %s: %s %q: run %q never measured %s latency", op, what, p, r.Name, op)
+			}
 		}
 		// Comparing runs of different configs (durations, workers, masters)
 		// is allowed but rarely meant: say so.
@@ -159,4 +176,24 @@ func readSummaryPath(p string) (*results.Summary, error) {
 		p = filepath.Join(p, "summary.json")
 	}
 	return results.ReadSummary(p)
+}
+
+// checkGateFlags refuses settings no verdict can be made with: a NaN
+// tolerance compares false with everything, so it would pass any change.
+func checkGateFlags(opt results.GateOptions) error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"--throughput-tol", opt.ThroughputTol}, {"--latency-tol", opt.LatencyTol}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
+			return usagef("%s %v: want a finite tolerance of 0 or more (0.10 = 10 %%)", f.name, f.v)
+		}
+	}
+	if !(opt.Alpha > 0 && opt.Alpha < 1) {
+		return usagef("--alpha %v: want a value in (0, 1)", opt.Alpha)
+	}
+	if !results.KnownOp(opt.LatencyOp) {
+		return usagef("--op %q: want one of %s", opt.LatencyOp, results.OpNames())
+	}
+	return nil
 }

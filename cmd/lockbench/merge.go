@@ -43,17 +43,17 @@ in time, are refused unless --force.`,
 			}
 			var dirs []*results.RunDir
 			for _, a := range args {
-				if st, err := os.Stat(a); err == nil && !st.IsDir() {
-					a = filepath.Dir(a) // a summary.json: its directory
-				}
-				d, err := results.ReadRunDir(a)
+				d, err := readMergeInput(a)
 				if err != nil {
 					return usagef("merge %q: %v", a, err)
+				}
+				if err := outsideInput(out, d.Dir); err != nil {
+					return usagef("--out %q: %v", out, err)
 				}
 				dirs = append(dirs, d)
 			}
 			sum, logs, err := results.Merge(dirs, force)
-			if errors.Is(err, results.ErrConfigMismatch) || errors.Is(err, results.ErrNotConcurrent) {
+			if errors.Is(err, results.ErrConfigMismatch) || errors.Is(err, results.ErrNotConcurrent) || errors.Is(err, results.ErrDuplicateRun) {
 				return usagef("merge: %v", err)
 			}
 			if err != nil {
@@ -87,4 +87,54 @@ func writeMerged(dir string, sum *results.Summary, logs map[string]results.RunLo
 		}
 	}
 	return writeOutDir(dir, sum, nil)
+}
+
+// readMergeInput reads an --out directory's summary.json, or exactly the
+// summary file given (with the .hlog files beside it).
+func readMergeInput(p string) (*results.RunDir, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return results.ReadRunDir(p)
+	}
+	return results.ReadRunFile(p)
+}
+
+// outsideInput refuses an output directory that is an input's directory or
+// lies inside it: writing there would overwrite (or add runs to) the input.
+// Both are compared as absolute paths with symlinks resolved.
+func outsideInput(out, input string) error {
+	o, err := resolvePath(out)
+	if err != nil {
+		return err
+	}
+	in, err := resolvePath(input)
+	if err != nil {
+		return err
+	}
+	if rel, err := filepath.Rel(in, o); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+		return fmt.Errorf("is (inside) the input directory %q; merge writes into --out, so give a new directory", input)
+	}
+	return nil
+}
+
+// resolvePath is p made absolute with the symlinks of its existing part
+// resolved (the rest, not yet made, kept as written).
+func resolvePath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for cur := abs; ; cur = filepath.Dir(cur) {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), nil
+		}
+		if parent := filepath.Dir(cur); parent == cur {
+			return abs, nil
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -74,7 +75,7 @@ sustainable load.
 	bindOutput(fs, &sc.Base)
 	fs.StringSliceVar(&sc.Muxes, "muxes", nil, "strategies to sweep, comma-separated (default: --mux)")
 	fs.StringVar(&sc.By, "by", sc.By, "what to step: rate (open loop, --workers fixed) | workers (closed loop)")
-	fs.StringVar(&sc.Op, "op", sc.Op, "op whose p99 is held to --slo: acquire|acquire_total|release|cycle")
+	fs.StringVar(&sc.Op, "op", sc.Op, "op whose p99 is held to --slo: "+strings.Join(sweepOps, "|"))
 	fs.DurationVar(&sc.SLO, "slo", sc.SLO, "p99 latency objective of --op")
 	fs.Float64Var(&sc.Start, "start", sc.Start, "first step: cycles/s (--by rate) or workers (--by workers)")
 	fs.Float64Var(&sc.Factor, "factor", sc.Factor, "each step multiplies the load by this")
@@ -108,12 +109,8 @@ func (sc *SweepConfig) validate() error {
 	case sc.By == "rate" && sc.Base.Workload.Rate != 0:
 		return usagef("--rate %v: sweep --by rate sets the rate itself (use --start)", sc.Base.Workload.Rate)
 	}
-	known := false
-	for _, op := range results.Ops() {
-		known = known || op.String() == sc.Op
-	}
-	if !known {
-		return usagef("--op %q: want acquire, acquire_total, release, cycle or extend", sc.Op)
+	if err := checkSweepOp(sc.Op); err != nil {
+		return err
 	}
 	for _, mux := range sc.Muxes {
 		c := sc.Base

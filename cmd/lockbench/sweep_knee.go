@@ -81,12 +81,34 @@ func loadOf(sc SweepConfig, st results.SweepStep) float64 {
 	return float64(st.Workers)
 }
 
+// sweepOps are the ops every workload records, so every step measures
+// them. extend is not among them: no workload extends its leases, and a p99
+// of no samples (0) would pass any SLO and make every step a knee.
+var sweepOps = []string{"acquire", "acquire_total", "release", "cycle"}
+
+// checkSweepOp refuses an --op the steps would not measure.
+func checkSweepOp(op string) error {
+	for _, o := range sweepOps {
+		if o == op {
+			return nil
+		}
+	}
+	if results.KnownOp(op) {
+		return usagef("--op %s: no workload measures %s latency; want one of %s", op, op, strings.Join(sweepOps, ", "))
+	}
+	return usagef("--op %q: want one of %s", op, strings.Join(sweepOps, ", "))
+}
+
 // judgeStep decides whether a step was sustainable.
 func judgeStep(sc SweepConfig, c RunConfig, r results.Run) results.SweepStep {
 	p99 := r.LatencyUS[sc.Op].P99
 	st := results.SweepStep{Workers: c.Workload.Workers, Rate: c.Workload.Rate, CyclesPerS: r.Throughput.CyclesPerS, P99US: p99,
 		Errors: r.Counts.Errors + r.Counts.Timeouts + r.Counts.ReleaseErrors}
 	var why []string
+	if !results.Measured(r, sc.Op) {
+		// Nothing completed (every attempt failed): no p99 to hold to the SLO.
+		why = append(why, "no "+sc.Op+" measured")
+	}
 	if p99 > float64(sc.SLO)/1e3 {
 		why = append(why, fmt.Sprintf("p99 %s over the SLO %v", time.Duration(p99*1e3).Round(time.Microsecond), sc.SLO))
 	}

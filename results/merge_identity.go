@@ -1,0 +1,70 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// ErrDuplicateRun: the same run was given to merge twice (the same file,
+// a copy of it, or a merged result together with one of its inputs).
+var ErrDuplicateRun = errors.New("results: the same run twice")
+
+// mergedIDs is the Extra key under which a merged run lists the identities
+// of the runs it was made from, so merging it again with one of them is
+// caught too.
+const mergedIDs = "merged_ids"
+
+// RunID is a run's identity: when its summary started (to the nanosecond:
+// parallel processes start apart), on which host, and its name. Paths are
+// no identity: a copied directory holds the same run.
+func RunID(s *Summary, r Run) string {
+	return s.Started.UTC().Format(time.RFC3339Nano) + " " + s.Host.Hostname + " " + r.Name
+}
+
+// runIDs is the identities r stands for: its own, or those it was merged from.
+func runIDs(s *Summary, r Run) []string {
+	if raw, ok := r.Extra[mergedIDs].([]any); ok && len(raw) > 0 {
+		ids := make([]string, 0, len(raw))
+		for _, v := range raw {
+			if id, ok := v.(string); ok {
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	}
+	if ids, ok := r.Extra[mergedIDs].([]string); ok && len(ids) > 0 {
+		return ids
+	}
+	return []string{RunID(s, r)}
+}
+
+// checkDistinct refuses inputs that hold a run twice: merging it would
+// count every cycle of it twice.
+func checkDistinct(dirs []*RunDir) error {
+	where := map[string]string{}
+	for _, d := range dirs {
+		for _, r := range d.Summary.Runs {
+			ids := runIDs(d.Summary, r)
+			sort.Strings(ids)
+			for _, id := range ids {
+				if prev, ok := where[id]; ok {
+					return fmt.Errorf("%w: run %q (started %s on %q) is in both %s and %s",
+						ErrDuplicateRun, r.Name, d.Summary.Started.UTC().Format(time.RFC3339Nano), d.Summary.Host.Hostname, prev, d.label())
+				}
+			}
+			for _, id := range ids {
+				where[id] = d.label()
+			}
+		}
+	}
+	return nil
+}
+
+func (d *RunDir) label() string {
+	if d.Path != "" {
+		return d.Path
+	}
+	return d.Dir
+}
