@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// refused runs lockbench and checks a refusal: exit 2 and one line on
+// stderr naming want.
+func refused(t *testing.T, want string, args ...string) {
+	t.Helper()
+	stdout, stderr, code := cli(t, 60*time.Second, args...)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if code != exitUsage || len(lines) != 1 || !strings.Contains(stderr, want) {
+		t.Fatalf("exit %d, stderr %q: want exit %d and one line naming %q\nstdout: %s", code, stderr, exitUsage, want, stdout)
+	}
+}
+
+// writeVariant writes the summary at src with edit applied to dst.
+func writeVariant(t *testing.T, src, dst string, edit func(s *results.Summary)) string {
+	t.Helper()
+	s, err := results.ReadSummary(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(s)
+	if err := s.WriteJSON(dst); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestGateRefusesWhatItCannotJudge: on a real run, every input the gate
+// cannot judge is refused (exit 2, one line naming flag and value), and the
+// gate still passes and fails real comparisons.
+func TestGateRefusesWhatItCannotJudge(t *testing.T) {
+	redis := startMasters(t, 1)
+	tmp := t.TempDir()
+	cur := filepath.Join(tmp, "cur")
+	if _, stderr, code := cli(t, 60*time.Second, runArgs(redis, cur)...); code != exitOK {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	sum := filepath.Join(cur, "summary.json")
+	variant := func(name string, edit func(s *results.Summary)) string {
+		return writeVariant(t, sum, filepath.Join(tmp, name+".json"), edit)
+	}
+	faster := variant("faster", func(s *results.Summary) { s.Runs[0].Throughput.CyclesPerS *= 100 }) // cur is a 99 % drop
+	slower := variant("slower", func(s *results.Summary) {
+		p := s.Runs[0].LatencyUS["cycle"]
+		p.P99 /= 2 // cur's p99 is twice the baseline's
+		s.Runs[0].LatencyUS["cycle"] = p
+	})
+	noRuns := variant("no-runs", func(s *results.Summary) { s.Runs = nil })
+	noLatency := variant("no-latency", func(s *results.Summary) { s.Runs[0].LatencyUS = nil })
+	negP99 := variant("negative-p99", func(s *results.Summary) {
+		p := s.Runs[0].LatencyUS["cycle"]
+		p.P99 = -1
+		s.Runs[0].LatencyUS["cycle"] = p
+	})
+	negCount := variant("negative-count", func(s *results.Summary) { s.Runs[0].Counts.Attempts = -5 })
+
+	verdicts := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"against itself", []string{"gate", cur, "--baseline", cur}, exitOK},
+		{"99% throughput drop", []string{"gate", cur, "--baseline", faster}, exitFailure},
+		{"p99 doubled", []string{"gate", cur, "--baseline", slower}, exitFailure},
+		{"p99 doubled, --op acquire unaffected", []string{"gate", cur, "--baseline", slower, "--op", "acquire"}, exitOK},
+		{"zero tolerance against itself", []string{"gate", cur, "--baseline", cur, "--throughput-tol", "0", "--latency-tol", "0"}, exitOK},
+	}
+	for _, tt := range verdicts {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, stderr, code := cli(t, 60*time.Second, tt.args...); code != tt.want {
+				t.Fatalf("exit %d, want %d: %s", code, tt.want, stderr)
+			}
+		})
+	}
+	refusals := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"NaN tolerances", []string{"gate", cur, "--baseline", faster, "--latency-tol", "NaN", "--throughput-tol", "NaN"}, "--throughput-tol NaN"},
+		{"NaN latency tolerance", []string{"gate", cur, "--baseline", slower, "--latency-tol", "NaN"}, "--latency-tol NaN"},
+		{"infinite tolerance", []string{"gate", cur, "--baseline", faster, "--throughput-tol", "Inf"}, "--throughput-tol +Inf"},
+		{"negative tolerance", []string{"gate", cur, "--baseline", cur, "--latency-tol", "-0.5"}, "--latency-tol -0.5"},
+		{"NaN alpha", []string{"gate", cur, "--baseline", cur, "--alpha", "NaN"}, "--alpha NaN"},
+		{"unknown op", []string{"gate", cur, "--baseline", cur, "--op", "bogus"}, `--op "bogus"`},
+		{"op neither side measured", []string{"gate", cur, "--baseline", cur, "--op", "extend"}, "--op extend"},
+		{"baseline without runs", []string{"gate", cur, "--baseline", noRuns}, "no runs"},
+		{"summary without runs", []string{"gate", noRuns, "--baseline", cur}, "no runs"},
+		{"summary without runs, thresholds only", []string{"gate", noRuns, "--threshold", "violations==0"}, "no runs"},
+		{"baseline without the compared latency", []string{"gate", cur, "--baseline", noLatency}, "--op cycle"},
+		{"baseline with a negative p99", []string{"gate", cur, "--baseline", negP99}, "latency_us.cycle.p99 -1"},
+		{"summary with a negative count", []string{"gate", negCount, "--threshold", "violations==0"}, "counts.attempts -5"},
+	}
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) { refused(t, tt.want, tt.args...) })
+	}
+}
+
+// TestSweepRefusesUnmeasuredOp: a sweep held to the p99 of an op no step
+// measures would pass every step (p99 0); it is refused before any server
+// starts.
+func TestSweepRefusesUnmeasuredOp(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "--op", "extend", "--slo", "1us"}, "--op extend"},
+		{[]string{"sweep", "--op", "bogus"}, `--op "bogus"`},
+	} {
+		t.Run(strings.Join(tt.args[1:], " "), func(t *testing.T) { refused(t, tt.want, tt.args...) })
+	}
+}
+
+// TestMergeIsSafe: merge never writes into an input, never counts a run
+// twice, and reads exactly the summary file it is given.
+func TestMergeIsSafe(t *testing.T) {
+	redis := startMasters(t, 2)
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	var wg sync.WaitGroup
+	codes := make([]int, 2)
+	for i, dir := range []string{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, codes[i] = cli(t, 60*time.Second, runArgs(redis, dir, "--prefix", filepath.Base(dir))...)
+		}()
+	}
+	wg.Wait()
+	if codes[0] != exitOK || codes[1] != exitOK {
+		t.Fatalf("runs: exit %v", codes)
+	}
+	copyOfA := filepath.Join(tmp, "copy-of-a")
+	copyDir(t, a, copyOfA)
+	linkToB := filepath.Join(tmp, "link-to-b")
+	if err := os.Symlink(b, linkToB); err != nil {
+		t.Fatal(err)
+	}
+	// X.json beside a's logs is another summary than a's summary.json.
+	x := writeVariant(t, filepath.Join(a, "summary.json"), filepath.Join(a, "x.json"), func(s *results.Summary) {
+		s.Started = s.Started.Add(time.Nanosecond) // another run's identity
+		s.Runs[0].Workers = 99
+	})
+	before := snapshot(t, a, b)
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"out is an input", []string{"merge", a, b, "-o", b}, "--out"},
+		{"out inside an input", []string{"merge", a, b, "-o", filepath.Join(a, "merged")}, "--out"},
+		{"out is an input through a symlink", []string{"merge", a, b, "-o", linkToB}, "--out"},
+		{"out is the dir of an input file", []string{"merge", filepath.Join(a, "summary.json"), b, "-o", a}, "--out"},
+		{"the same run twice", []string{"merge", a, a, "-o", filepath.Join(tmp, "m1")}, "same run twice"},
+		{"the same run as dir and file", []string{"merge", a, filepath.Join(a, "summary.json"), "-o", filepath.Join(tmp, "m2")}, "same run twice"},
+		{"a copy of a run", []string{"merge", a, copyOfA, "-o", filepath.Join(tmp, "m3")}, "same run twice"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			refused(t, tt.want, tt.args...)
+			if after := snapshot(t, a, b); after != before {
+				t.Fatal("a refused merge changed an input")
+			}
+			for _, m := range []string{"m1", "m2", "m3"} {
+				if _, err := os.Stat(filepath.Join(tmp, m)); !os.IsNotExist(err) {
+					t.Fatalf("a refused merge wrote %s", m)
+				}
+			}
+		})
+	}
+
+	m := filepath.Join(tmp, "m")
+	if _, stderr, code := cli(t, 60*time.Second, "merge", "-q", x, b, "-o", m); code != exitOK {
+		t.Fatalf("merge x.json b: exit %d: %s", code, stderr)
+	}
+	sb, _ := results.ReadSummary(filepath.Join(b, "summary.json"))
+	sm, err := results.ReadSummary(filepath.Join(m, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sm.Runs[0].Workers, 99+sb.Runs[0].Workers; got != want {
+		t.Fatalf("merged workers %d, want %d: x.json was not the summary read", got, want)
+	}
+	// The merged result holds b: merging them again would count b twice.
+	refused(t, "same run twice", "merge", m, b, "-o", filepath.Join(tmp, "m4"))
+}
+
+// snapshot is the content of every file under dirs, to tell whether they changed.
+func snapshot(t *testing.T, dirs ...string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	for _, d := range dirs {
+		err := filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			buf.WriteString(p + "\n")
+			buf.Write(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.String()
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+}
