@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -18,9 +19,21 @@ const mergedIDs = "merged_ids"
 
 // RunID is a run's identity: when its summary started (to the nanosecond:
 // parallel processes start apart), on which host, and its name. Paths are
-// no identity: a copied directory holds the same run.
+// no identity: a copied directory holds the same run. The key prefix is
+// added when there is one: summaries written before start times kept
+// nanoseconds have whole seconds, and parallel processes on one host then
+// differ only by the --prefix each was given.
 func RunID(s *Summary, r Run) string {
-	return s.Started.UTC().Format(time.RFC3339Nano) + " " + s.Host.Hostname + " " + r.Name
+	id := s.Started.UTC().Format(time.RFC3339Nano) + " " + s.Host.Hostname + " " + r.Name
+	var c struct {
+		Workload struct {
+			Prefix string `json:"prefix"`
+		} `json:"workload"`
+	}
+	if json.Unmarshal(s.Config, &c) == nil && c.Workload.Prefix != "" {
+		id += " prefix=" + c.Workload.Prefix
+	}
+	return id
 }
 
 // runIDs is the identities r stands for: its own, or those it was merged from.

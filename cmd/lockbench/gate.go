@@ -44,6 +44,10 @@ significant at --alpha. With 3 runs a side no p-value can go below 0.1,
 so the test needs at least 4 a side for α = 0.05 (5 is better); with fewer
 the medians against the tolerance decide alone.
 
+Refused as bad input: a NaN, infinite or negative tolerance, an --op that
+is unknown or (with --baseline) that a run on either side never measured,
+a summary without runs, a run with negative or non-finite values.
+
 Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {

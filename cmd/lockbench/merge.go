@@ -29,8 +29,13 @@ added, and throughput is recomputed over the window all inputs were
 measuring. OUT gets summary.json, config.json and merged .hlog files, so it
 can be gated, reported or merged again.
 
+An input is an --out directory (its summary.json) or exactly the summary
+file named, with the .hlog files beside it.
+
 Runs of different configs (the key prefix aside), or that did not overlap
-in time, are refused unless --force.`,
+in time, are refused unless --force. Always refused (exit 2): OUT equal to
+or inside an input's directory, and the same run twice (same start time,
+host and run name, whatever the path; a merged run remembers its inputs).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) < 2 {
 				return usagef("merge: want at least two run directories, got %d", len(args))
@@ -114,8 +119,13 @@ func outsideInput(out, input string) error {
 	if err != nil {
 		return err
 	}
-	if rel, err := filepath.Rel(in, o); err == nil && (rel == "." || filepath.IsLocal(rel)) {
-		return fmt.Errorf("is (inside) the input directory %q; merge writes into --out, so give a new directory", input)
+	rel, err := filepath.Rel(in, o)
+	switch {
+	case err != nil:
+	case rel == ".":
+		return fmt.Errorf("is the directory of input %q; merge would overwrite it: give a new directory", input)
+	case filepath.IsLocal(rel):
+		return fmt.Errorf("is inside the directory of input %q; give a directory outside every input", input)
 	}
 	return nil
 }
