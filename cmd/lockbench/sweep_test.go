@@ -14,7 +14,7 @@ import (
 func TestJudgeStep(t *testing.T) {
 	sc := SweepConfig{Op: "cycle", SLO: 2 * time.Millisecond, MaxErrorRate: 0.001}
 	run := func(p99 float64, cps float64, errs, viol int64) results.Run {
-		return results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {P99: p99}},
+		return results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {Count: 1000, P99: p99}},
 			Throughput: results.Throughput{CyclesPerS: cps},
 			Counts:     results.Counts{Attempts: 10000, Errors: errs, Violations: viol}}
 	}
@@ -35,6 +35,8 @@ func TestJudgeStep(t *testing.T) {
 		{"a violation", closed, run(1500, 900, 0, 1), false, "violations"},
 		{"open loop falling behind", open, run(1500, 800, 0, 0), false, "kept up"},
 		{"open loop keeping up", open, run(1500, 950, 0, 0), true, ""},
+		{"no cycle measured (p99 0 of nothing)", closed, results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {}},
+			Counts: results.Counts{Attempts: 10000}}, false, "no cycle measured"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
