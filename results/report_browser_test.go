@@ -147,6 +147,18 @@ func expectedView(rep *Report) (charts, tables map[string]int) {
 			break
 		}
 	}
+	for _, r := range rep.Runs {
+		if f, ok := r.Extra["faults"].(map[string]any); ok && f["timeline"] != nil {
+			charts["Over time"]++ // acquisitions per interval, with the fault events
+			break
+		}
+	}
+	for _, r := range rep.Runs {
+		if r.Extra["scenario"] != nil {
+			tables["Scenarios"] = 1
+			break
+		}
+	}
 	for _, s := range rep.Sources {
 		if len(s.Versions) > 0 {
 			tables["Config and versions"]++

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 )
@@ -108,9 +109,20 @@ func fixtureScenarioReport(t *testing.T) *Report {
 	var runs []Run
 	for i, name := range []string{"kill-minority", "partition-majority"} {
 		p := Percentiles{Count: 100, P50: 100, P90: 200 * float64(i+1), P99: 300 * float64(i+1), P999: 400 * float64(i+1), Max: 500 * float64(i+1)}
+		// As scenario writes them: the outcome and the faults' timeline (JSON
+		// round trip: Extra holds decoded JSON).
+		extra := map[string]any{}
+		if err := json.Unmarshal([]byte(`{"scenario": {"scenario": "`+name+`", "violations": 0, "acquired_per_s_before": 218,
+			"acquired_per_s_during": 156, "acquired_per_s_after": -1, "longest_outage_ms": 140, "recovery_ms": -1,
+			"expected": "available throughout, 0 violations", "as_expected": true},
+			"faults": {"events": [{"at_ms": 2002.7, "action": "kill", "master": 2}],
+			"timeline": [{"from_s": 0, "to_s": 1, "acquired": 242}, {"from_s": 1, "to_s": 2, "acquired": 178},
+			{"from_s": 2, "to_s": 3, "acquired": 78}, {"from_s": 3, "to_s": 4, "acquired": 172}]}}`), &extra); err != nil {
+			t.Fatal(err)
+		}
 		runs = append(runs, Run{Name: name, Workers: 4, Throughput: Throughput{CyclesPerS: 900 / float64(i+1)},
 			LatencyUS: map[string]Percentiles{"cycle": p, "acquire": p},
-			Counts:    Counts{Attempts: 120, Acquired: 100, Cycles: 100, Busy: 20}})
+			Counts:    Counts{Attempts: 120, Acquired: 100, Cycles: 100, Busy: 20}, Extra: extra})
 	}
 	s := fixtureSummary(runs...)
 	s.Versions = nil
