@@ -54,10 +54,12 @@ func runIDs(s *Summary, r Run) []string {
 }
 
 // checkDistinct refuses inputs that hold a run twice: merging it would
-// count every cycle of it twice.
+// count every cycle of it twice. Runs are checked against the earlier
+// inputs, not within one input.
 func checkDistinct(dirs []*RunDir) error {
 	where := map[string]string{}
 	for _, d := range dirs {
+		var mine []string
 		for _, r := range d.Summary.Runs {
 			ids := runIDs(d.Summary, r)
 			sort.Strings(ids)
@@ -67,9 +69,10 @@ func checkDistinct(dirs []*RunDir) error {
 						ErrDuplicateRun, r.Name, d.Summary.Started.UTC().Format(time.RFC3339Nano), d.Summary.Host.Hostname, prev, d.label())
 				}
 			}
-			for _, id := range ids {
-				where[id] = d.label()
-			}
+			mine = append(mine, ids...)
+		}
+		for _, id := range mine {
+			where[id] = d.label()
 		}
 	}
 	return nil

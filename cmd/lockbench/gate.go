@@ -134,10 +134,21 @@ type firstConfig struct {
 // count samples.
 func loadRuns(what string, paths []string, count int, op string, first *firstConfig) ([]results.Run, error) {
 	var runs []results.Run
+	seen := map[string]string{} // run identity → the summary it was read from
 	for _, p := range paths {
 		s, err := readSummaryPath(p)
 		if err != nil {
 			return nil, usagef("%s %q: %v", what, p, err)
+		}
+		// The same run given twice (in two files) would count as two
+		// agreeing samples.
+		for _, r := range s.Runs {
+			if prev, ok := seen[results.RunID(s, r)]; ok {
+				return nil, usagef("%s %q: run %q is the same run as in %q (repeated runs are samples: give distinct runs)", what, p, r.Name, prev)
+			}
+		}
+		for _, r := range s.Runs {
+			seen[results.RunID(s, r)] = p
 		}
 		if len(s.Runs) == 0 {
 			return nil, usagef("%s %q: the summary has no runs to judge", what, p)

@@ -102,6 +102,7 @@ func TestGateRefusesWhatItCannotJudge(t *testing.T) {
 		{"baseline without the compared latency", []string{"gate", cur, "--baseline", noLatency}, "--op cycle"},
 		{"baseline with a negative p99", []string{"gate", cur, "--baseline", negP99}, "latency_us.cycle.p99 -1"},
 		{"summary with a negative count", []string{"gate", negCount, "--threshold", "violations==0"}, "counts.attempts -5"},
+		{"the same run twice as samples", []string{"gate", cur, sum, "--baseline", faster}, "same run"},
 	}
 	for _, tt := range refusals {
 		t.Run(tt.name, func(t *testing.T) { refused(t, tt.want, tt.args...) })
