@@ -58,7 +58,8 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 		if !ok {
 			return nil, fmt.Errorf("multiplex: pipeline: node %s (%T) cannot run a batch", n.Addr(), n)
 		}
-		p.lanes[i] = &lane{node: bn, idx: i, batch: opt.Batch, delay: opt.FlushDelay, wake: make(chan struct{}, 1)}
+		p.lanes[i] = &lane{node: bn, idx: i, batch: opt.Batch, delay: opt.FlushDelay,
+			wake: make(chan struct{}, 1), full: make(chan struct{}, 1), budget: newBudget()}
 	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	n := len(nodes)
@@ -171,6 +172,9 @@ type lane struct {
 	queue  []pending
 	closed bool
 	wake   chan struct{} // capacity 1: "the queue became non-empty"
+	full   chan struct{} // capacity 1: "the queue reached a batch"
+
+	budget *budget // the flush in progress's; one flush at a time per lane
 }
 
 func (l *lane) enqueue(p pending) {
@@ -181,13 +185,21 @@ func (l *lane) enqueue(p pending) {
 		return
 	}
 	l.queue = append(l.queue, p)
-	first := len(l.queue) == 1
+	n := len(l.queue)
 	l.mu.Unlock()
-	if first {
-		select {
-		case l.wake <- struct{}{}:
-		default:
-		}
+	switch {
+	case n == 1:
+		signal(l.wake)
+	case n == l.batch && l.delay > 0:
+		signal(l.full)
+	}
+}
+
+// signal posts on a capacity-1 channel without blocking.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
 	}
 }
 
@@ -206,6 +218,7 @@ func (l *lane) run(ctx context.Context) {
 		spare []pending
 		cmds  = make([]Cmd, 0, l.batch)
 		out   = make([]Reply, l.batch)
+		timer = stoppedTimer() // the linger's, re-armed per flush
 	)
 	for {
 		select {
@@ -220,7 +233,7 @@ func (l *lane) run(ctx context.Context) {
 			return
 		}
 		if l.delay > 0 {
-			l.linger(ctx)
+			l.linger(ctx, timer)
 		}
 		q := l.take(spare)
 		for start := 0; start < len(q); start += l.batch {
@@ -242,27 +255,39 @@ func (l *lane) run(ctx context.Context) {
 	}
 }
 
-// linger waits up to the flush delay for the queue to fill a batch.
-func (l *lane) linger(ctx context.Context) {
-	deadline := time.Now().Add(l.delay)
-	for {
-		l.mu.Lock()
-		n := len(l.queue)
-		l.mu.Unlock()
-		if n >= l.batch || !time.Now().Before(deadline) || ctx.Err() != nil {
-			return
-		}
-		time.Sleep(min(time.Until(deadline), 50*time.Microsecond))
+// linger waits up to the flush delay for the queue to fill a batch: woken
+// by the enqueue that fills it, the timer or ctx, never by polling.
+func (l *lane) linger(ctx context.Context, timer *time.Timer) {
+	select {
+	case <-l.full: // a stale signal from a batch already flushed
+	default:
 	}
+	l.mu.Lock()
+	n := len(l.queue)
+	l.mu.Unlock()
+	if n >= l.batch {
+		return
+	}
+	timer.Reset(l.delay)
+	select {
+	case <-l.full:
+	case <-timer.C:
+		return
+	case <-ctx.Done():
+	}
+	timer.Stop() // since Go 1.23 no stale tick can be received after Stop
 }
 
+// flush runs one batch under the lane's budget context: the longest
+// per-master timeout in the batch, re-armed, never a new timer context.
 func (l *lane) flush(ctx context.Context, cmds []Cmd, out []Reply, budget time.Duration) {
-	if budget > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, budget)
-		defer cancel()
+	if budget <= 0 {
+		l.node.DoBatch(ctx, cmds, out)
+		return
 	}
-	l.node.DoBatch(ctx, cmds, out)
+	l.budget.arm(ctx, budget)
+	l.node.DoBatch(l.budget, cmds, out)
+	l.budget.disarm()
 }
 
 func (l *lane) fail(q []pending, err error) {

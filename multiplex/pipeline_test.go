@@ -242,3 +242,28 @@ func BenchmarkPipelineBroadcast(b *testing.B) {
 		}
 	})
 }
+
+// TestPipelineFullBatchSkipsDelay: a lane lingering for more commands
+// flushes as soon as its queue fills a batch, not when the delay ends (an
+// hour here: the test would not end otherwise).
+func TestPipelineFullBatchSkipsDelay(t *testing.T) {
+	nodes, fakes := fakeNodes(2, nil)
+	p, err := NewPipeline(nodes, Options{Batch: 4, FlushDelay: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var wg sync.WaitGroup
+	for c := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out := make([]Reply, 2)
+			p.Broadcast(context.Background(), Cmd{Token: fmt.Sprint(c), Timeout: time.Hour}, out)
+		}()
+	}
+	wg.Wait()
+	if got := fakes[0].batches(); len(got) != 1 || got[0] != 4 {
+		t.Fatalf("batches %v, want one of 4", got)
+	}
+}

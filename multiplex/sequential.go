@@ -19,22 +19,12 @@ func NewSequential(nodes []Node) *Sequential { return &Sequential{nodes: nodes} 
 func (s *Sequential) N() int       { return len(s.nodes) }
 func (s *Sequential) Close() error { return nil }
 
+// Broadcast gives each master its own budget of cmd.Timeout, from when it
+// is asked; one pooled budget context is re-armed per master.
 func (s *Sequential) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
+	b := budgets.Get().(*budget)
 	for i, n := range s.nodes {
-		out[i] = doWithTimeout(ctx, n, cmd)
+		out[i] = doBudget(ctx, b, n, cmd)
 	}
-}
-
-// doWithTimeout runs cmd on n under the per-master timeout.
-func doWithTimeout(ctx context.Context, n Node, cmd Cmd) Reply {
-	if err := ctx.Err(); err != nil {
-		return Reply{Status: Failed, Err: err}
-	}
-	if cmd.Timeout <= 0 {
-		return n.Do(ctx, cmd)
-	}
-	tctx, cancel := context.WithTimeout(ctx, cmd.Timeout)
-	r := n.Do(tctx, cmd)
-	cancel()
-	return r
+	budgets.Put(b)
 }
