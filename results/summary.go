@@ -62,6 +62,9 @@ type Run struct {
 	// AllocsPerCycle is heap allocations per completed cycle in the whole
 	// process (driver, client library and harness) during the measured window.
 	AllocsPerCycle float64 `json:"allocs_per_cycle"`
+	// Cost is CPU, syscalls and allocations per cycle over the measured
+	// window (cost.go); nil when no cycle completed.
+	Cost *Cost `json:"cost,omitempty"`
 	// Fairness is Jain's index of per-worker acquisitions (the referee's).
 	Fairness float64 `json:"fairness"`
 	// ValidityMarginUS is the validity left at grant time (valid-until −

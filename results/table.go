@@ -32,7 +32,7 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 	if stale {
 		header = append(header, "stale")
 	}
-	header = append(header, "split %", "retries/acq", "fairness", "margin p50 ms", "missed starts")
+	header = append(header, "split %", "retries/acq", "fairness", "margin p50 ms", "missed starts", "server µs/cycle")
 	if opt.Ratios != nil {
 		name := opt.RatioName
 		if name == "" {
@@ -50,6 +50,7 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 			row = append(row, r.Counts.StaleOverlaps)
 		}
 		row = append(row, refereeCells(r)...)
+		row = append(row, serverCostCell(r.Cost))
 		if opt.Ratios != nil {
 			if v, ok := opt.Ratios[r.Name]; ok {
 				row = append(row, fmt.Sprintf("%.2f×", v))
@@ -89,6 +90,19 @@ func ProgressLine(name string, elapsedS float64, iv, total *Interval) string {
 	return fmt.Sprintf("%s %5.1fs  %8.0f cycles/s  cycle p50 %s µs p99 %s µs  busy %d split %d errors %d",
 		name, elapsedS, rate, us(float64(h.ValueAtPercentile(50))/1e3), us(float64(h.ValueAtPercentile(99))/1e3),
 		total.Count(OpAcquire, Busy), total.Count(OpAcquire, SplitBrain), errs)
+}
+
+// serverCostCell is the masters' CPU per cycle; "-" when unknown, a "*"
+// when read from INFO cpu (external masters: other clients count too).
+func serverCostCell(c *Cost) string {
+	if c == nil || c.ServerCPUSource == "" {
+		return "-"
+	}
+	v := us(c.ServerCPUUSPerCycle)
+	if c.ServerCPUSource == ServerCPUInfo {
+		v += "*"
+	}
+	return v
 }
 
 // refereeCells are the referee's and the pacer's columns.

@@ -29,6 +29,11 @@ type Env struct {
 	// OnInterval, if set, is given every interval merged into the measured
 	// total (the last, partial one included): the .hlog sink.
 	OnInterval func(iv *results.Interval)
+	// OnWindow, if set, is called as the measured window starts (end
+	// false) and as the run ends (end true: every worker has stopped,
+	// before the last merge), for samplers that must cover the window
+	// (cost accounting). Not called when nothing was measured.
+	OnWindow func(end bool)
 }
 
 // Result is what the loop knows beyond the registry's histograms.
@@ -123,6 +128,9 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 				env.Registry.Tick()
 				return res, nil
 			}
+			if measuring {
+				env.window(true)
+			}
 			if iv := env.Registry.Tick(); env.OnInterval != nil {
 				env.OnInterval(iv)
 			}
@@ -138,6 +146,7 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 		case <-timer.C:
 			if !measuring {
 				measuring = true
+				env.window(false)
 				mallocs0 = mallocs()
 			} else {
 				iv := env.Registry.Tick()
@@ -152,6 +161,12 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 				timer.Reset(time.Duration(next - clock.Now()))
 			}
 		}
+	}
+}
+
+func (e Env) window(end bool) {
+	if e.OnWindow != nil {
+		e.OnWindow(end)
 	}
 }
 

@@ -52,6 +52,10 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	}
 	hlog := results.NewIntervalLog()
 	env.OnInterval = fr.observe(hlog.Add)
+	server, closeServer := serverCPU(topo)
+	defer closeServer()
+	cw := &costWindow{server: server}
+	env.OnWindow = cw.edge
 	fr.start(ctx)
 	res, err := workloads.Run(ctx, cfg.Workload, env)
 	if err != nil {
@@ -76,6 +80,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 		labels = []string{spec.Backend}
 	}
 	run.ErrorsByMaster = masterErrors(errLog.Errors(), labels, total.Start, total.End)
+	run.Cost = cw.cost(run.Counts.Cycles)
 	run.FillReferee(referee.Report())
 	fr.finish(&run) // Extra["faults"]: specs, events, availability timeline
 	run.Rate = cfg.Workload.Rate

@@ -37,7 +37,7 @@ type RunConfig struct {
 
 func defaultRunConfig() RunConfig {
 	return RunConfig{
-		Driver:   backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout", Redlock: redlock.DefaultConfig(), Etcd: etcdlock.DefaultConfig()},
+		Driver:   backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout", Redlock: redlock.DefaultConfig(), Etcd: etcdlock.DefaultConfig(), Tuning: backends.DefaultTuning()},
 		Topology: compose.Spec{Redis: compose.RedisOptions{Masters: 5, Persistence: "none"}, Etcd: compose.EtcdOptions{Members: 3}},
 		Workload: workloads.DefaultConfig(),
 	}
@@ -59,6 +59,7 @@ func bindDriver(fs *pflag.FlagSet, c *RunConfig) {
 	fs.DurationVar(&c.Driver.Redlock.NodeTimeout, "node-timeout", c.Driver.Redlock.NodeTimeout, "per-master timeout of one command")
 	fs.IntVar(&c.Driver.Multiplex.Batch, "batch", multiplex.DefaultBatch, "pipeline mux: most commands per master per flush")
 	fs.DurationVar(&c.Driver.Multiplex.FlushDelay, "flush-delay", 0, "pipeline mux: wait this long for more commands before a flush")
+	bindTuning(fs, &c.Driver.Tuning)
 }
 
 // bindWorkload registers the load flags.

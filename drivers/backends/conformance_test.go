@@ -28,7 +28,7 @@ func redlockCells() (names []string, specs []backends.Spec) {
 		for _, mux := range b.Muxes {
 			names = append(names, client+"/"+mux)
 			specs = append(specs, backends.Spec{Backend: "redlock", Client: client, Mux: mux, Workers: 64,
-				RedisAddrs: masters(), Redlock: redlock.DefaultConfig()})
+				RedisAddrs: masters(), Redlock: redlock.DefaultConfig(), Tuning: backends.DefaultTuning()})
 		}
 	}
 	return names, specs

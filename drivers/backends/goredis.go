@@ -13,11 +13,11 @@ import (
 // experimental auto-pipeliner (Client.AutoPipeline).
 func init() {
 	RegisterRedisClient("goredis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
-		opt := goredis.Options{PoolSize: s.Workers}
+		opt := s.goredisOptions(s.Mux == "auto")
 		switch s.Mux {
 		case "sequential", "fanout", "pipeline":
 		case "auto":
-			opt.Auto, opt.NodeTimeout = true, s.Redlock.NodeTimeout
+			opt.NodeTimeout = s.Redlock.NodeTimeout
 		default:
 			return nil, nil, fmt.Errorf("--mux %q: not available with --client goredis", s.Mux)
 		}

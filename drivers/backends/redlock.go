@@ -27,6 +27,12 @@ func init() {
 		Muxes:      []string{"sequential", "fanout", "pipeline", "auto"},
 		NeedsRedis: true,
 		Open:       openRedlock,
+		Variant: func(s Spec) string {
+			if s.Tuning.LibraryDefaults {
+				return "defaults" // the libraries' own settings, beside lockbench's
+			}
+			return ""
+		},
 	})
 }
 

@@ -13,11 +13,9 @@ import (
 // would be auto-pipelined behind the strategy's back.
 func init() {
 	RegisterRedisClient("rueidis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
-		opt := rueidis.Options{PoolSize: s.Workers}
+		opt := s.rueidisOptions(s.Mux == "auto")
 		switch s.Mux {
-		case "sequential", "fanout", "pipeline":
-		case "auto":
-			opt.Auto = true
+		case "sequential", "fanout", "pipeline", "auto":
 		default:
 			return nil, nil, fmt.Errorf("--mux %q: not available with --client rueidis", s.Mux)
 		}

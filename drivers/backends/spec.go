@@ -22,6 +22,8 @@ type Spec struct {
 	Mux       string            `json:"mux,omitempty"`
 	Redlock   redlock.Config    `json:"redlock"`
 	Multiplex multiplex.Options `json:"multiplex"`
+	// Tuning is the client libraries' settings (tuning.go).
+	Tuning Tuning `json:"client_tuning"`
 	// Workers sizes connection pools so no worker waits for a connection.
 	Workers int `json:"-"`
 	// RedisAddrs are the masters (from compose).
@@ -90,6 +92,9 @@ func (s Spec) Validate() error {
 	if s.Multiplex.FlushDelay < 0 {
 		return fmt.Errorf("--flush-delay %v: must not be negative", s.Multiplex.FlushDelay)
 	}
+	if err := s.Tuning.Validate(); err != nil {
+		return err
+	}
 	if b.Check != nil {
 		return b.Check(s)
 	}
@@ -115,7 +120,9 @@ func (s Spec) Name() string {
 		parts = append(parts, s.Mux)
 	}
 	if b.Variant != nil {
-		parts = append(parts, b.Variant(s))
+		if v := b.Variant(s); v != "" {
+			parts = append(parts, v)
+		}
 	}
 	return strings.Join(parts, "/")
 }

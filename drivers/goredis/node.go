@@ -23,7 +23,8 @@ var (
 // Options configure the client of every master. They serialise into results.
 type Options struct {
 	// PoolSize is the connection pool per master; the harness sizes it to the
-	// worker count so no worker waits for a connection.
+	// worker count so no worker waits for a connection. 0: the library
+	// default (10 × GOMAXPROCS).
 	PoolSize int `json:"pool_size"`
 	// Auto sends every command through the client's auto-pipeliner
 	// (Client.AutoPipeline, experimental in go-redis v9.23).
@@ -32,6 +33,27 @@ type Options struct {
 	// connection's read and write timeouts: a queued auto-pipelined command
 	// runs under the pipeliner's own context, not the caller's deadline.
 	NodeTimeout time.Duration `json:"node_timeout,omitempty"`
+	// AutoBatch, AutoFlushDelay and AutoConcurrency (auto only) are the
+	// auto-pipeliner's MaxBatchSize, MaxFlushDelay and MaxConcurrentBatches;
+	// 0 keeps the library default of each (300, 0, 1). More than one
+	// concurrent batch gives up ordering (Unordered), harmless here: each
+	// command belongs to its own locker.
+	AutoBatch       int           `json:"auto_batch,omitempty"`
+	AutoFlushDelay  time.Duration `json:"auto_flush_delay,omitempty"`
+	AutoConcurrency int           `json:"auto_concurrency,omitempty"`
+}
+
+// autoOptions is the auto-pipeliner's configuration from opt.
+func autoOptions(opt Options) *redis.AutoPipelineOptions {
+	o := redis.DefaultBlockingAutoPipelineOptions()
+	if opt.AutoBatch > 0 {
+		o.MaxBatchSize = opt.AutoBatch
+	}
+	o.MaxFlushDelay = opt.AutoFlushDelay
+	if opt.AutoConcurrency > 1 {
+		o.MaxConcurrentBatches, o.Unordered = opt.AutoConcurrency, true
+	}
+	return o
 }
 
 // commander is the command surface Do needs: a plain client or the
@@ -62,7 +84,7 @@ func Dial(addrs []string, opt Options) ([]*Node, error) {
 		n := &Node{addr: a, c: redis.NewClient(clientOptions(a, opt))}
 		n.do = n.c
 		if opt.Auto {
-			ap, err := n.c.AutoPipeline()
+			ap, err := n.c.AutoPipelineWithOptions(autoOptions(opt))
 			if err != nil {
 				_ = n.c.Close()
 				_ = CloseAll(nodes)
@@ -78,7 +100,7 @@ func Dial(addrs []string, opt Options) ([]*Node, error) {
 func clientOptions(addr string, opt Options) *redis.Options {
 	o := &redis.Options{
 		Addr:                  addr,
-		PoolSize:              max(opt.PoolSize, 1),
+		PoolSize:              opt.PoolSize,
 		ContextTimeoutEnabled: true,
 		DisableIdentity:       true, // no CLIENT SETINFO on connect: a benchmark dials often
 		// One attempt means one attempt: never resend a SET NX. This also

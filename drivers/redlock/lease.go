@@ -30,7 +30,9 @@ func (s *lease) Fence() uint64         { return 0 }
 // or a master restarted empty), and with the masters' error when failures or
 // timeouts left the outcome unknown.
 func (s *lease) Unlock(ctx context.Context) error {
-	out := make([]multiplex.Reply, s.l.mux.N())
+	rp := s.l.getReplies()
+	defer s.l.putReplies(rp)
+	out := *rp
 	s.l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Release, Key: s.key, Token: s.token, Timeout: s.l.cfg.NodeTimeout}, out)
 	s.l.observe(ctx, out)
 	released, lost := 0, 0
@@ -63,7 +65,9 @@ func (s *lease) Extend(ctx context.Context, ttl time.Duration) error {
 	if ttl <= 0 {
 		return fmt.Errorf("redlock: extend: ttl %v must be positive", ttl)
 	}
-	out := make([]multiplex.Reply, s.l.mux.N())
+	rp := s.l.getReplies()
+	defer s.l.putReplies(rp)
+	out := *rp
 	start := time.Now()
 	s.l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Extend, Key: s.key, Token: s.token, TTL: ttl, Timeout: s.l.cfg.NodeTimeout}, out)
 	end := time.Now()

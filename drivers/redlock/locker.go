@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
@@ -25,6 +26,9 @@ type Locker struct {
 	quorum int
 	closer func() error // closes the masters' clients, if the Locker owns them
 	errs   *drivers.ErrorLog
+	// replies are reply slices of N, one per Broadcast in flight: a cycle
+	// allocates none.
+	replies sync.Pool
 }
 
 var _ drivers.Locker = (*Locker)(nil)
@@ -38,7 +42,18 @@ func New(mux multiplex.Strategy, cfg Config, closer func() error) (*Locker, erro
 	if mux.N() > MaxMasters {
 		return nil, fmt.Errorf("masters %d: redlock supports at most %d", mux.N(), MaxMasters)
 	}
-	return &Locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer, errs: drivers.NewErrorLog(mux.N())}, nil
+	l := &Locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer, errs: drivers.NewErrorLog(mux.N())}
+	n := mux.N()
+	l.replies.New = func() any { r := make([]multiplex.Reply, n); return &r }
+	return l, nil
+}
+
+// getReplies borrows a reply slice of N; putReplies returns it.
+func (l *Locker) getReplies() *[]multiplex.Reply { return l.replies.Get().(*[]multiplex.Reply) }
+
+func (l *Locker) putReplies(r *[]multiplex.Reply) {
+	clear(*r) // drop the errors' references
+	l.replies.Put(r)
 }
 
 // Config returns the parameters the Locker runs with.
@@ -50,7 +65,9 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	if err != nil {
 		return nil, drivers.Attempt{}, err
 	}
-	out := make([]multiplex.Reply, l.mux.N())
+	rp := l.getReplies()
+	defer l.putReplies(rp)
+	out := *rp
 	start := time.Now()
 	l.mux.Broadcast(ctx, multiplex.Cmd{Kind: multiplex.Acquire, Key: key, Token: token, TTL: l.cfg.TTL, Timeout: l.cfg.NodeTimeout}, out)
 	l.observe(ctx, out)
@@ -151,5 +168,7 @@ func NewToken() (string, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("redlock: token: %w", err)
 	}
-	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+	var enc [27]byte // base64.RawURLEncoding.EncodedLen(20)
+	base64.RawURLEncoding.Encode(enc[:], b[:])
+	return string(enc[:]), nil // the token's one allocation
 }

@@ -14,7 +14,11 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
+	"math/bits"
 	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	rdb "github.com/redis/rueidis"
 
@@ -42,12 +46,63 @@ type Options struct {
 	// PoolSize is the per-master connection pool used when auto-pipelining
 	// is disabled (rueidis's BlockingPoolSize); sized to the worker count.
 	PoolSize int `json:"pool_size"`
+	// MaxFlushDelay (auto only) lets the pipe's writer wait up to this long
+	// for more commands before a write. 0, the library default, writes as
+	// soon as the queue is empty: under lock cycles that is one write per
+	// command (measured: 10.1 writes per 10-command cycle at 64 workers).
+	MaxFlushDelay time.Duration `json:"max_flush_delay"`
+	// Pipes (auto only) is the number of pipelining connections per master:
+	// a power of two up to 256, 0 for the library default (4 with
+	// GOMAXPROCS ≥ 4, 2 on two cores). More pipes split the same commands
+	// into smaller batches.
+	Pipes int `json:"pipes"`
+}
+
+// CheckPipes validates a pipes count (0: library default).
+func CheckPipes(p int) error {
+	if p < 0 || p > 1<<rdb.MaxPipelineMultiplex || p&(p-1) != 0 {
+		return fmt.Errorf("%d: want 0 (library default) or a power of two up to %d", p, 1<<rdb.MaxPipelineMultiplex)
+	}
+	return nil
+}
+
+// pipelineMultiplex maps pipes to rueidis's PipelineMultiplex (log2 of the
+// pipes; 0 there means the default, a negative value one pipe).
+func pipelineMultiplex(pipes int) int {
+	switch {
+	case pipes == 0:
+		return 0
+	case pipes == 1:
+		return -1
+	}
+	return bits.TrailingZeros(uint(pipes))
 }
 
 // Node is one master behind a rueidis client.
 type Node struct {
 	c    rdb.Client
 	addr string
+	ttl  ttlCache
+	// batches are scratch command slices for DoBatch, reused.
+	batches sync.Pool
+}
+
+// ttlCache keeps the last TTL's millisecond string: a run uses one TTL, so
+// commands stop formatting it.
+type ttlCache struct{ last atomic.Pointer[ttlString] }
+
+type ttlString struct {
+	ttl time.Duration
+	s   string
+}
+
+func (c *ttlCache) get(ttl time.Duration) string {
+	if t := c.last.Load(); t != nil && t.ttl == ttl {
+		return t.s
+	}
+	t := &ttlString{ttl: ttl, s: strconv.FormatInt(ttl.Milliseconds(), 10)}
+	c.last.Store(t)
+	return t.s
 }
 
 var (
@@ -86,6 +141,10 @@ func clientOptions(addr string, opt Options) rdb.ClientOption {
 		DisableAutoPipelining: !opt.Auto,
 		BlockingPoolSize:      max(opt.PoolSize, 1),
 	}
+	if opt.Auto {
+		o.MaxFlushDelay = opt.MaxFlushDelay
+		o.PipelineMultiplex = pipelineMultiplex(opt.Pipes)
+	}
 	if !opt.Auto {
 		o.ReadBufferEachConn, o.WriteBufferEachConn = pooledBuffer, pooledBuffer
 	}
@@ -115,10 +174,16 @@ func (n *Node) Do(ctx context.Context, cmd multiplex.Cmd) multiplex.Reply {
 // batch come from concurrent lockers). rueidis matches replies to commands itself, so a ctx that ends
 // mid-batch fails the waiting commands without shifting the connection.
 func (n *Node) DoBatch(ctx context.Context, cmds []multiplex.Cmd, out []multiplex.Reply) {
-	built := make(rdb.Commands, len(cmds))
-	for i, c := range cmds {
-		built[i] = n.build(c, false)
+	bp, _ := n.batches.Get().(*rdb.Commands)
+	if bp == nil {
+		bp = new(rdb.Commands)
 	}
+	defer func() { clear(*bp); n.batches.Put(bp) }()
+	built := (*bp)[:0]
+	for _, c := range cmds {
+		built = append(built, n.build(c, false))
+	}
+	*bp = built
 	var retry []int
 	for i, r := range n.c.DoMulti(ctx, built...) {
 		if cmds[i].Kind != multiplex.Acquire && isNoScript(r.Error()) {
@@ -146,7 +211,7 @@ func (n *Node) build(c multiplex.Cmd, full bool) rdb.Completed {
 	var s script
 	switch c.Kind {
 	case multiplex.Acquire:
-		return b.Set().Key(c.Key).Value(c.Token).Nx().PxMilliseconds(c.TTL.Milliseconds()).Build()
+		return b.Arbitrary("SET").Keys(c.Key).Args(c.Token, "NX", "PX", n.ttl.get(c.TTL)).Build()
 	case multiplex.Release:
 		s = releaseScript
 	case multiplex.Extend:
@@ -154,16 +219,18 @@ func (n *Node) build(c multiplex.Cmd, full bool) rdb.Completed {
 	default:
 		return b.Arbitrary("LOCKBENCH-UNKNOWN-KIND").Build()
 	}
-	var args []string
-	if c.Kind == multiplex.Extend {
-		args = []string{c.Token, strconv.FormatInt(c.TTL.Milliseconds(), 10)}
-	} else {
-		args = []string{c.Token}
-	}
 	if full {
-		return b.Eval().Script(s.src).Numkeys(1).Key(c.Key).Arg(args...).Build()
+		k := b.Eval().Script(s.src).Numkeys(1).Key(c.Key).Arg(c.Token)
+		if c.Kind == multiplex.Extend {
+			return k.Arg(n.ttl.get(c.TTL)).Build()
+		}
+		return k.Build()
 	}
-	return b.Evalsha().Sha1(s.sha).Numkeys(1).Key(c.Key).Arg(args...).Build()
+	k := b.Evalsha().Sha1(s.sha).Numkeys(1).Key(c.Key).Arg(c.Token)
+	if c.Kind == multiplex.Extend {
+		return k.Arg(n.ttl.get(c.TTL)).Build()
+	}
+	return k.Build()
 }
 
 // reduce turns a rueidis result into a Reply: SET NX answers OK or nil,

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/results"
+)
+
+// serverCPU is how a run reads its masters' CPU: /proc for local masters,
+// INFO cpu for external ones (which also counts their other clients). The
+// closer releases the INFO clients.
+func serverCPU(topo *compose.Topology) (results.ServerCPU, func()) {
+	if topo == nil || len(topo.RedisAddrs) == 0 {
+		return results.ServerCPU{}, func() {}
+	}
+	if topo.Redis != nil {
+		servers := topo.Redis.Servers
+		return results.ProcsCPU(func() []int {
+			pids := make([]int, len(servers))
+			for i, s := range servers {
+				pids[i] = s.Pid()
+			}
+			return pids
+		}), func() {}
+	}
+	clients := make([]*redis.Client, len(topo.RedisAddrs))
+	for i, a := range topo.RedisAddrs {
+		clients[i] = redis.NewClient(&redis.Options{Addr: a, DisableIdentity: true, MaxRetries: -1})
+	}
+	read := func() (time.Duration, error) {
+		var total time.Duration
+		for _, c := range clients {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			info, err := c.Info(ctx, "cpu").Result()
+			cancel()
+			if err != nil {
+				return 0, err
+			}
+			d, err := infoCPU(info)
+			if err != nil {
+				return 0, fmt.Errorf("%s: %w", c.Options().Addr, err)
+			}
+			total += d
+		}
+		return total, nil
+	}
+	return results.ServerCPU{Source: results.ServerCPUInfo, Read: read}, func() {
+		for _, c := range clients {
+			_ = c.Close()
+		}
+	}
+}
+
+// infoCPU is used_cpu_sys + used_cpu_user from an INFO cpu reply.
+func infoCPU(info string) (time.Duration, error) {
+	var total float64
+	found := 0
+	for _, line := range strings.Split(info, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || (k != "used_cpu_sys" && k != "used_cpu_user") {
+			continue
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, fmt.Errorf("INFO cpu %s %q: %w", k, v, err)
+		}
+		total += f
+		found++
+	}
+	if found != 2 {
+		return 0, fmt.Errorf("INFO cpu: no used_cpu_sys and used_cpu_user")
+	}
+	return time.Duration(total * float64(time.Second)), nil
+}
+
+// costWindow samples the cost counters at the window's edges (Env.OnWindow).
+type costWindow struct {
+	server     results.ServerCPU
+	start, end results.CostSample
+	started    bool
+}
+
+func (w *costWindow) edge(end bool) {
+	if end {
+		w.end = results.SampleCost(w.server)
+		return
+	}
+	w.start, w.started = results.SampleCost(w.server), true
+}
+
+// cost is the per-cycle cost over the window; nil if it never started.
+func (w *costWindow) cost(cycles int64) *results.Cost {
+	if !w.started {
+		return nil
+	}
+	return results.CostBetween(w.start, w.end, cycles, w.server)
+}

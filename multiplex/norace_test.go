@@ -1,0 +1,5 @@
+//go:build !race
+
+package multiplex
+
+const raceEnabled = false
