@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/prometheus/procfs"
+
+	"github.com/lockbench/lockbench/compose"
+)
+
+// TestCostServerCPUAgreesWithProc: a run's cost.server_cpu_us_per_cycle,
+// times its cycles, agrees within ±30 % with the masters' CPU read
+// independently (prometheus/procfs) around the same run. There is no warmup,
+// so the window is the run; the setup and teardown outside it cost the
+// masters little next to the load.
+func TestCostServerCPUAgreesWithProc(t *testing.T) {
+	ctx := context.Background()
+	cfg := defaultRunConfig()
+	cfg.Driver.Client, cfg.Driver.Mux = "rueidis", "pipeline"
+	cfg.Topology.Redis.Masters = 3
+	cfg.Workload.Workers, cfg.Workload.Warmup, cfg.Workload.Duration = 16, 0, 2*time.Second
+	cfg.Quiet = true
+	if err := cfg.validate(); err != nil {
+		t.Fatal(err)
+	}
+	topo, err := compose.Up(ctx, cfg.Topology)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	mastersCPU := func() float64 {
+		total := 0.0
+		for _, s := range topo.Redis.Servers {
+			p, err := procfs.NewProc(s.Pid())
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := p.Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += st.CPUTime()
+		}
+		return total
+	}
+	before := mastersCPU()
+	m, err := measureCell(ctx, cfg, topo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	independent := (mastersCPU() - before) * 1e6 // µs
+	c := m.Run.Cost
+	if c == nil || c.ServerCPUSource != "proc" {
+		t.Fatalf("cost %+v: want server CPU from /proc", c)
+	}
+	reported := c.ServerCPUUSPerCycle * float64(m.Run.Counts.Cycles)
+	if independent <= 0 || math.Abs(reported-independent) > 0.3*independent {
+		t.Fatalf("server CPU over the run: cost says %.0f µs (%.1f µs × %d cycles), /proc says %.0f µs",
+			reported, c.ServerCPUUSPerCycle, m.Run.Counts.Cycles, independent)
+	}
+	if c.ClientCPUUSPerCycle <= 0 || c.ClientWritesPerCycle <= 0 || c.ClientReadsPerCycle <= 0 || c.AllocsPerCycle <= 0 {
+		t.Fatalf("client counters missing: %+v", *c)
+	}
+}
