@@ -2,126 +2,77 @@ package multiplex
 
 import (
 	"context"
-	"sync"
 	"time"
 )
 
-// budget is a reusable context for one command's (or one broadcast's)
-// per-master time budget. It replaces a context.WithTimeout per command: its
-// timer is made once and re-armed, and its Done channel is remade only after
-// it fired, so a broadcast that finishes in time allocates nothing.
+// A per-master budget must reach the client as a context deadline, but a
+// context.WithTimeout per command costs a timer, a channel and a
+// registration in the parent's children (under the parent's lock, shared by
+// every worker): 5–12 % of a fan-out's CPU and most of its allocations.
+// Contexts must also be immutable: client libraries keep them past the call
+// (go-redis dials in the background under the caller's context), so a
+// re-armed, reused context object is not an option (it was tried: a late
+// watcher saw a recycled context's Done closed and its Err nil).
 //
-// Deadline() lets the clients set their network deadlines; Done() closes at
-// the deadline so clients that wait on it (rueidis's pipelined mode) give up
-// then too. Done does not follow the parent's cancellation (that would need
-// a registration per use): a parent canceled mid-command ends it at the
-// deadline at the latest, and Err reports the parent's error first.
-type budget struct {
-	parent context.Context
-	timer  *time.Timer // calls expire; made once
+// Two cheaper shapes, both immutable:
+//   - deadlineCtx, one small allocation and no timer, where the clients
+//     enforce the deadline themselves through network deadlines (the
+//     non-pipelined connections Sequential and Pipeline run on);
+//   - one timer context per Broadcast, shared by all masters, over a
+//     detached parent (no registration), where a client waits on Done
+//     (FanOut and Auto: rueidis's auto-pipelining waits on Done).
 
-	mu   sync.Mutex
-	at   time.Time
-	done chan struct{}
-	err  error // set when done was closed
+// deadlineCtx carries a deadline without a timer: Deadline() is at, Done()
+// and Value() are the parent's, Err() is the parent's error or, once at has
+// passed, DeadlineExceeded. Done does not close at the deadline: a client
+// that only waits on Done is bounded by its parent, not by at.
+type deadlineCtx struct {
+	context.Context
+	at time.Time
 }
 
-var _ context.Context = (*budget)(nil)
-
-func newBudget() *budget {
-	b := &budget{done: make(chan struct{})}
-	b.timer = time.AfterFunc(time.Hour, b.expire)
-	b.timer.Stop()
-	return b
+func withDeadline(parent context.Context, d time.Duration) context.Context {
+	return &deadlineCtx{Context: parent, at: time.Now().Add(d)}
 }
 
-// arm starts a budget of d under parent. The caller must disarm it before
-// arming it again.
-func (b *budget) arm(parent context.Context, d time.Duration) {
-	at := time.Now().Add(d)
-	if pd, ok := parent.Deadline(); ok && pd.Before(at) {
-		at = pd
+func (c *deadlineCtx) Deadline() (time.Time, bool) {
+	if pd, ok := c.Context.Deadline(); ok && pd.Before(c.at) {
+		return pd, true
 	}
-	b.mu.Lock()
-	b.parent, b.at = parent, at
-	if b.err != nil {
-		b.done, b.err = make(chan struct{}), nil
+	return c.at, true
+}
+
+func (c *deadlineCtx) Err() error {
+	if err := c.Context.Err(); err != nil {
+		return err
 	}
-	b.mu.Unlock()
-	b.timer.Reset(time.Until(at))
-}
-
-// disarm stops the timer and drops the parent.
-func (b *budget) disarm() {
-	b.timer.Stop()
-	b.mu.Lock()
-	b.parent = nil
-	b.mu.Unlock()
-}
-
-// expire closes done if the deadline has passed. A late call left over from
-// an earlier arming (its timer fired as it was re-armed) finds the new
-// deadline still ahead and does nothing.
-func (b *budget) expire() {
-	b.mu.Lock()
-	if b.err == nil && !time.Now().Before(b.at) {
-		b.err = context.DeadlineExceeded
-		close(b.done)
+	if !time.Now().Before(c.at) {
+		return context.DeadlineExceeded
 	}
-	b.mu.Unlock()
+	return nil
 }
 
-func (b *budget) Deadline() (time.Time, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.at, true
-}
-
-func (b *budget) Done() <-chan struct{} {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.done
-}
-
-func (b *budget) Err() error {
-	b.mu.Lock()
-	parent, err, at := b.parent, b.err, b.at
-	b.mu.Unlock()
-	if parent != nil {
-		if perr := parent.Err(); perr != nil {
-			return perr
-		}
-	}
-	if err == nil && !time.Now().Before(at) {
-		err = context.DeadlineExceeded
-	}
-	return err
-}
-
-func (b *budget) Value(key any) any {
-	b.mu.Lock()
-	parent := b.parent
-	b.mu.Unlock()
-	if parent == nil {
-		return nil
-	}
-	return parent.Value(key)
-}
-
-// budgets are the Sequential strategy's, one per Broadcast in flight.
-var budgets = sync.Pool{New: func() any { return newBudget() }}
-
-// doBudget runs cmd on n under b, armed for cmd.Timeout (no budget when the
-// timeout is 0).
-func doBudget(ctx context.Context, b *budget, n Node, cmd Cmd) Reply {
+// doDeadline runs cmd on n with a deadline of cmd.Timeout (none when 0).
+func doDeadline(ctx context.Context, n Node, cmd Cmd) Reply {
 	if err := ctx.Err(); err != nil {
 		return Reply{Status: Failed, Err: err}
 	}
 	if cmd.Timeout <= 0 {
 		return n.Do(ctx, cmd)
 	}
-	b.arm(ctx, cmd.Timeout)
-	r := n.Do(b, cmd)
-	b.disarm()
-	return r
+	return n.Do(withDeadline(ctx, cmd.Timeout), cmd)
+}
+
+// detached caches context.WithoutCancel of the last parent seen: workers
+// pass the same run context on every call, and a detached context is
+// immutable, so it can be shared.
+type detached struct {
+	parent, ctx context.Context
+}
+
+func (d *detached) of(parent context.Context) context.Context {
+	if d.parent != parent {
+		d.parent, d.ctx = parent, context.WithoutCancel(parent)
+	}
+	return d.ctx
 }

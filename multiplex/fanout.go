@@ -17,9 +17,11 @@ var errFanOutClosed = errors.New("multiplex: fanout closed")
 // Broadcast borrows a fan, a set of N−1 long-lived helper goroutines (their
 // stacks already grown to the client's depth), hands them masters 1..N−1 and
 // serves master 0 itself. All masters are asked at the same instant under
-// one budget context (one deadline per broadcast, re-armed, not allocated),
-// so every master still gets the full per-master timeout. Fans are made on
-// demand, so there are as many as Broadcasts ever ran at once, and reused.
+// one deadline per broadcast (a timer context over a detached parent, so no
+// registration under the caller's context lock), so every master still gets
+// the full per-master timeout. A caller's cancellation therefore ends its
+// commands at their deadline at the latest. Fans are made on demand, as
+// many as Broadcasts ever ran at once, and reused.
 type FanOut struct {
 	nodes []Node
 
@@ -63,8 +65,8 @@ func (f *FanOut) Close() error {
 // fan is one Broadcast's helpers and scratch space, owned by one Broadcast
 // at a time.
 type fan struct {
-	ctx     context.Context // the broadcast's: b when cmd has a timeout
-	b       *budget
+	ctx     context.Context // the broadcast's, with its deadline
+	det     detached
 	cmd     Cmd
 	replies []Reply
 	start   chan int // master index for a helper to serve
@@ -83,7 +85,7 @@ func (f *FanOut) get() *fan {
 		return fn
 	}
 	n := len(f.nodes)
-	fn := &fan{b: newBudget(), replies: make([]Reply, n), start: make(chan int, n), done: make(chan struct{}, n)}
+	fn := &fan{replies: make([]Reply, n), start: make(chan int, n), done: make(chan struct{}, n)}
 	f.wg.Add(n - 1)
 	for range n - 1 {
 		go f.help(fn)
@@ -116,9 +118,7 @@ func (f *FanOut) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 		return
 	}
 	if len(f.nodes) == 1 {
-		b := budgets.Get().(*budget)
-		out[0] = doBudget(ctx, b, f.nodes[0], cmd)
-		budgets.Put(b)
+		out[0] = doDeadline(ctx, f.nodes[0], cmd)
 		return
 	}
 	fn := f.get()
@@ -127,9 +127,9 @@ func (f *FanOut) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 		return
 	}
 	fn.cmd, fn.ctx = cmd, ctx
+	cancel := context.CancelFunc(nil)
 	if cmd.Timeout > 0 {
-		fn.b.arm(ctx, cmd.Timeout)
-		fn.ctx = fn.b
+		fn.ctx, cancel = context.WithTimeout(fn.det.of(ctx), cmd.Timeout)
 	}
 	for i := 1; i < len(f.nodes); i++ {
 		fn.start <- i
@@ -140,8 +140,8 @@ func (f *FanOut) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 		<-fn.done
 	}
 	copy(out[1:], fn.replies[1:])
-	if cmd.Timeout > 0 {
-		fn.b.disarm()
+	if cancel != nil {
+		cancel()
 	}
 	clear(fn.replies)
 	fn.ctx, fn.cmd = nil, Cmd{}

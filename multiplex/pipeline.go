@@ -59,7 +59,7 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 			return nil, fmt.Errorf("multiplex: pipeline: node %s (%T) cannot run a batch", n.Addr(), n)
 		}
 		p.lanes[i] = &lane{node: bn, idx: i, batch: opt.Batch, delay: opt.FlushDelay,
-			wake: make(chan struct{}, 1), full: make(chan struct{}, 1), budget: newBudget()}
+			wake: make(chan struct{}, 1), full: make(chan struct{}, 1)}
 	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	n := len(nodes)
@@ -173,8 +173,6 @@ type lane struct {
 	closed bool
 	wake   chan struct{} // capacity 1: "the queue became non-empty"
 	full   chan struct{} // capacity 1: "the queue reached a batch"
-
-	budget *budget // the flush in progress's; one flush at a time per lane
 }
 
 func (l *lane) enqueue(p pending) {
@@ -278,16 +276,14 @@ func (l *lane) linger(ctx context.Context, timer *time.Timer) {
 	timer.Stop() // since Go 1.23 no stale tick can be received after Stop
 }
 
-// flush runs one batch under the lane's budget context: the longest
-// per-master timeout in the batch, re-armed, never a new timer context.
+// flush runs one batch bounded by the longest per-master timeout in it, as
+// a timer-less deadline context (budget.go): the pipelines run on
+// connections that enforce it through network deadlines.
 func (l *lane) flush(ctx context.Context, cmds []Cmd, out []Reply, budget time.Duration) {
-	if budget <= 0 {
-		l.node.DoBatch(ctx, cmds, out)
-		return
+	if budget > 0 {
+		ctx = withDeadline(ctx, budget)
 	}
-	l.budget.arm(ctx, budget)
-	l.node.DoBatch(l.budget, cmds, out)
-	l.budget.disarm()
+	l.node.DoBatch(ctx, cmds, out)
 }
 
 func (l *lane) fail(q []pending, err error) {

@@ -19,12 +19,11 @@ func NewSequential(nodes []Node) *Sequential { return &Sequential{nodes: nodes} 
 func (s *Sequential) N() int       { return len(s.nodes) }
 func (s *Sequential) Close() error { return nil }
 
-// Broadcast gives each master its own budget of cmd.Timeout, from when it
-// is asked; one pooled budget context is re-armed per master.
+// Broadcast gives each master its own budget of cmd.Timeout from when it is
+// asked, as a timer-less deadline context (budget.go): the nodes it runs on
+// enforce it through network deadlines.
 func (s *Sequential) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
-	b := budgets.Get().(*budget)
 	for i, n := range s.nodes {
-		out[i] = doBudget(ctx, b, n, cmd)
+		out[i] = doDeadline(ctx, n, cmd)
 	}
-	budgets.Put(b)
 }
