@@ -46,6 +46,8 @@ type Run struct {
 	Workers     int     `json:"workers"`
 	Rate        float64 `json:"rate"`
 	DurationS   float64 `json:"duration_s"`
+	// AddedRTTUS is the round trip added to every master (compare --rtt).
+	AddedRTTUS float64 `json:"added_rtt_us,omitempty"`
 	Interrupted bool    `json:"interrupted"`
 	// NothingMeasured: interrupted before the measured window began (in
 	// the warmup); counts are zero and no figure is a result.

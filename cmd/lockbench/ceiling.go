@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/results"
 )
 
 // The ceiling is what the masters themselves can do with the same command
@@ -30,30 +31,51 @@ const (
 	ceilingPipeline = 16
 )
 
-// measureCeiling runs redis-benchmark against addrs and returns cycles/s.
-func measureCeiling(ctx context.Context, addrs []string, ttl time.Duration, quiet bool) (float64, error) {
+// measureCeiling runs redis-benchmark against addrs and returns cycles/s
+// and what a cycle cost there: redis-benchmark's CPU (the children's
+// rusage) and the masters' (server), over the R SETs and R releases each
+// master ran, R cycles' worth.
+func measureCeiling(ctx context.Context, addrs []string, ttl time.Duration, quiet bool, server results.ServerCPU) (float64, *results.Cost, error) {
 	bin, err := exec.LookPath("redis-benchmark")
 	if err != nil {
-		return 0, fmt.Errorf("redis-benchmark not found in PATH (make deps installs it): %w", err)
+		return 0, nil, fmt.Errorf("redis-benchmark not found in PATH (make deps installs it): %w", err)
 	}
 	sha, err := loadReleaseScript(ctx, addrs)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
+	children0, s0 := results.ChildrenCPU(), results.SampleCost(server)
 	set, err := benchAll(ctx, bin, addrs, "SET", "lock:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	rel, err := benchAll(ctx, bin, addrs, "EVALSHA", sha, "1", "lock:__rand_int__", "tok")
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
+	children1, s1 := results.ChildrenCPU(), results.SampleCost(server)
 	n := float64(len(addrs))
 	c := 1 / (n * (1/set + 1/rel))
+	// Only the CPU figures: lockbench's own counters moved with other work.
+	full := results.CostBetween(s0, s1, ceilingRequests, server)
+	cost := &results.Cost{ClientCPUUSPerCycle: float64(children1-children0) / 1e3 / ceilingRequests,
+		ServerCPUUSPerCycle: full.ServerCPUUSPerCycle, ServerCPUSource: full.ServerCPUSource}
 	if !quiet {
-		fmt.Fprintf(os.Stderr, "ceiling: %d masters, aggregate SET NX %.0f/s, release EVALSHA %.0f/s → %.0f cycles/s\n", len(addrs), set, rel, c)
+		fmt.Fprintf(os.Stderr, "ceiling: %d masters, aggregate SET NX %.0f/s, release EVALSHA %.0f/s → %.0f cycles/s; %s\n", len(addrs), set, rel, c, ceilingCostText(cost))
 	}
-	return c, nil
+	return c, cost, nil
+}
+
+// ceilingCostText is the ceiling's cost per cycle, for the summary lines.
+func ceilingCostText(c *results.Cost) string {
+	if c == nil {
+		return ""
+	}
+	server := "-"
+	if c.ServerCPUSource != "" {
+		server = fmt.Sprintf("%.1f µs", c.ServerCPUUSPerCycle)
+	}
+	return fmt.Sprintf("per cycle: client (redis-benchmark) %.1f µs, server %s", c.ClientCPUUSPerCycle, server)
 }
 
 // loadReleaseScript puts the release script into every master's cache.

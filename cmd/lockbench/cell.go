@@ -66,6 +66,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 		Masters: cellMasters(spec, topo), Workload: cfg.Workload.Workload, Keys: cfg.Workload.Keys,
 		Workers: cfg.Workload.Workers, Interrupted: res.Interrupted, AllocsPerCycle: res.AllocsPerCycle,
 		NothingMeasured: res.NothingMeasured,
+		AddedRTTUS:      float64(cfg.RTT.Microseconds()),
 	}
 	if res.NothingMeasured {
 		fmt.Fprintf(os.Stderr, "lockbench: %s: interrupted during the warmup: nothing was measured\n", name)

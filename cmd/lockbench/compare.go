@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -24,6 +25,12 @@ type CompareConfig struct {
 	Workloads []string  `json:"workloads"`
 	Masters   []int     `json:"masters"`
 	Ceiling   bool      `json:"ceiling"`
+	// RTTs reruns the matrix with each round trip added to every master
+	// (0: direct); ranking shows how the order changes with distance.
+	RTTs []time.Duration `json:"rtts,omitempty"`
+	// ClientDefaults adds, beside every auto cell, the same cell with the
+	// client libraries' own defaults (/defaults rows).
+	ClientDefaults bool `json:"client_defaults_rows,omitempty"`
 	// Baselines are rows beside the matrix: etcd modes and peer libraries.
 	Baselines []string `json:"baselines,omitempty"`
 	// CPUProfile, when set, receives a pprof CPU profile of lockbench
@@ -81,6 +88,9 @@ masters), and writes one summary JSON holding every run.`,
 	bindPeers(fs, &cc.Base)
 	fs.StringSliceVar(&cc.Baselines, "baselines", nil, "rows beside the matrix, on the same servers and workloads: all or "+strings.Join(baselineNames(), ","))
 	fs.BoolVar(&cc.Ceiling, "ceiling", false, "measure the redis-benchmark ceiling on the same masters and show each row's fraction of it")
+	fs.DurationSliceVar(&cc.RTTs, "rtt", nil, "rerun the matrix with each round trip added to every master through a proxy, e.g. 0,250us,1ms, and rank the cells per round trip")
+	_ = fs.MarkHidden("client-defaults") // a run flag; compare takes --defaults-rows
+	fs.BoolVar(&cc.ClientDefaults, "defaults-rows", false, "add each auto cell again with the client libraries' own defaults (rows named .../auto/defaults)")
 	return cmd
 }
 
@@ -126,23 +136,33 @@ func (cc *CompareConfig) validate(cmd *cobra.Command) ([]compareCell, error) {
 	if len(cc.Base.Topology.RedisAddrs) > 0 && cmd.Flags().Changed("masters") {
 		return nil, usagef("--masters: not with --redis (the external masters are the topology)")
 	}
+	rtts, err := cc.rtts()
+	if err != nil {
+		return nil, err
+	}
 	var cells []compareCell
 	for _, m := range cc.Masters {
-		for _, w := range cc.Workloads {
-			for _, c := range cc.Clients {
-				for _, x := range cc.Muxes {
-					cfg := cc.Base
-					cfg.Topology.Redis.Masters = m
-					cfg.Driver.Client, cfg.Driver.Mux, cfg.Workload.Workload = c, x, w
-					if err := cfg.validate(); err != nil {
-						return nil, err
+		for _, rtt := range rtts {
+			for _, w := range cc.Workloads {
+				for _, c := range cc.Clients {
+					for _, x := range cc.Muxes {
+						cfg := cc.Base
+						cfg.Topology.Redis.Masters = m
+						cfg.Driver.Client, cfg.Driver.Mux, cfg.Workload.Workload, cfg.RTT = c, x, w, rtt
+						if err := cfg.validate(); err != nil {
+							return nil, err
+						}
+						cells = append(cells, compareCell{masters: cfg.Topology.Redis.Masters, cfg: cfg})
+						if x == "auto" && cc.ClientDefaults {
+							cfg.Driver.Tuning.LibraryDefaults = true
+							cells = append(cells, compareCell{masters: cfg.Topology.Redis.Masters, cfg: cfg})
+						}
 					}
-					cells = append(cells, compareCell{masters: cfg.Topology.Redis.Masters, cfg: cfg})
 				}
 			}
 		}
 	}
-	cells, err := cc.withBaselines(cells)
+	cells, err = cc.withBaselines(cells)
 	if err != nil {
 		return nil, err
 	}
@@ -181,9 +201,11 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 	var (
 		done     []measured
 		ceilings = map[int]float64{}
-		runErr   error
-		topo     *compose.Topology
-		topoFor  = -1
+		// ceilingCosts: the ceiling's own cost per cycle, per masters count
+		ceilingCosts = map[int]*results.Cost{}
+		runErr       error
+		topo         *compose.Topology
+		topoFor      = -1
 	)
 	closeTopo := func() {
 		if topo != nil {
@@ -209,12 +231,15 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 			topoFor = cell.masters
 			sum.Versions = withServerVersions(ctx, sum.Versions, topo)
 			if cc.Ceiling {
-				c, err := measureCeiling(ctx, topo.RedisAddrs, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet)
+				server, closeServer := serverCPU(topo)
+				c, cost, err := measureCeiling(ctx, topo.RedisAddrs, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet, server)
+				closeServer()
 				if err != nil {
 					runErr = fmt.Errorf("--ceiling: %w", err)
 					break
 				}
 				ceilings[cell.masters] = c
+				ceilingCosts[cell.masters] = cost
 			}
 		}
 		m, err := measureCell(ctx, cell.cfg, topo)
@@ -225,6 +250,9 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 		if len(cc.Masters) > 1 {
 			m.Run.Name = fmt.Sprintf("%s/%dm", m.Run.Name, cell.masters)
 		}
+		if len(cc.RTTs) > 0 {
+			m.Run.Name = fmt.Sprintf("%s/rtt=%v", m.Run.Name, cell.cfg.RTT)
+		}
 		done = append(done, m)
 	}
 	closeTopo()
@@ -233,12 +261,20 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 	}
 	sum.Interrupted = ctx.Err() != nil
 	sum.Runs = compareRuns(done, ceilings)
+	for i := range sum.Runs {
+		if c := ceilingCosts[sum.Runs[i].Masters]; c != nil {
+			sum.Runs[i].Extra["ceiling_cost"] = c
+		}
+	}
 	if len(sum.Runs) == 0 && sum.Interrupted {
 		return errInterruptedEarly
 	}
 	if len(sum.Runs) > 0 || runErr == nil {
 		if err := writeCompare(cc.Base, sum, done, ceilings); err != nil {
 			return err
+		}
+		if cc.Base.Format != "gobench" && cc.Base.JSON != "-" {
+			printRanking(os.Stdout, sum.Runs, cc.RTTs)
 		}
 	}
 	switch {
@@ -280,5 +316,5 @@ func compareRuns(done []measured, ceilings map[int]float64) []results.Run {
 
 // baselineKey groups a run with the sequential row it is compared to.
 func baselineKey(r results.Run) string {
-	return strings.Join([]string{r.Backend, r.Client, r.Workload, fmt.Sprint(r.Masters, r.Workers)}, "/")
+	return strings.Join([]string{r.Backend, r.Client, r.Workload, fmt.Sprint(r.Masters, r.Workers, r.AddedRTTUS)}, "/")
 }

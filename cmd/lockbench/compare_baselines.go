@@ -67,6 +67,7 @@ func (cc *CompareConfig) withBaselines(cells []compareCell) ([]compareCell, erro
 				cfg := c.cfg
 				cfg.Workload.Workload = w
 				cfg.Driver.Client, cfg.Driver.Mux = "", "" // not Redlock: no client × mux
+				cfg.RTT = 0                                // baselines run direct
 				compareBaselines[b](&cfg)
 				if err := cfg.validate(); err != nil {
 					return nil, err

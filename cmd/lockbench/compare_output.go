@@ -51,9 +51,16 @@ func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float
 	}
 	sort.Ints(counts)
 	for _, m := range counts {
-		fmt.Fprintf(w, "ceiling (redis-benchmark on %d masters at once, pipelined 16 deep): %.0f cycles/s\n", m, ceilings[m])
+		cost := ""
+		for _, r := range runs {
+			if c, ok := r.Extra["ceiling_cost"].(*results.Cost); ok && r.Masters == m {
+				cost = "; " + ceilingCostText(c)
+				break
+			}
+		}
+		fmt.Fprintf(w, "ceiling (redis-benchmark on %d masters at once, pipelined 16 deep): %.0f cycles/s%s\n", m, ceilings[m], cost)
 	}
-	fmt.Fprintf(w, "%-48s %10s %9s %13s", "run", "cycles/s", "vs seq", "allocs/cycle")
+	fmt.Fprintf(w, "%-48s %10s %9s %13s %10s %10s %8s", "run", "cycles/s", "vs seq", "allocs/cycle", "client µs", "server µs", "writes")
 	if len(ceilings) > 0 {
 		fmt.Fprintf(w, " %11s", "of ceiling")
 	}
@@ -66,12 +73,28 @@ func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float
 		if v, ok := r.Extra["of_ceiling"].(float64); ok {
 			ofC = fmt.Sprintf("%.1f%%", 100*v)
 		}
-		fmt.Fprintf(w, "%-48s %10.0f %9s %13.1f", r.Name, r.Throughput.CyclesPerS, ratio, r.AllocsPerCycle)
+		fmt.Fprintf(w, "%-48s %10.0f %9s %13.1f %s", r.Name, r.Throughput.CyclesPerS, ratio, r.AllocsPerCycle, costCells(r.Cost))
 		if len(ceilings) > 0 {
 			fmt.Fprintf(w, " %11s", ofC)
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// costCells are a run's client and server CPU µs and write syscalls per
+// cycle (server marked * when read from INFO cpu).
+func costCells(c *results.Cost) string {
+	if c == nil {
+		return fmt.Sprintf("%10s %10s %8s", "-", "-", "-")
+	}
+	server := "-"
+	if c.ServerCPUSource != "" {
+		server = fmt.Sprintf("%.1f", c.ServerCPUUSPerCycle)
+		if c.ServerCPUSource == results.ServerCPUInfo {
+			server += "*"
+		}
+	}
+	return fmt.Sprintf("%10.1f %10s %8.2f", c.ClientCPUUSPerCycle, server, c.ClientWritesPerCycle)
 }
 
 // startCPUProfile profiles lockbench itself (not the servers) into path

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -23,6 +24,9 @@ type RunConfig struct {
 	Topology compose.Spec     `json:"topology"`
 	Workload workloads.Config `json:"workload"`
 	Faults   []string         `json:"faults,omitempty"` // --fault specs played during the run (faults.go)
+	// RTT is a round trip added to every master through a proxy (compare
+	// --rtt): network distance on loopback.
+	RTT time.Duration `json:"rtt,omitempty"`
 	JSON     string           `json:"-"`
 	Out      string           `json:"-"`
 	Quiet    bool             `json:"-"`

@@ -82,13 +82,14 @@ type availability struct {
 // proxies in front of the masters: addrs is what the driver must dial. nil
 // when the run has no faults.
 func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []string, err error) {
-	if len(cfg.Faults) == 0 {
+	if len(cfg.Faults) == 0 && cfg.RTT == 0 {
 		return nil, topo.RedisAddrs, nil
 	}
 	fs, proxied, err := faults.ParseAll(cfg.Faults)
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
+	proxied = proxied || cfg.RTT > 0
 	fr = &faultRun{faults: fs, target: faults.Target{TTL: cfg.Driver.Redlock.TTL}, span: cfg.Workload.Warmup + cfg.Workload.Ramp + cfg.Workload.Duration}
 	if !cfg.Quiet {
 		fr.target.Log = os.Stderr
@@ -108,6 +109,12 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []st
 		}
 		fr.target.Proxies = p
 		addrs = p.Addrs()
+		if cfg.RTT > 0 {
+			if err := p.AddDelay(cfg.RTT); err != nil {
+				_ = p.Close()
+				return nil, nil, err
+			}
+		}
 	}
 	return fr, addrs, nil
 }
@@ -180,7 +187,7 @@ func (fr *faultRun) finish(run *results.Run) {
 	if fr.target.Proxies != nil {
 		_ = fr.target.Proxies.Close()
 	}
-	if run == nil {
+	if run == nil || len(fr.faults) == 0 { // only proxies for --rtt: nothing to report
 		return
 	}
 	if run.Extra == nil {
