@@ -36,18 +36,18 @@ type Host struct {
 // Run is one cell: a backend, client, strategy and workload measured for a
 // duration.
 type Run struct {
-	Name        string  `json:"name"`
-	Backend     string  `json:"backend"`
-	Client      string  `json:"client"`
-	Mux         string  `json:"mux"`
-	Masters     int     `json:"masters"`
-	Workload    string  `json:"workload"`
-	Keys        int     `json:"keys"`
-	Workers     int     `json:"workers"`
-	Rate        float64 `json:"rate"`
-	DurationS   float64 `json:"duration_s"`
+	Name      string  `json:"name"`
+	Backend   string  `json:"backend"`
+	Client    string  `json:"client"`
+	Mux       string  `json:"mux"`
+	Masters   int     `json:"masters"`
+	Workload  string  `json:"workload"`
+	Keys      int     `json:"keys"`
+	Workers   int     `json:"workers"`
+	Rate      float64 `json:"rate"`
+	DurationS float64 `json:"duration_s"`
 	// AddedRTTUS is the round trip added to every master (compare --rtt).
-	AddedRTTUS float64 `json:"added_rtt_us,omitempty"`
+	AddedRTTUS  float64 `json:"added_rtt_us,omitempty"`
 	Interrupted bool    `json:"interrupted"`
 	// NothingMeasured: interrupted before the measured window began (in
 	// the warmup); counts are zero and no figure is a result.

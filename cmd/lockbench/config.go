@@ -26,10 +26,10 @@ type RunConfig struct {
 	Faults   []string         `json:"faults,omitempty"` // --fault specs played during the run (faults.go)
 	// RTT is a round trip added to every master through a proxy (compare
 	// --rtt): network distance on loopback.
-	RTT time.Duration `json:"rtt,omitempty"`
-	JSON     string           `json:"-"`
-	Out      string           `json:"-"`
-	Quiet    bool             `json:"-"`
+	RTT   time.Duration `json:"rtt,omitempty"`
+	JSON  string        `json:"-"`
+	Out   string        `json:"-"`
+	Quiet bool          `json:"-"`
 	// AllowFailures: a run where most attempts fail is what was wanted
 	// (a fault experiment by hand); without it such a run exits 1.
 	AllowFailures bool `json:"allow_failures,omitempty"`

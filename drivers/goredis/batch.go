@@ -3,6 +3,7 @@ package goredis
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/redis/go-redis/v9"
 
@@ -16,17 +17,32 @@ import (
 // the commands of one batch come from concurrent lockers. ctx bounds the whole batch: when it ends mid-read go-redis
 // drops the connection instead of reusing it, so replies never shift.
 func (n *Node) DoBatch(ctx context.Context, cmds []multiplex.Cmd, out []multiplex.Reply) {
+	bp := batches.Get().(*[]*slot)
+	defer func() {
+		for _, s := range *bp {
+			s.release()
+		}
+		clear(*bp)
+		*bp = (*bp)[:0]
+		batches.Put(bp)
+	}()
 	sent := make([]redis.Cmder, len(cmds))
 	_, _ = n.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, c := range cmds {
-			sent[i] = queue(ctx, p, c, false)
+			s := slots.Get().(*slot)
+			*bp = append(*bp, s)
+			if sent[i] = s.prepare(c, &n.ttl, false); sent[i] == nil {
+				sent[i] = p.Do(ctx, "lockbench-unknown-kind", c.Kind.String())
+				continue
+			}
+			_ = p.Process(ctx, sent[i])
 		}
 		return nil
 	})
 	var retry []int
 	for i, c := range sent {
 		out[i] = reduce(c)
-		if isNoScript(c.Err()) {
+		if cmds[i].Kind != multiplex.Acquire && isNoScript(c.Err()) {
 			retry = append(retry, i)
 		}
 	}
@@ -35,7 +51,8 @@ func (n *Node) DoBatch(ctx context.Context, cmds []multiplex.Cmd, out []multiple
 	}
 	_, _ = n.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, i := range retry {
-			sent[i] = queue(ctx, p, cmds[i], true)
+			sent[i] = (*bp)[i].prepare(cmds[i], &n.ttl, true)
+			_ = p.Process(ctx, sent[i])
 		}
 		return nil
 	})
@@ -44,26 +61,8 @@ func (n *Node) DoBatch(ctx context.Context, cmds []multiplex.Cmd, out []multiple
 	}
 }
 
-// queue adds one Redlock command to a pipeline, scripts by SHA unless full.
-func queue(ctx context.Context, p redis.Pipeliner, c multiplex.Cmd, full bool) redis.Cmder {
-	var s *redis.Script
-	args := []any{c.Token}
-	switch c.Kind {
-	case multiplex.Acquire:
-		return p.SetNX(ctx, c.Key, c.Token, c.TTL)
-	case multiplex.Release:
-		s = releaseScript
-	case multiplex.Extend:
-		s = extendScript
-		args = append(args, ttlArg(c.TTL))
-	default:
-		return p.Do(ctx, "lockbench-unknown-kind", c.Kind.String())
-	}
-	if full {
-		return s.Eval(ctx, p, []string{c.Key}, args...)
-	}
-	return s.EvalSha(ctx, p, []string{c.Key}, args...)
-}
+// batches are DoBatch's slot lists, reused.
+var batches = sync.Pool{New: func() any { s := make([]*slot, 0, 64); return &s }}
 
 // reduce turns one pipelined reply into a Reply.
 func reduce(c redis.Cmder) multiplex.Reply {

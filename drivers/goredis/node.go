@@ -67,7 +67,9 @@ type commander interface {
 type Node struct {
 	c    *redis.Client
 	do   commander // c, or c's auto-pipeliner
+	auto bool      // do is the auto-pipeliner: no reused commands (slot.go)
 	addr string
+	ttl  ttlCache
 }
 
 var (
@@ -90,7 +92,7 @@ func Dial(addrs []string, opt Options) ([]*Node, error) {
 				_ = CloseAll(nodes)
 				return nil, fmt.Errorf("goredis: auto-pipeline %s: %w", a, err)
 			}
-			n.do = ap
+			n.do, n.auto = ap, true
 		}
 		nodes = append(nodes, n)
 	}
@@ -122,8 +124,23 @@ func (n *Node) Addr() string { return n.addr }
 // Close closes the client.
 func (n *Node) Close() error { return n.c.Close() }
 
-// Do runs one Redlock command on this master.
+// Do runs one Redlock command on this master. On the plain client it runs
+// from a reused slot (slot.go): no argument boxing, no new Cmd.
 func (n *Node) Do(ctx context.Context, cmd multiplex.Cmd) multiplex.Reply {
+	if !n.auto {
+		s := slots.Get().(*slot)
+		defer s.release()
+		c := s.prepare(cmd, &n.ttl, false)
+		if c == nil {
+			return unknownKind(cmd)
+		}
+		_ = n.c.Process(ctx, c)
+		if cmd.Kind != multiplex.Acquire && isNoScript(c.Err()) {
+			c = s.prepare(cmd, &n.ttl, true)
+			_ = n.c.Process(ctx, c)
+		}
+		return reduce(c)
+	}
 	switch cmd.Kind {
 	case multiplex.Acquire:
 		ok, err := n.do.SetNX(ctx, cmd.Key, cmd.Token, cmd.TTL).Result()
@@ -135,6 +152,10 @@ func (n *Node) Do(ctx context.Context, cmd multiplex.Cmd) multiplex.Reply {
 		v, err := extendScript.Run(ctx, n.do, []string{cmd.Key}, cmd.Token, ttlArg(cmd.TTL)).Int64()
 		return boolReply(v == 1, err)
 	}
+	return unknownKind(cmd)
+}
+
+func unknownKind(cmd multiplex.Cmd) multiplex.Reply {
 	return multiplex.Reply{Status: multiplex.Failed, Err: errors.New("goredis: unknown command kind " + cmd.Kind.String())}
 }
 
