@@ -36,6 +36,12 @@ func (g *gateNode) Do(ctx context.Context, _ Cmd) Reply {
 	return Reply{Status: OK}
 }
 
+func (g *gateNode) DoBatch(ctx context.Context, cmds []Cmd, out []Reply) {
+	for i, c := range cmds {
+		out[i] = g.Do(ctx, c)
+	}
+}
+
 func gateNodes(n int) ([]Node, []*gateNode) {
 	nodes, gs := make([]Node, n), make([]*gateNode, n)
 	for i := range nodes {
@@ -220,5 +226,29 @@ func TestDeadlineCtx(t *testing.T) {
 	cancel()
 	if err := withDeadline(parent, time.Hour).Err(); !errors.Is(err, context.Canceled) {
 		t.Fatalf("canceled parent: %v", err)
+	}
+}
+
+// BenchmarkBroadcast: each strategy's own cost per broadcast over five
+// instant masters, from 16×GOMAXPROCS goroutines (allocs/op is what
+// matters: no goroutine or timer context per command).
+func BenchmarkBroadcast(b *testing.B) {
+	for _, name := range []string{"sequential", "fanout", "auto", "pipeline"} {
+		b.Run(name, func(b *testing.B) {
+			nodes, _ := gateNodes(5)
+			s, err := New(name, nodes, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			b.ReportAllocs()
+			b.SetParallelism(16)
+			b.RunParallel(func(pb *testing.PB) {
+				out := make([]Reply, 5)
+				for pb.Next() {
+					s.Broadcast(context.Background(), Cmd{Token: "t", Timeout: time.Second}, out)
+				}
+			})
+		})
 	}
 }

@@ -40,6 +40,9 @@ func TestBadInput(t *testing.T) {
 		{"fault after the run", []string{"run", "--warmup", "1s", "--duration", "2s", "--fault", "kill:masters=1:at=3s"}, "kill:masters=1:at=3s"},
 		{"fault long after the run", []string{"run", "--duration", "2s", "--fault", "stop:masters=1:at=1m:for=1s"}, "at=1m"},
 		{"json is a directory", []string{"run", "--json", dir}, "--json"},
+		{"rueidis pipes not a power of two", []string{"run", "--rueidis-pipes", "3"}, "--rueidis-pipes"},
+		{"negative rueidis flush delay", []string{"run", "--rueidis-max-flush-delay", "-1ms"}, "--rueidis-max-flush-delay"},
+		{"negative goredis pool", []string{"run", "--goredis-pool-size", "-1"}, "--goredis-pool-size"},
 		{"unknown flag", []string{"run", "--frobnicate"}, "frobnicate"},
 		{"unknown subcommand", []string{"frobnicate"}, "frobnicate"},
 	}

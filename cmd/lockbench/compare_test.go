@@ -27,6 +27,8 @@ func TestCompareBadInput(t *testing.T) {
 		{"single client flag", []string{"--client", "goredis"}, "--clients"},
 		{"masters with redis", []string{"--redis", "127.0.0.1:1", "--masters", "3"}, "--masters"},
 		{"negative batch", []string{"--batch", "-1"}, "--batch"},
+		{"negative rtt", []string{"--rtt", "0,-1ms"}, "--rtt"},
+		{"rtt twice", []string{"--rtt", "1ms,1ms"}, "--rtt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, code := cli(t, 10*time.Second, append([]string{"compare"}, tc.args...)...)
