@@ -2,6 +2,7 @@ package multiplex
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -14,24 +15,26 @@ import (
 // re-armed, reused context object is not an option (it was tried: a late
 // watcher saw a recycled context's Done closed and its Err nil).
 //
-// Two cheaper shapes, both immutable:
-//   - deadlineCtx, one small allocation and no timer, where the clients
-//     enforce the deadline themselves through network deadlines (the
-//     non-pipelined connections Sequential and Pipeline run on);
-//   - one timer context per Broadcast, shared by all masters, over a
-//     detached parent (no registration), where a client waits on Done
-//     (FanOut and Auto: rueidis's auto-pipelining waits on Done).
-
-// deadlineCtx carries a deadline without a timer: Deadline() is at, Done()
-// and Value() are the parent's, Err() is the parent's error or, once at has
-// passed, DeadlineExceeded. Done does not close at the deadline: a client
-// that only waits on Done is bounded by its parent, not by at.
+// deadlineCtx is one small allocation with a lazy timer: Deadline() is all
+// the clients' network deadlines need (rueidis's pooled connections never
+// ask for Done), and only a client that asks for Done (go-redis's pool wait,
+// rueidis's auto-pipelining) gets a channel and a timer, made then. It is
+// not registered with its parent: a parent's cancellation is seen by Err
+// (which then closes Done), otherwise the command ends at its deadline at
+// the latest. Sequential makes one per master, FanOut and Auto one per
+// broadcast (all masters are asked at the same instant), Pipeline one per
+// flush.
 type deadlineCtx struct {
 	context.Context
 	at time.Time
+
+	mu    sync.Mutex
+	done  chan struct{} // made on the first Done
+	err   error         // set once, before done is closed
+	timer *time.Timer
 }
 
-func withDeadline(parent context.Context, d time.Duration) context.Context {
+func withDeadline(parent context.Context, d time.Duration) *deadlineCtx {
 	return &deadlineCtx{Context: parent, at: time.Now().Add(d)}
 }
 
@@ -42,15 +45,60 @@ func (c *deadlineCtx) Deadline() (time.Time, bool) {
 	return c.at, true
 }
 
+func (c *deadlineCtx) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil {
+		c.done = make(chan struct{})
+		switch d := time.Until(c.at); {
+		case c.err != nil:
+			close(c.done)
+		case d <= 0:
+			c.err = context.DeadlineExceeded
+			close(c.done)
+		default:
+			c.timer = time.AfterFunc(d, func() { c.finish(context.DeadlineExceeded) })
+		}
+	}
+	return c.done
+}
+
 func (c *deadlineCtx) Err() error {
+	c.mu.Lock()
+	err := c.err
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	if err := c.Context.Err(); err != nil {
+		c.finish(err)
 		return err
 	}
 	if !time.Now().Before(c.at) {
+		c.finish(context.DeadlineExceeded)
 		return context.DeadlineExceeded
 	}
 	return nil
 }
+
+// finish ends the context with err (the first one wins) and stops its timer.
+func (c *deadlineCtx) finish(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	if c.err != nil {
+		return
+	}
+	c.err = err
+	if c.done != nil {
+		close(c.done)
+	}
+}
+
+// cancel ends the context once its command is done, like a CancelFunc.
+func (c *deadlineCtx) cancel() { c.finish(context.Canceled) }
 
 // doDeadline runs cmd on n with a deadline of cmd.Timeout (none when 0).
 func doDeadline(ctx context.Context, n Node, cmd Cmd) Reply {
@@ -60,19 +108,8 @@ func doDeadline(ctx context.Context, n Node, cmd Cmd) Reply {
 	if cmd.Timeout <= 0 {
 		return n.Do(ctx, cmd)
 	}
-	return n.Do(withDeadline(ctx, cmd.Timeout), cmd)
-}
-
-// detached caches context.WithoutCancel of the last parent seen: workers
-// pass the same run context on every call, and a detached context is
-// immutable, so it can be shared.
-type detached struct {
-	parent, ctx context.Context
-}
-
-func (d *detached) of(parent context.Context) context.Context {
-	if d.parent != parent {
-		d.parent, d.ctx = parent, context.WithoutCancel(parent)
-	}
-	return d.ctx
+	dctx := withDeadline(ctx, cmd.Timeout)
+	r := n.Do(dctx, cmd)
+	dctx.cancel()
+	return r
 }

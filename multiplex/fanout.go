@@ -17,11 +17,10 @@ var errFanOutClosed = errors.New("multiplex: fanout closed")
 // Broadcast borrows a fan, a set of N−1 long-lived helper goroutines (their
 // stacks already grown to the client's depth), hands them masters 1..N−1 and
 // serves master 0 itself. All masters are asked at the same instant under
-// one deadline per broadcast (a timer context over a detached parent, so no
-// registration under the caller's context lock), so every master still gets
-// the full per-master timeout. A caller's cancellation therefore ends its
-// commands at their deadline at the latest. Fans are made on demand, as
-// many as Broadcasts ever ran at once, and reused.
+// one deadline per broadcast (deadlineCtx: no registration under the
+// caller's context lock, a timer only if a client asks for Done), so every
+// master still gets the full per-master timeout. Fans are made on demand,
+// as many as Broadcasts ever ran at once, and reused.
 type FanOut struct {
 	nodes []Node
 
@@ -66,7 +65,6 @@ func (f *FanOut) Close() error {
 // at a time.
 type fan struct {
 	ctx     context.Context // the broadcast's, with its deadline
-	det     detached
 	cmd     Cmd
 	replies []Reply
 	start   chan int // master index for a helper to serve
@@ -127,9 +125,10 @@ func (f *FanOut) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 		return
 	}
 	fn.cmd, fn.ctx = cmd, ctx
-	cancel := context.CancelFunc(nil)
+	var dctx *deadlineCtx
 	if cmd.Timeout > 0 {
-		fn.ctx, cancel = context.WithTimeout(fn.det.of(ctx), cmd.Timeout)
+		dctx = withDeadline(ctx, cmd.Timeout)
+		fn.ctx = dctx
 	}
 	for i := 1; i < len(f.nodes); i++ {
 		fn.start <- i
@@ -140,8 +139,8 @@ func (f *FanOut) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 		<-fn.done
 	}
 	copy(out[1:], fn.replies[1:])
-	if cancel != nil {
-		cancel()
+	if dctx != nil {
+		dctx.cancel()
 	}
 	clear(fn.replies)
 	fn.ctx, fn.cmd = nil, Cmd{}

@@ -51,11 +51,12 @@ func gateNodes(n int) ([]Node, []*gateNode) {
 	return nodes, gs
 }
 
-// strategies builds every strategy that asks masters at once over nodes.
-func concurrentStrategies(t *testing.T, nodes []Node) map[string]Strategy {
+// concurrentStrategies builds every strategy that asks masters at once
+// over nodes (and others named in extra).
+func concurrentStrategies(t *testing.T, nodes []Node, extra ...string) map[string]Strategy {
 	t.Helper()
 	out := map[string]Strategy{}
-	for _, name := range []string{"fanout", "auto"} {
+	for _, name := range append([]string{"fanout", "auto"}, extra...) {
 		s, err := New(name, nodes, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -96,13 +97,14 @@ func TestFanOutAsksAllAtOnce(t *testing.T) {
 	}
 }
 
-// TestFanOutBudget: a stuck master times out within its budget while the
-// others answer, whichever master is stuck (master 0 is served by the
-// caller itself), and the fan is reusable afterwards.
+// TestFanOutBudget: a stuck master that only watches ctx.Done times out
+// within its budget while the others answer, whichever master is stuck
+// (fan-out's master 0 is served by the caller itself), and the strategy is
+// reusable afterwards. Sequential too: its deadline context closes Done.
 func TestFanOutBudget(t *testing.T) {
 	for stuck := range 3 {
 		nodes, gs := gateNodes(3)
-		for name, s := range concurrentStrategies(t, nodes) {
+		for name, s := range concurrentStrategies(t, nodes, "sequential") {
 			t.Run(fmt.Sprintf("%s/master %d stuck", name, stuck), func(t *testing.T) {
 				gs[stuck].stuck = true
 				out := make([]Reply, 3)
@@ -205,9 +207,10 @@ func TestBroadcastAllocs(t *testing.T) {
 	}
 }
 
-// TestDeadlineCtx: the timer-less deadline is the earlier of its own and the
-// parent's, and Err is the parent's error first, then DeadlineExceeded once
-// the deadline has passed.
+// TestDeadlineCtx: the deadline is the earlier of its own and the
+// parent's; Done closes at it with Err DeadlineExceeded; cancel ends it with
+// Canceled; a canceled parent is reported and closes Done (Err is never nil
+// once Done is closed).
 func TestDeadlineCtx(t *testing.T) {
 	ctx := withDeadline(context.Background(), time.Minute)
 	if ctx.Err() != nil {
@@ -216,17 +219,31 @@ func TestDeadlineCtx(t *testing.T) {
 	if dl, ok := ctx.Deadline(); !ok || time.Until(dl) < 30*time.Second {
 		t.Fatalf("deadline %v %v", dl, ok)
 	}
-	if err := withDeadline(context.Background(), -time.Second).Err(); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("past deadline: %v", err)
+	ctx.cancel()
+	<-ctx.Done()
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Fatalf("after cancel: %v", ctx.Err())
+	}
+	short := withDeadline(context.Background(), time.Millisecond)
+	<-short.Done()
+	if !errors.Is(short.Err(), context.DeadlineExceeded) {
+		t.Fatalf("past deadline: %v", short.Err())
+	}
+	short.cancel()
+	if !errors.Is(short.Err(), context.DeadlineExceeded) {
+		t.Fatalf("cancel after the deadline changed Err to %v", short.Err())
 	}
 	parent, cancel := context.WithTimeout(context.Background(), time.Second)
 	if dl, _ := withDeadline(parent, time.Hour).Deadline(); time.Until(dl) > time.Second {
 		t.Fatalf("deadline %v later than the parent's", dl)
 	}
+	child := withDeadline(parent, time.Hour)
+	done := child.Done()
 	cancel()
-	if err := withDeadline(parent, time.Hour).Err(); !errors.Is(err, context.Canceled) {
+	if err := child.Err(); !errors.Is(err, context.Canceled) {
 		t.Fatalf("canceled parent: %v", err)
 	}
+	<-done
 }
 
 // BenchmarkBroadcast: each strategy's own cost per broadcast over five

@@ -277,13 +277,15 @@ func (l *lane) linger(ctx context.Context, timer *time.Timer) {
 }
 
 // flush runs one batch bounded by the longest per-master timeout in it, as
-// a timer-less deadline context (budget.go): the pipelines run on
-// connections that enforce it through network deadlines.
+// a deadlineCtx (budget.go): no timer unless the client asks for Done.
 func (l *lane) flush(ctx context.Context, cmds []Cmd, out []Reply, budget time.Duration) {
-	if budget > 0 {
-		ctx = withDeadline(ctx, budget)
+	if budget <= 0 {
+		l.node.DoBatch(ctx, cmds, out)
+		return
 	}
-	l.node.DoBatch(ctx, cmds, out)
+	dctx := withDeadline(ctx, budget)
+	l.node.DoBatch(dctx, cmds, out)
+	dctx.cancel()
 }
 
 func (l *lane) fail(q []pending, err error) {

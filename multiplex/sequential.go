@@ -20,8 +20,8 @@ func (s *Sequential) N() int       { return len(s.nodes) }
 func (s *Sequential) Close() error { return nil }
 
 // Broadcast gives each master its own budget of cmd.Timeout from when it is
-// asked, as a timer-less deadline context (budget.go): the nodes it runs on
-// enforce it through network deadlines.
+// asked, as a deadlineCtx (budget.go): no timer unless the client asks for
+// Done.
 func (s *Sequential) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 	for i, n := range s.nodes {
 		out[i] = doDeadline(ctx, n, cmd)
