@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 )
 
 // errFanOutClosed answers a Broadcast on a closed FanOut.
@@ -67,8 +68,9 @@ type fan struct {
 	ctx     context.Context // the broadcast's, with its deadline
 	cmd     Cmd
 	replies []Reply
-	start   chan int // master index for a helper to serve
-	done    chan struct{}
+	start   chan int      // master index for a helper to serve
+	left    atomic.Int32  // helpers still serving this broadcast
+	done    chan struct{} // the last helper's signal: one wake-up per broadcast
 }
 
 func (f *FanOut) get() *fan {
@@ -83,7 +85,7 @@ func (f *FanOut) get() *fan {
 		return fn
 	}
 	n := len(f.nodes)
-	fn := &fan{replies: make([]Reply, n), start: make(chan int, n), done: make(chan struct{}, n)}
+	fn := &fan{replies: make([]Reply, n), start: make(chan int, n), done: make(chan struct{}, 1)}
 	f.wg.Add(n - 1)
 	for range n - 1 {
 		go f.help(fn)
@@ -106,7 +108,9 @@ func (f *FanOut) help(fn *fan) {
 	defer f.wg.Done()
 	for i := range fn.start {
 		fn.replies[i] = do(fn.ctx, f.nodes[i], fn.cmd)
-		fn.done <- struct{}{}
+		if fn.left.Add(-1) == 0 {
+			fn.done <- struct{}{}
+		}
 	}
 }
 
@@ -130,14 +134,15 @@ func (f *FanOut) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 		dctx = withDeadline(ctx, cmd.Timeout)
 		fn.ctx = dctx
 	}
+	fn.left.Store(int32(len(f.nodes) - 1))
 	for i := 1; i < len(f.nodes); i++ {
 		fn.start <- i
 	}
-	// The calling goroutine serves master 0 itself: one wake-up fewer.
+	// The calling goroutine serves master 0 itself: one wake-up fewer. It
+	// then waits for one signal from the last helper, not one per master:
+	// on a busy scheduler every wake-up is a trip through the run queue.
 	out[0] = do(fn.ctx, f.nodes[0], cmd)
-	for range len(f.nodes) - 1 {
-		<-fn.done
-	}
+	<-fn.done
 	copy(out[1:], fn.replies[1:])
 	if dctx != nil {
 		dctx.cancel()
