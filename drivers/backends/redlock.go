@@ -45,6 +45,9 @@ func openRedlock(ctx context.Context, s Spec) (drivers.Locker, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.Mux == "sequential" || s.Mux == "fanout" { // a connection per command in flight
+		warm(ctx, nodes, s.Workers)
+	}
 	mux, err := multiplex.New(s.Mux, nodes, s.Multiplex)
 	if err != nil {
 		_ = closeNodes()
