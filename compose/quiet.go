@@ -7,9 +7,11 @@ import (
 )
 
 // go-redis logs dial failures to stderr on its own; lockbench reports errors
-// itself, once, so the library's logger is silenced.
+// itself, once, per master. The CLI silences the library's logger by calling
+// QuietClientLogs; importing this package changes no process-wide setting.
 type silentLogger struct{}
 
 func (silentLogger) Printf(context.Context, string, ...any) {}
 
-func init() { redis.SetLogger(silentLogger{}) }
+// QuietClientLogs silences go-redis's process-wide logger.
+func QuietClientLogs() { redis.SetLogger(silentLogger{}) }

@@ -3,33 +3,25 @@ package drivers
 import (
 	"context"
 	"errors"
+
+	"github.com/lockbench/lockbench/results"
 )
 
-// Outcome is how one attempt ended, from the client's own view. The referee
-// (results) may reclassify a failed attempt with what no client can see.
-type Outcome uint8
+// Outcome is how one attempt ended, from the client's own view: the same
+// type the recorder counts (results.Outcome), so no cast between two lists
+// can drift. The referee may reclassify a failed attempt with what no
+// client can see.
+type Outcome = results.Outcome
 
+// The attempt outcomes under the names a lock driver speaks.
 const (
-	Acquired   Outcome = iota // a quorum granted the lock with validity left
-	Busy                      // a quorum (or the backend) said another owner holds it
-	SplitBrain                // no quorum either way: votes split among contenders
-	Timeout                   // masters too slow for a quorum, or validity used up
-	Error                     // masters failed
-	// Canceled: the run's context ended mid-attempt; not counted anywhere.
-	Canceled
+	Acquired   = results.OK         // a quorum granted the lock with validity left
+	Busy       = results.Busy       // a quorum (or the backend) said another owner holds it
+	SplitBrain = results.SplitBrain // no quorum either way: votes split among contenders
+	Timeout    = results.Timeout    // masters too slow for a quorum, or validity used up
+	Error      = results.Error      // masters failed
+	Canceled   = results.Canceled   // the run's context ended mid-attempt; not counted anywhere
 )
-
-// NumOutcomes is the number of counted outcomes (Canceled is not counted).
-const NumOutcomes = int(Canceled)
-
-var outcomeNames = [...]string{"acquired", "busy", "split_brain", "timeout", "error", "canceled"}
-
-func (o Outcome) String() string {
-	if int(o) < len(outcomeNames) {
-		return outcomeNames[o]
-	}
-	return "unknown"
-}
 
 // Classify names the outcome of one Lock call. ctx is the caller's context:
 // an attempt cut short because the run is ending is Canceled, not a failure.

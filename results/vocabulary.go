@@ -33,9 +33,12 @@ func Ops() []Op {
 	return out
 }
 
-// Outcome is how a recorded operation ended. For OpAcquire these are the
-// attempt classes every attempt lands in exactly one of; other ops use OK
-// and Error (and Timeout).
+// Outcome is how an operation ended: the one outcome vocabulary of
+// lockbench. A driver classifies its own attempt with it (drivers.Classify),
+// the referee may reclassify a failed attempt with what no client can see,
+// and the recorder counts it. For OpAcquire these are the attempt classes
+// every attempt lands in exactly one of; other ops use OK and Error (and
+// Timeout).
 type Outcome uint8
 
 const (
@@ -44,13 +47,16 @@ const (
 	SplitBrain                // nobody won the round: votes split
 	Timeout                   // masters too slow for a quorum, or validity used up
 	Error                     // masters failed
-	NumOutcomes
+	NumOutcomes               // the counted outcomes end here
+	// Canceled: the run's context ended mid-attempt. Never counted: shutdown
+	// is not failure.
+	Canceled = NumOutcomes
 )
 
-var outcomeNames = [NumOutcomes]string{"acquired", "busy", "split_brain", "timeout", "error"}
+var outcomeNames = [NumOutcomes + 1]string{"acquired", "busy", "split_brain", "timeout", "error", "canceled"}
 
 func (o Outcome) String() string {
-	if o < NumOutcomes {
+	if int(o) < len(outcomeNames) {
 		return outcomeNames[o]
 	}
 	return "unknown"

@@ -235,7 +235,7 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 			w.env.Referee.Failed(w.id, key, s, e, results.Error) // clears the attempt
 			return
 		}
-		last = results.Outcome(o)
+		last = o
 		if o == drivers.Acquired {
 			w.rec.Record(results.OpAcquire, last, s, s, e)
 			lease, granted, attemptStart = l, e, s

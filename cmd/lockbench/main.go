@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockbench/lockbench/compose"
 	"io"
 	"os"
 	"os/signal"
@@ -40,6 +41,7 @@ var errInterrupted = errors.New("interrupted")
 var errInterruptedEarly = errors.New("interrupted before anything was written")
 
 func main() {
+	compose.QuietClientLogs()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		// After the first signal, restore the default so a second one ends
