@@ -181,8 +181,9 @@ func newScenarioCmd() *cobra.Command {
 				}
 			}
 			pause := args[0] == "client-pause" || args[0] == "all"
-			if len(run) == 0 && !pause {
-				return usagef("scenario %q: unknown (have %s, client-pause, all)", args[0], strings.Join(scenarioNames(), ", "))
+			failover := pickFailover(args[0])
+			if len(run) == 0 && !pause && len(failover) == 0 {
+				return usagef("scenario %q: unknown (have %s, %s, client-pause, all)", args[0], strings.Join(scenarioNames(), ", "), strings.Join(failoverNames(), ", "))
 			}
 			if jsonPath != "" {
 				if err := checkOutputFile("--json", jsonPath); err != nil {
@@ -196,6 +197,12 @@ func newScenarioCmd() *cobra.Command {
 			var err error
 			if len(run) > 0 {
 				err = runScenarios(cmd.Context(), out, run, jsonPath)
+			}
+			if len(failover) > 0 && (err == nil || errors.As(err, new(exitError))) {
+				if len(run) > 0 {
+					fmt.Fprintln(cmd.OutOrStdout())
+				}
+				err = errors.Join(err, runFailover(cmd.Context(), cmd.OutOrStdout(), failover))
 			}
 			if pause && (err == nil || errors.As(err, new(exitError))) {
 				if len(run) > 0 {
@@ -213,6 +220,9 @@ func newScenarioCmd() *cobra.Command {
 func scenarioHelp() string {
 	var b strings.Builder
 	for _, s := range scenarios {
+		fmt.Fprintf(&b, "  %-31s %s\n  %-31s expected: %s\n", s.name, s.about, "", s.expect)
+	}
+	for _, s := range failoverScenarios {
 		fmt.Fprintf(&b, "  %-31s %s\n  %-31s expected: %s\n", s.name, s.about, "", s.expect)
 	}
 	fmt.Fprintf(&b, "  %-31s %s\n  %-31s expected: %s\n", "client-pause", "Holder A stalls inside its critical section until its lease expired and B "+

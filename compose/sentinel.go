@@ -1,0 +1,230 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// SentinelMaster is the name the Sentinel monitors the master under.
+const SentinelMaster = "lockbench"
+
+// ErrNoRedisSentinel is returned when redis-sentinel is not installed.
+var ErrNoRedisSentinel = errors.New("compose: redis-sentinel not found in PATH: install with `make deps` (or apt-get install redis-sentinel)")
+
+// Sentinel is the single-instance Redis topology the Redlock post argues
+// against: one master, one replica, and one redis-sentinel that promotes the
+// replica when the master dies. The replica replicates through a fault proxy,
+// so a run can hold replication back (BlockReplication) and make a grant
+// that never reaches the replica deterministic, not a race.
+type Sentinel struct {
+	Master, Replica *RedisServer
+	proc            *process // redis-sentinel
+	port            int
+	proxy           *Proxies // replica → master replication link
+	root            string
+}
+
+// SentinelOptions describe the topology to start.
+type SentinelOptions struct {
+	// DownAfter is the Sentinel's down-after-milliseconds: how long the
+	// master may not answer before it is taken for down.
+	DownAfter time.Duration `json:"down_after"`
+	Log       io.Writer     `json:"-"`
+}
+
+// DefaultSentinelOptions: failover within a couple of seconds.
+func DefaultSentinelOptions() SentinelOptions { return SentinelOptions{DownAfter: 500 * time.Millisecond} }
+
+// StartSentinel starts master, replica (replicating through a proxy) and one
+// Sentinel with quorum 1, and waits until the Sentinel knows the replica. On
+// error whatever was started is stopped again.
+func StartSentinel(ctx context.Context, opt SentinelOptions) (_ *Sentinel, err error) {
+	if opt.DownAfter <= 0 {
+		opt.DownAfter = DefaultSentinelOptions().DownAfter
+	}
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		return nil, ErrNoRedisServer
+	}
+	sbin, err := exec.LookPath("redis-sentinel")
+	if err != nil {
+		return nil, ErrNoRedisSentinel
+	}
+	root, err := os.MkdirTemp("", "lockbench-sentinel-")
+	if err != nil {
+		return nil, fmt.Errorf("compose: %w", err)
+	}
+	s := &Sentinel{root: root}
+	defer func() {
+		if err != nil {
+			_ = s.Close()
+		}
+	}()
+	ropt := RedisOptions{Persistence: "none", Log: opt.Log}
+	if s.Master, err = startRedisServer(ctx, bin, "", filepath.Join(root, "master"), ropt); err != nil {
+		return nil, err
+	}
+	if s.proxy, err = StartProxies([]string{s.Master.Addr()}); err != nil {
+		return nil, err
+	}
+	host, port, _ := strings.Cut(s.proxy.Addrs()[0], ":")
+	ropt.ExtraArgs = []string{"--replicaof", host, port}
+	if s.Replica, err = startRedisServer(ctx, bin, "", filepath.Join(root, "replica"), ropt); err != nil {
+		return nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := waitInfo(wctx, s.Replica.Addr(), "replication", "master_link_status:up"); err != nil {
+		return nil, fmt.Errorf("compose: replica never linked to its master: %w", err)
+	}
+	if err := s.startSentinel(wctx, sbin, opt); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Sentinel) startSentinel(ctx context.Context, bin string, opt SentinelOptions) error {
+	var lastErr error
+	for range 5 { // a free port can be taken before the sentinel binds it
+		port, err := FreePort()
+		if err != nil {
+			return err
+		}
+		conf := filepath.Join(s.root, "sentinel.conf") // the Sentinel rewrites it
+		body := fmt.Sprintf("port %d\nbind 127.0.0.1\nprotected-mode no\ndaemonize no\ndir %s\nloglevel warning\n"+
+			"sentinel monitor %s 127.0.0.1 %d 1\nsentinel down-after-milliseconds %s %d\nsentinel failover-timeout %s 10000\n",
+			port, s.root, SentinelMaster, s.Master.Port, SentinelMaster, opt.DownAfter.Milliseconds(), SentinelMaster)
+		if err := os.WriteFile(conf, []byte(body), 0o644); err != nil {
+			return fmt.Errorf("compose: %w", err)
+		}
+		log := opt.Log
+		if log == nil {
+			log = io.Discard
+		}
+		s.port = port
+		s.proc = &process{name: "redis-sentinel :" + strconv.Itoa(port), argv: []string{bin, conf}, log: log}
+		if err := s.proc.start(); err != nil {
+			return err
+		}
+		lastErr = waitTCP(ctx, s.proc, s.knowsReplica)
+		if lastErr == nil {
+			return nil
+		}
+		_ = s.proc.kill()
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return lastErr
+}
+
+// knowsReplica succeeds once the Sentinel lists the replica, not down.
+func (s *Sentinel) knowsReplica(ctx context.Context) error {
+	c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
+	defer c.Close()
+	reps, err := c.Replicas(ctx, SentinelMaster).Result()
+	if err != nil {
+		return err
+	}
+	for _, r := range reps {
+		if r["port"] == strconv.Itoa(s.Replica.Port) && !strings.Contains(r["flags"], "down") {
+			return nil
+		}
+	}
+	return errors.New("sentinel does not know the replica yet")
+}
+
+// Addr is the Sentinel's host:port.
+func (s *Sentinel) Addr() string { return hostPort(s.port) }
+
+// Addrs lists the Sentinels (one).
+func (s *Sentinel) Addrs() []string { return []string{s.Addr()} }
+
+// Pid is the Sentinel's process id.
+func (s *Sentinel) Pid() int { return s.proc.Pid() }
+
+// replicationToxics drop everything on the replication link, both ways.
+var replicationToxics = []Toxic{
+	{Name: "repl-down", Type: "timeout", Stream: "downstream", Attributes: map[string]any{"timeout": 0}},
+	{Name: "repl-up", Type: "timeout", Stream: "upstream", Attributes: map[string]any{"timeout": 0}},
+}
+
+// BlockReplication drops the replication stream: writes to the master no
+// longer reach the replica (and the replica acknowledges nothing), while
+// both stay up and connected as far as they can tell.
+func (s *Sentinel) BlockReplication() error {
+	for _, t := range replicationToxics {
+		if err := s.proxy.AddToxic(0, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HealReplication removes what BlockReplication added.
+func (s *Sentinel) HealReplication() error {
+	var errs []error
+	for _, t := range replicationToxics {
+		errs = append(errs, s.proxy.RemoveToxic(0, t.Name))
+	}
+	return errors.Join(errs...)
+}
+
+// CurrentMaster asks the Sentinel which address it holds for the master.
+func (s *Sentinel) CurrentMaster(ctx context.Context) (string, error) {
+	c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
+	defer c.Close()
+	a, err := c.GetMasterAddrByName(ctx, SentinelMaster).Result()
+	if err != nil {
+		return "", err
+	}
+	return strings.Join(a, ":"), nil
+}
+
+// Close stops the Sentinel, the proxy, replica and master, and removes the
+// temp dir.
+func (s *Sentinel) Close() error {
+	var errs []error
+	if s.proc != nil {
+		errs = append(errs, s.proc.stop(3*time.Second))
+	}
+	if s.proxy != nil {
+		errs = append(errs, s.proxy.Close())
+	}
+	for _, r := range []*RedisServer{s.Replica, s.Master} {
+		if r != nil {
+			errs = append(errs, r.Stop())
+		}
+	}
+	errs = append(errs, removeAll(s.root))
+	return errors.Join(errs...)
+}
+
+// waitInfo polls INFO section on addr until it contains want.
+func waitInfo(ctx context.Context, addr, section, want string) error {
+	c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
+	defer c.Close()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		info, err := c.Info(ctx, section).Result()
+		if err == nil && strings.Contains(info, want) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%s: no %q in INFO %s: %w", addr, want, section, errors.Join(ctx.Err(), err))
+		case <-tick.C:
+		}
+	}
+}
