@@ -43,7 +43,9 @@ type SentinelOptions struct {
 }
 
 // DefaultSentinelOptions: failover within a couple of seconds.
-func DefaultSentinelOptions() SentinelOptions { return SentinelOptions{DownAfter: 500 * time.Millisecond} }
+func DefaultSentinelOptions() SentinelOptions {
+	return SentinelOptions{DownAfter: 500 * time.Millisecond}
+}
 
 // StartSentinel starts master, replica (replicating through a proxy) and one
 // Sentinel with quorum 1, and waits until the Sentinel knows the replica. On
