@@ -23,6 +23,7 @@ type process struct {
 	argv []string
 	env  []string // added to lockbench's own environment
 	log  io.Writer
+	cred *syscall.Credential // run as this user; nil: as lockbench
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -40,7 +41,9 @@ func (p *process) start() error {
 	if len(p.env) > 0 {
 		cmd.Env = append(os.Environ(), p.env...)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Go sets the parent-death signal after the credential change, which
+	// would otherwise reset it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: p.cred}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("compose: start %s: %w", p.name, err)
 	}

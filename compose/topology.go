@@ -27,6 +27,20 @@ type Spec struct {
 	EtcdAddrs []string `json:"etcd_addrs,omitempty"`
 	// NeedsEtcd: the backend locks in etcd (see etcd.go).
 	NeedsEtcd bool `json:"-"`
+	// ZooKeeper is the local server to start when the backend needs one;
+	// ZooKeeperAddrs an external ensemble instead (zookeeper.go).
+	ZooKeeper      ZooKeeperOptions `json:"zookeeper"`
+	ZooKeeperAddrs []string         `json:"zookeeper_addrs,omitempty"`
+	NeedsZooKeeper bool             `json:"-"`
+	// Postgres is the local server to start when the backend needs one;
+	// PostgresURL an external one instead (postgres.go).
+	Postgres      PostgresOptions `json:"postgres"`
+	PostgresURL   string          `json:"-"`
+	NeedsPostgres bool            `json:"-"`
+	// Sentinel is the master + replica + redis-sentinel topology of the
+	// single-instance backend (sentinel.go).
+	Sentinel      SentinelOptions `json:"sentinel"`
+	NeedsSentinel bool            `json:"-"`
 }
 
 // ErrUnreachable: an external server given by flag does not answer.
@@ -42,6 +56,14 @@ type Topology struct {
 	EtcdAddrs []string
 	// Etcd is set when the members are local.
 	Etcd *Etcd
+	// ZooKeeperAddrs are the ZooKeeper servers; ZooKeeper is set when local.
+	ZooKeeperAddrs []string
+	ZooKeeper      *ZooKeeper
+	// PostgresURL is the PostgreSQL server; Postgres is set when local.
+	PostgresURL string
+	Postgres    *Postgres
+	// Sentinel is the single-instance failover topology, when asked for.
+	Sentinel *Sentinel
 
 	closers []io.Closer
 }
@@ -80,6 +102,9 @@ func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
 		if err := t.upEtcd(ctx, spec); err != nil {
 			return nil, err
 		}
+	}
+	if err := t.upBackends(ctx, spec); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

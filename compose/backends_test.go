@@ -1,0 +1,73 @@
+package compose
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestUpBackends: Up starts ZooKeeper, PostgreSQL and the Sentinel topology
+// when asked, each answers, and Close leaves no server process behind.
+func TestUpBackends(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	topo, err := Up(ctx, Spec{NoRedis: true, NeedsZooKeeper: true, NeedsPostgres: true, NeedsSentinel: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := []int{topo.ZooKeeper.Pid(), topo.Postgres.Pid(), topo.Sentinel.Pid(), topo.Sentinel.Master.Pid(), topo.Sentinel.Replica.Pid()}
+	if err := ZooKeeperPing(ctx, topo.ZooKeeperAddrs[0]); err != nil {
+		t.Errorf("zookeeper: %v", err)
+	}
+	if err := PostgresPing(ctx, topo.PostgresURL); err != nil {
+		t.Errorf("postgres: %v", err)
+	}
+	if m, err := topo.Sentinel.CurrentMaster(ctx); err != nil || m != topo.Sentinel.Master.Addr() {
+		t.Errorf("sentinel master = %q (%v), want %s", m, err, topo.Sentinel.Master.Addr())
+	}
+	if os.Geteuid() == 0 {
+		st, err := os.Stat("/proc/" + itoa(topo.Postgres.Pid()))
+		if err == nil && st.Sys() != nil && ownerUID(st) == 0 {
+			t.Errorf("postgres runs as root")
+		}
+	}
+	if err := topo.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		if Alive(pid) {
+			t.Errorf("pid %d still alive after Close", pid)
+		}
+	}
+}
+
+// TestSentinelBlockReplication: a write made while replication is blocked
+// does not reach the replica; once healed, the next one does.
+func TestSentinelBlockReplication(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := StartSentinel(ctx, DefaultSentinelOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	m := redis.NewClient(&redis.Options{Addr: s.Master.Addr()})
+	defer m.Close()
+	if err := s.BlockReplication(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Set(ctx, "blocked", "1", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := m.Do(ctx, "WAIT", 1, 300).Int(); err != nil || n != 0 {
+		t.Fatalf("WAIT 1 while blocked = %d (%v), want 0 replicas", n, err)
+	}
+	r := redis.NewClient(&redis.Options{Addr: s.Replica.Addr()})
+	defer r.Close()
+	if n, _ := r.Exists(ctx, "blocked").Result(); n != 0 {
+		t.Fatal("the write reached the replica through a blocked link")
+	}
+}

@@ -1,0 +1,191 @@
+package compose
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ErrNoPostgres is returned when the PostgreSQL server binaries are missing.
+var ErrNoPostgres = errors.New("compose: PostgreSQL not installed (no /usr/lib/postgresql/*/bin/postgres): install with `make deps` (or apt-get install postgresql)")
+
+// PostgresOptions describe the local PostgreSQL to start.
+type PostgresOptions struct {
+	// MaxConnections is the server's max_connections; size it above the
+	// workers (every worker holds a session).
+	MaxConnections int       `json:"max_connections"`
+	Log            io.Writer `json:"-"`
+}
+
+// Postgres is one local PostgreSQL server: a cluster initdb'd into a temp
+// dir, run as the unprivileged `postgres` user when lockbench runs as root
+// (the server refuses to run as root), trust auth on loopback only.
+type Postgres struct {
+	Port int
+	proc *process
+	root string
+}
+
+// postgresBin finds the newest installed server's bin dir.
+func postgresBin() (string, error) {
+	m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/postgres")
+	if len(m) == 0 {
+		return "", ErrNoPostgres
+	}
+	sort.Slice(m, func(i, j int) bool { return version(m[i]) < version(m[j]) })
+	return filepath.Dir(m[len(m)-1]), nil
+}
+
+func version(p string) int {
+	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(filepath.Dir(p))))
+	return v
+}
+
+// serverCredential is who the server runs as: nil (ourselves) unless we
+// are root, then the `postgres` user the Debian package creates.
+func serverCredential() (*syscall.Credential, error) {
+	if os.Geteuid() != 0 {
+		return nil, nil
+	}
+	u, err := user.Lookup("postgres")
+	if err != nil {
+		return nil, fmt.Errorf("compose: running as root and no `postgres` user to run PostgreSQL as: %w (install with `make deps`)", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+// StartPostgres runs initdb into a temp dir and starts the server on a free
+// loopback port, waiting until it accepts a connection.
+func StartPostgres(ctx context.Context, opt PostgresOptions) (_ *Postgres, err error) {
+	bin, err := postgresBin()
+	if err != nil {
+		return nil, err
+	}
+	cred, err := serverCredential()
+	if err != nil {
+		return nil, err
+	}
+	if opt.MaxConnections <= 0 {
+		opt.MaxConnections = 300
+	}
+	root, err := os.MkdirTemp("", "lockbench-postgres-")
+	if err != nil {
+		return nil, fmt.Errorf("compose: %w", err)
+	}
+	p := &Postgres{root: root}
+	defer func() {
+		if err != nil {
+			_ = p.Close()
+		}
+	}()
+	if cred != nil {
+		if err := os.Chown(root, int(cred.Uid), int(cred.Gid)); err != nil {
+			return nil, fmt.Errorf("compose: %w", err)
+		}
+	}
+	data := filepath.Join(root, "data")
+	var out bytes.Buffer
+	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8")
+	initdb.Stdout, initdb.Stderr = &out, &out
+	initdb.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}
+	if err := initdb.Run(); err != nil {
+		return nil, fmt.Errorf("compose: initdb: %w\n%s", err, out.String())
+	}
+	log := opt.Log
+	if log == nil {
+		log = io.Discard
+	}
+	var lastErr error
+	for range 3 { // a free port can be taken before the server binds it
+		if p.Port, err = FreePort(); err != nil {
+			return nil, err
+		}
+		argv := []string{filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(p.Port), "-h", "127.0.0.1", "-k", root,
+			"-c", "max_connections=" + strconv.Itoa(opt.MaxConnections), "-c", "logging_collector=off"}
+		p.proc = &process{name: "postgres :" + strconv.Itoa(p.Port), argv: argv, log: log, cred: cred}
+		if err := p.proc.start(); err != nil {
+			return nil, err
+		}
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		lastErr = waitTCP(wctx, p.proc, func(ctx context.Context) error { return PostgresPing(ctx, p.URL()) })
+		cancel()
+		if lastErr == nil {
+			return p, nil
+		}
+		_ = p.proc.kill()
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+// URL is the connection string of the server's `postgres` database.
+func (p *Postgres) URL() string {
+	return fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", hostPort(p.Port))
+}
+
+// Addr is the server's host:port.
+func (p *Postgres) Addr() string { return hostPort(p.Port) }
+
+// Pid is the postmaster's process id, 0 when stopped.
+func (p *Postgres) Pid() int { return p.proc.Pid() }
+
+// Close stops the server (SIGTERM: smart shutdown, then SIGKILL) and
+// removes the cluster.
+func (p *Postgres) Close() error {
+	var errs []error
+	if p.proc != nil {
+		// SIGINT is PostgreSQL's fast shutdown: sessions are ended, not waited for.
+		_ = p.proc.signal(syscall.SIGINT)
+		errs = append(errs, p.proc.stop(5*time.Second))
+	}
+	errs = append(errs, removeAll(p.root))
+	return errors.Join(errs...)
+}
+
+// PostgresPing connects to url and runs SELECT 1.
+func PostgresPing(ctx context.Context, url string) error {
+	c, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	return c.Ping(ctx)
+}
+
+// upPostgres dials spec.PostgresURL or starts a server; Up calls it.
+func (t *Topology) upPostgres(ctx context.Context, spec Spec) error {
+	if spec.PostgresURL != "" {
+		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		err := PostgresPing(pctx, spec.PostgresURL)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, spec.PostgresURL, err)
+		}
+		t.PostgresURL = spec.PostgresURL
+		return nil
+	}
+	p, err := StartPostgres(ctx, spec.Postgres)
+	if err != nil {
+		return err
+	}
+	t.Postgres = p
+	t.closers = append(t.closers, p)
+	t.PostgresURL = p.URL()
+	return nil
+}

@@ -1,0 +1,159 @@
+package compose
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// ZooKeeperJar is where Debian's zookeeper package puts the server.
+var ZooKeeperJar = "/usr/share/java/zookeeper.jar"
+
+// ErrNoZooKeeper is returned when the ZooKeeper server or a JVM is missing.
+var ErrNoZooKeeper = errors.New("compose: ZooKeeper not installed (need java and " + ZooKeeperJar + "): install with `make deps` (or apt-get install zookeeper)")
+
+// ZooKeeperOptions describe the local ZooKeeper to start.
+type ZooKeeperOptions struct {
+	// TickTime is ZooKeeper's time unit; sessions may be as short as 2 ticks.
+	TickTime time.Duration `json:"tick_time"`
+	Log      io.Writer     `json:"-"`
+}
+
+// ZooKeeper is one standalone ZooKeeper server (a JVM) with its own data
+// dir; transaction log fsync stays on (ZooKeeper's default).
+type ZooKeeper struct {
+	Port int
+	proc *process
+	root string
+}
+
+// StartZooKeeper starts a standalone server on a free loopback port and
+// waits until it answers `ruok`. On error whatever was started is stopped.
+func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, err error) {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		return nil, ErrNoZooKeeper
+	}
+	if _, err := os.Stat(ZooKeeperJar); err != nil {
+		return nil, ErrNoZooKeeper
+	}
+	if opt.TickTime <= 0 {
+		opt.TickTime = 200 * time.Millisecond
+	}
+	root, err := os.MkdirTemp("", "lockbench-zookeeper-")
+	if err != nil {
+		return nil, fmt.Errorf("compose: %w", err)
+	}
+	z := &ZooKeeper{root: root}
+	defer func() {
+		if err != nil {
+			_ = z.Close()
+		}
+	}()
+	log := opt.Log
+	if log == nil {
+		log = io.Discard
+	}
+	var lastErr error
+	for range 3 { // a free port can be taken before the server binds it
+		if z.Port, err = FreePort(); err != nil {
+			return nil, err
+		}
+		cfg := filepath.Join(root, "zoo.cfg")
+		tick := opt.TickTime.Milliseconds()
+		body := fmt.Sprintf("tickTime=%d\ndataDir=%s\nclientPort=%d\nclientPortAddress=127.0.0.1\n"+
+			"minSessionTimeout=%d\nmaxSessionTimeout=60000\nmaxClientCnxns=0\nadmin.enableServer=false\n"+
+			"4lw.commands.whitelist=ruok\n", tick, filepath.Join(root, "data"), z.Port, 2*tick)
+		if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+			return nil, fmt.Errorf("compose: %w", err)
+		}
+		argv := []string{java, "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-cp", ZooKeeperJar,
+			"-Dzookeeper.log.dir=" + root, "org.apache.zookeeper.server.ZooKeeperServerMain", cfg}
+		z.proc = &process{name: "zookeeper :" + strconv.Itoa(z.Port), argv: argv, log: log}
+		if err := z.proc.start(); err != nil {
+			return nil, err
+		}
+		wctx, cancel := context.WithTimeout(ctx, 60*time.Second) // a JVM on a loaded machine
+		lastErr = waitTCP(wctx, z.proc, func(ctx context.Context) error { return ZooKeeperPing(ctx, z.Addr()) })
+		cancel()
+		if lastErr == nil {
+			return z, nil
+		}
+		_ = z.proc.kill()
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+// Addr is the server's client host:port.
+func (z *ZooKeeper) Addr() string { return hostPort(z.Port) }
+
+// Addrs lists the servers (one).
+func (z *ZooKeeper) Addrs() []string { return []string{z.Addr()} }
+
+// Pid is the server's process id, 0 when stopped.
+func (z *ZooKeeper) Pid() int { return z.proc.Pid() }
+
+// Close stops the server and removes its data dir.
+func (z *ZooKeeper) Close() error {
+	var errs []error
+	if z.proc != nil {
+		errs = append(errs, z.proc.stop(5*time.Second))
+	}
+	errs = append(errs, removeAll(z.root))
+	return errors.Join(errs...)
+}
+
+// ZooKeeperPing sends the `ruok` four-letter word and expects `imok`.
+func ZooKeeperPing(ctx context.Context, addr string) error {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = c.SetDeadline(dl)
+	}
+	if _, err := c.Write([]byte("ruok")); err != nil {
+		return err
+	}
+	b, _ := io.ReadAll(c)
+	if string(b) != "imok" {
+		return fmt.Errorf("zookeeper %s: ruok answered %q", addr, b)
+	}
+	return nil
+}
+
+// upZooKeeper dials spec.ZooKeeperAddrs or starts a server; Up calls it.
+func (t *Topology) upZooKeeper(ctx context.Context, spec Spec) error {
+	if len(spec.ZooKeeperAddrs) > 0 {
+		for _, a := range spec.ZooKeeperAddrs {
+			pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			err := ZooKeeperPing(pctx, a)
+			cancel()
+			if err != nil {
+				return fmt.Errorf("%w: --zookeeper %s: %v", ErrUnreachable, a, err)
+			}
+		}
+		t.ZooKeeperAddrs = spec.ZooKeeperAddrs
+		return nil
+	}
+	z, err := StartZooKeeper(ctx, spec.ZooKeeper)
+	if err != nil {
+		return err
+	}
+	t.ZooKeeper = z
+	t.closers = append(t.closers, z)
+	t.ZooKeeperAddrs = z.Addrs()
+	return nil
+}
