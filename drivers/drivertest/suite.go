@@ -29,6 +29,10 @@ type Options struct {
 	Workers int
 	// Increments each worker makes. Default 2.
 	Rounds int
+	// NoExpiry: the backend's locks do not lapse while their client lives
+	// (ZooKeeper sessions, PostgreSQL advisory locks). The two expiry tests
+	// are replaced by HeldUntilUnlock (noexpiry.go).
+	NoExpiry bool
 }
 
 func (o *Options) defaults() {
@@ -55,8 +59,12 @@ func Run(t *testing.T, open Opener, opt Options) {
 	opt.defaults()
 	t.Run("MutualExclusion", func(t *testing.T) { mutualExclusion(t, open, opt) })
 	t.Run("OneAttemptBusy", func(t *testing.T) { oneAttemptBusy(t, open) })
-	t.Run("ReleaseKeepsOthersLock", func(t *testing.T) { releaseKeepsOthersLock(t, open, opt) })
-	t.Run("ExtendAfterExpiryFails", func(t *testing.T) { extendAfterExpiry(t, open, opt) })
+	if opt.NoExpiry {
+		t.Run("HeldUntilUnlock", func(t *testing.T) { heldUntilUnlock(t, open, opt) })
+	} else {
+		t.Run("ReleaseKeepsOthersLock", func(t *testing.T) { releaseKeepsOthersLock(t, open, opt) })
+		t.Run("ExtendAfterExpiryFails", func(t *testing.T) { extendAfterExpiry(t, open, opt) })
+	}
 	t.Run("ExtendWhileHeld", func(t *testing.T) { extendWhileHeld(t, open) })
 	t.Run("CanceledContext", func(t *testing.T) { canceledContext(t, open) })
 }

@@ -1,0 +1,51 @@
+// Package zklock is the ZooKeeper baseline: the standard lock recipe (the
+// shape of Curator's InterProcessMutex) over github.com/go-zookeeper/zk.
+// A contender creates an ephemeral sequential znode under the lock's node;
+// the lowest sequence holds the lock; a waiter watches only its predecessor
+// (no herd). The holder's znode czxid — the zxid of the transaction that
+// created it — grows with every grant and is the fencing token, as etcd's
+// create revision is. A lock lives as long as the session: it does not
+// expire while the client keeps heart-beating, and it is gone once the
+// server expires a silent session.
+//
+// go-zookeeper's calls take no context: each is bounded by the session's
+// timeout. Lock checks its context between steps and waits on watches with
+// it.
+package zklock
+
+import (
+	"fmt"
+	"time"
+)
+
+// Config is the driver's parameters. It serialises into results.
+type Config struct {
+	// Wait: one attempt queues behind the holder (watching its
+	// predecessor) for up to WaitTimeout instead of giving up at once.
+	Wait        bool          `json:"wait"`
+	WaitTimeout time.Duration `json:"wait_timeout"`
+	// SessionTimeout is asked of the server (which clamps it to its
+	// min/max). A holder's validity is this long from its attempt's start:
+	// the server expires a session that long after it last heard from it.
+	SessionTimeout time.Duration `json:"session_timeout"`
+	// Prefix is the persistent parent of every lock node.
+	Prefix string `json:"prefix"`
+}
+
+// DefaultConfig: TryLock, a 10 s session.
+func DefaultConfig() Config {
+	return Config{WaitTimeout: time.Second, SessionTimeout: 10 * time.Second, Prefix: "/lockbench"}
+}
+
+// Validate names the flag at fault.
+func (c Config) Validate() error {
+	switch {
+	case c.WaitTimeout <= 0:
+		return fmt.Errorf("--zk-wait-timeout %v: must be positive", c.WaitTimeout)
+	case c.SessionTimeout < 100*time.Millisecond:
+		return fmt.Errorf("--ttl %v: the ZooKeeper session timeout must be at least 100ms", c.SessionTimeout)
+	case len(c.Prefix) < 2 || c.Prefix[0] != '/' || c.Prefix[len(c.Prefix)-1] == '/':
+		return fmt.Errorf("zookeeper prefix %q: want /name", c.Prefix)
+	}
+	return nil
+}

@@ -1,0 +1,213 @@
+package zklock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-zookeeper/zk"
+
+	"github.com/lockbench/lockbench/drivers"
+)
+
+var acl = zk.WorldACL(zk.PermAll)
+
+// Locker takes ZooKeeper locks over one session, shared by every worker
+// (as one Curator client serves many InterProcessMutexes).
+type Locker struct {
+	cfg  Config
+	conn *zk.Conn
+}
+
+var _ drivers.Locker = (*Locker)(nil)
+
+type nopLogger struct{}
+
+func (nopLogger) Printf(string, ...any) {}
+
+// New connects to servers (host:port) and waits for a session.
+func New(ctx context.Context, servers []string, cfg Config) (*Locker, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(servers) == 0 {
+		return nil, errors.New("zklock: no servers")
+	}
+	conn, events, err := zk.Connect(servers, cfg.SessionTimeout, zk.WithLogger(nopLogger{}))
+	if err != nil {
+		return nil, fmt.Errorf("zklock: connect %v: %w", servers, err)
+	}
+	for {
+		select {
+		case ev := <-events:
+			if ev.State == zk.StateHasSession {
+				go drain(events)
+				return &Locker{cfg: cfg, conn: conn}, nil
+			}
+		case <-ctx.Done():
+			conn.Close()
+			return nil, fmt.Errorf("zklock: no session with %v: %w", servers, ctx.Err())
+		}
+	}
+}
+
+// drain keeps the session event channel from filling up.
+func drain(events <-chan zk.Event) {
+	for range events {
+	}
+}
+
+// SessionID is the session's id (tests, scenarios).
+func (l *Locker) SessionID() int64 { return l.conn.SessionID() }
+
+// Lock makes one attempt: create our znode, and hold the lock if it has the
+// lowest sequence; else (TryLock) delete it and report busy, or (Wait)
+// watch the predecessor until it goes, for up to WaitTimeout.
+func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+	att := drivers.Attempt{Masters: 1}
+	if err := ctx.Err(); err != nil {
+		return nil, att, err
+	}
+	start := time.Now()
+	actx, cancel := context.WithTimeout(ctx, l.cfg.WaitTimeout)
+	defer cancel()
+	dir := l.cfg.Prefix + "/" + strings.ReplaceAll(key, "/", "_")
+	node, err := l.create(dir)
+	if err != nil {
+		att.Elapsed = time.Since(start)
+		return nil, att, l.failed(ctx, &att, err)
+	}
+	seq, _ := parseSeq(node)
+	for {
+		pred, err := l.predecessor(dir, seq)
+		if err == nil && pred == "" {
+			break // lowest: ours
+		}
+		if err == nil && l.cfg.Wait {
+			err = l.awaitGone(actx, dir+"/"+pred)
+			if err == nil {
+				continue
+			}
+		}
+		att.Elapsed = time.Since(start)
+		l.drop(node)
+		switch {
+		case err == nil || (ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)):
+			att.HeldByOther = 1
+			return nil, att, fmt.Errorf("zklock: %s: %w", key, drivers.ErrBusy)
+		}
+		return nil, att, l.failed(ctx, &att, err)
+	}
+	// The fencing token: our znode's czxid (one more round trip; the
+	// create reply does not carry it).
+	ok, st, err := l.conn.Exists(node)
+	att.Elapsed = time.Since(start)
+	if err != nil || !ok {
+		l.drop(node)
+		if err == nil {
+			err = errors.New("own znode gone right after the grant (session expired?)")
+		}
+		return nil, att, l.failed(ctx, &att, err)
+	}
+	att.Won = 1
+	ls := &lease{l: l, node: node, fence: uint64(st.Czxid), validUntil: start.Add(l.cfg.SessionTimeout)}
+	att.Validity = time.Until(ls.validUntil)
+	return ls, att, nil
+}
+
+// create makes our ephemeral sequential znode under dir, creating the
+// parents on first use: the prefix persistent, the lock's node a container
+// (the server deletes it once empty, so fresh keys do not pile up).
+func (l *Locker) create(dir string) (string, error) {
+	var err error
+	for range 3 {
+		var node string
+		node, err = l.conn.CreateProtectedEphemeralSequential(dir+"/lock-", nil, acl)
+		if !errors.Is(err, zk.ErrNoNode) {
+			return node, err
+		}
+		// The container may also have been reaped between our create
+		// and the server's check: create it (again) and retry.
+		if _, err := l.conn.Create(l.cfg.Prefix, nil, zk.FlagPersistent, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			return "", err
+		}
+		if _, err := l.conn.CreateContainer(dir, nil, zk.FlagContainer, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			return "", err
+		}
+	}
+	return "", err
+}
+
+// predecessor is the child of dir with the highest sequence below seq; ""
+// when seq is the lowest.
+func (l *Locker) predecessor(dir string, seq int) (string, error) {
+	children, _, err := l.conn.Children(dir)
+	if err != nil {
+		return "", err
+	}
+	type child struct {
+		name string
+		seq  int
+	}
+	var lower []child
+	for _, c := range children {
+		if s, err := parseSeq(c); err == nil && s < seq {
+			lower = append(lower, child{c, s})
+		}
+	}
+	if len(lower) == 0 {
+		return "", nil
+	}
+	sort.Slice(lower, func(i, j int) bool { return lower[i].seq < lower[j].seq })
+	return lower[len(lower)-1].name, nil
+}
+
+// awaitGone watches path until it is deleted or ctx ends.
+func (l *Locker) awaitGone(ctx context.Context, path string) error {
+	ok, _, ch, err := l.conn.ExistsW(path)
+	if err != nil || !ok {
+		return err
+	}
+	select {
+	case ev := <-ch:
+		return ev.Err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// drop deletes our znode after a failed attempt; a failure to do so
+// leaves it to the session.
+func (l *Locker) drop(node string) { _ = l.conn.Delete(node, -1) }
+
+// failed tallies and wraps an attempt that errored for another reason than
+// a holder.
+func (l *Locker) failed(ctx context.Context, att *drivers.Attempt, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("zklock: %w (%v)", ctx.Err(), err)
+	case errors.Is(err, zk.ErrNoServer), errors.Is(err, zk.ErrConnectionClosed), errors.Is(err, context.DeadlineExceeded):
+		att.TimedOut = 1
+		return fmt.Errorf("zklock: %v: %w", err, drivers.ErrTimeout)
+	}
+	att.Failed = 1
+	return fmt.Errorf("zklock: %w", err)
+}
+
+// parseSeq reads the 10-digit sequence ZooKeeper appends to a name.
+func parseSeq(name string) (int, error) {
+	if len(name) < 10 {
+		return 0, fmt.Errorf("zklock: %q: no sequence", name)
+	}
+	return strconv.Atoi(name[len(name)-10:])
+}
+
+// Close ends the session: every znode it holds is deleted.
+func (l *Locker) Close() error {
+	l.conn.Close()
+	return nil
+}

@@ -1,0 +1,85 @@
+package zklock
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/drivertest"
+)
+
+var servers []string
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		z, err := compose.StartZooKeeper(ctx, compose.ZooKeeperOptions{})
+		cancel()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer z.Close()
+		servers = z.Addrs()
+		return m.Run()
+	}())
+}
+
+// TestConformance: TryLock and waiting attempts, 16 contending workers.
+func TestConformance(t *testing.T) {
+	for _, wait := range []bool{false, true} {
+		t.Run(fmt.Sprintf("wait=%t", wait), func(t *testing.T) {
+			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
+				cfg := DefaultConfig()
+				cfg.Wait, cfg.WaitTimeout = wait, 300*time.Millisecond
+				l, err := New(context.Background(), servers, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return l
+			}, drivertest.Options{Workers: 16, NoExpiry: true})
+		})
+	}
+}
+
+// TestSessionExpiryHandsOver: when the holder's session ends, its znode
+// goes with it, the next contender is granted, with a larger czxid.
+func TestSessionExpiryHandsOver(t *testing.T) {
+	ctx := context.Background()
+	a, err := New(ctx, servers, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Wait, cfg.WaitTimeout = true, 20*time.Second
+	b, err := New(ctx, servers, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	la, _, err := a.Lock(ctx, "handover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan drivers.Lease, 1)
+	go func() {
+		lb, _, err := b.Lock(ctx, "handover")
+		if err != nil {
+			t.Error(err)
+		}
+		got <- lb
+	}()
+	_ = a.Close() // the session ends: the server deletes A's znode
+	lb := <-got
+	if lb == nil {
+		return
+	}
+	defer lb.Unlock(ctx)
+	if lb.Fence() <= la.Fence() {
+		t.Fatalf("czxid %d after %d: want it to grow", lb.Fence(), la.Fence())
+	}
+}
