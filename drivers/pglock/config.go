@@ -1,0 +1,54 @@
+// Package pglock is the PostgreSQL baseline: advisory locks over pgx. In
+// session mode a grant is pg_try_advisory_lock (or, waiting,
+// pg_advisory_lock bounded by lock_timeout) on a pooled connection that the
+// lease keeps until pg_advisory_unlock: the lock belongs to the server
+// session, so lock and unlock must run on the same connection. In xact mode
+// a grant is pg_try_advisory_xact_lock (or pg_advisory_xact_lock) inside a
+// transaction, released by COMMIT. Neither expires with time: a lock lives
+// until unlocked or until its session ends. Advisory locks have no fencing
+// token; the key is a 64-bit FNV-1a hash of the lock name.
+package pglock
+
+import (
+	"fmt"
+	"time"
+)
+
+// Modes of taking the lock.
+const (
+	ModeSession = "session" // pg_try_advisory_lock / pg_advisory_unlock
+	ModeXact    = "xact"    // pg_try_advisory_xact_lock in BEGIN … COMMIT
+)
+
+// Modes lists the accepted --pg-mode values.
+var Modes = []string{ModeSession, ModeXact}
+
+// Config is the driver's parameters. It serialises into results.
+type Config struct {
+	Mode string `json:"mode"`
+	// Wait: one attempt queues behind the holder (pg_advisory_lock) for up
+	// to WaitTimeout (the session's lock_timeout) instead of trying once.
+	Wait        bool          `json:"wait"`
+	WaitTimeout time.Duration `json:"wait_timeout"`
+	// TTL is the nominal validity given to the referee: the lock itself
+	// does not expire. Set from --ttl.
+	TTL time.Duration `json:"-"`
+}
+
+// DefaultConfig is session mode, try-lock.
+func DefaultConfig() Config {
+	return Config{Mode: ModeSession, WaitTimeout: time.Second, TTL: 10 * time.Second}
+}
+
+// Validate names the flag at fault.
+func (c Config) Validate() error {
+	switch {
+	case c.Mode != ModeSession && c.Mode != ModeXact:
+		return fmt.Errorf("--pg-mode %q: want session or xact", c.Mode)
+	case c.WaitTimeout < time.Millisecond:
+		return fmt.Errorf("--pg-wait-timeout %v: must be at least 1ms", c.WaitTimeout)
+	case c.TTL <= 0:
+		return fmt.Errorf("--ttl %v: must be positive", c.TTL)
+	}
+	return nil
+}

@@ -1,0 +1,74 @@
+package pglock
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/drivertest"
+)
+
+var url string
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		p, err := compose.StartPostgres(ctx, compose.PostgresOptions{})
+		cancel()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer p.Close()
+		url = p.URL()
+		return m.Run()
+	}())
+}
+
+// TestConformance: every mode × try/wait, 16 contending workers.
+func TestConformance(t *testing.T) {
+	for _, mode := range Modes {
+		for _, wait := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/wait=%t", mode, wait), func(t *testing.T) {
+				drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
+					cfg := DefaultConfig()
+					cfg.Mode, cfg.Wait, cfg.WaitTimeout, cfg.TTL = mode, wait, 200*time.Millisecond, ttl
+					l, err := New(context.Background(), url, cfg, 17)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return l
+				}, drivertest.Options{Workers: 16, NoExpiry: true})
+			})
+		}
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  func(*Config)
+		flag string
+	}{
+		{"default", func(c *Config) {}, ""},
+		{"xact", func(c *Config) { c.Mode = ModeXact }, ""},
+		{"bad mode", func(c *Config) { c.Mode = "table" }, "--pg-mode"},
+		{"zero wait", func(c *Config) { c.WaitTimeout = 0 }, "--pg-wait-timeout"},
+		{"zero ttl", func(c *Config) { c.TTL = 0 }, "--ttl"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := DefaultConfig()
+			tc.cfg(&c)
+			err := c.Validate()
+			if (tc.flag == "") != (err == nil) || (err != nil && !strings.HasPrefix(err.Error(), tc.flag)) {
+				t.Fatalf("err = %v, want one naming %q", err, tc.flag)
+			}
+		})
+	}
+}
