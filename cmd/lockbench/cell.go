@@ -33,6 +33,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	defer fr.finish(nil)
 	spec.RedisAddrs = addrs
 	spec.EtcdAddrs = topo.EtcdAddrs
+	withBackendAddrs(&spec, topo)
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {
 		return measured{}, err

@@ -86,6 +86,7 @@ masters), and writes one summary JSON holding every run.`,
 	fs.StringVar(&cc.CPUProfile, "cpuprofile", "", "write a pprof CPU profile of lockbench during the cells to FILE")
 	bindEtcd(fs, &cc.Base)
 	bindPeers(fs, &cc.Base)
+	bindBackends(fs, &cc.Base)
 	fs.StringSliceVar(&cc.Baselines, "baselines", nil, "rows beside the matrix, on the same servers and workloads: all or "+strings.Join(baselineNames(), ","))
 	fs.BoolVar(&cc.Ceiling, "ceiling", false, "measure the redis-benchmark ceiling on the same masters and show each row's fraction of it")
 	fs.DurationSliceVar(&cc.RTTs, "rtt", nil, "rerun the matrix with each round trip added to every master through a proxy, e.g. 0,250us,1ms, and rank the cells per round trip")

@@ -40,11 +40,13 @@ type RunConfig struct {
 }
 
 func defaultRunConfig() RunConfig {
-	return RunConfig{
+	c := RunConfig{
 		Driver:   backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout", Redlock: redlock.DefaultConfig(), Etcd: etcdlock.DefaultConfig(), Tuning: backends.DefaultTuning()},
 		Topology: compose.Spec{Redis: compose.RedisOptions{Masters: 5, Persistence: "none"}, Etcd: compose.EtcdOptions{Members: 3}},
 		Workload: workloads.DefaultConfig(),
 	}
+	defaultBackends(&c)
+	return c
 }
 
 // bindTopology registers the server flags.
@@ -132,6 +134,9 @@ func (c *RunConfig) validate() error {
 	b, _ := backends.Lookup(c.Driver.Backend)
 	c.Topology.NoRedis = !b.NeedsRedis
 	if err := c.validateEtcd(b.NeedsEtcd); err != nil {
+		return err
+	}
+	if err := c.validateBackends(b); err != nil {
 		return err
 	}
 	if len(c.Topology.RedisAddrs) > 0 {

@@ -35,6 +35,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 	bindTopology(fs, &cfg)
 	bindEtcd(fs, &cfg)
 	bindPeers(fs, &cfg)
+	bindBackends(fs, &cfg)
 	bindWorkload(fs, &cfg)
 	bindOutput(fs, &cfg)
 	bindFaults(fs, &cfg)

@@ -71,6 +71,7 @@ sustainable load.
 	bindDriver(fs, &sc.Base)
 	bindTopology(fs, &sc.Base)
 	bindEtcd(fs, &sc.Base)
+	bindBackends(fs, &sc.Base)
 	bindWorkload(fs, &sc.Base)
 	bindOutput(fs, &sc.Base)
 	fs.StringSliceVar(&sc.Muxes, "muxes", nil, "strategies to sweep, comma-separated (default: --mux)")

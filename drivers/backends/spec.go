@@ -8,10 +8,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/etcdlock"
+	"github.com/lockbench/lockbench/drivers/pglock"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/drivers/zklock"
 	"github.com/lockbench/lockbench/multiplex"
 )
 
@@ -34,6 +37,20 @@ type Spec struct {
 	EtcdAddrs []string `json:"-"`
 	// RedsyncNoFailFast runs redsync without WithFailFast(true).
 	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty"`
+	// ZooKeeper configures the zookeeper backend (its session timeout
+	// comes from Redlock.TTL); ZooKeeperAddrs are its servers (compose).
+	ZooKeeper      zklock.Config `json:"zookeeper"`
+	ZooKeeperAddrs []string      `json:"-"`
+	// Postgres configures the postgres backend; PostgresURL is the server.
+	Postgres    pglock.Config `json:"postgres"`
+	PostgresURL string        `json:"-"`
+	// WaitReplicas (single backend): WAIT K after the SET before a grant
+	// counts; WaitTimeout is WAIT's timeout.
+	WaitReplicas int           `json:"wait_replicas,omitempty"`
+	WaitTimeout  time.Duration `json:"wait_timeout,omitempty"`
+	// SentinelAddrs and SentinelMaster find the single backend's master.
+	SentinelAddrs  []string `json:"-"`
+	SentinelMaster string   `json:"-"`
 }
 
 // Backend opens Lockers of one kind.
@@ -44,6 +61,9 @@ type Backend struct {
 	Clients, Muxes []string
 	NeedsRedis     bool
 	NeedsEtcd      bool
+	NeedsZooKeeper bool
+	NeedsPostgres  bool
+	NeedsSentinel  bool // master + replica + redis-sentinel
 	Open           func(ctx context.Context, s Spec) (drivers.Locker, error)
 	// Check, if set, validates the backend's own parameters.
 	Check func(s Spec) error

@@ -21,8 +21,8 @@ const lockNotAvailable = "55P03"
 // Locker takes advisory locks. Safe for concurrent use; the pool holds a
 // connection per worker.
 type Locker struct {
-	cfg  Config
-	pool *pgxpool.Pool
+	cfg               Config
+	pool              *pgxpool.Pool
 	try, wait, unlock string
 }
 

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/pglock"
+	"github.com/lockbench/lockbench/drivers/zklock"
+)
+
+// defaultBackends sets the ZooKeeper, PostgreSQL and single-instance
+// backends' defaults.
+func defaultBackends(c *RunConfig) {
+	c.Driver.ZooKeeper = zklock.DefaultConfig()
+	c.Driver.Postgres = pglock.DefaultConfig()
+	c.Driver.WaitTimeout = 100 * time.Millisecond
+	c.Topology.Sentinel = compose.DefaultSentinelOptions()
+}
+
+// bindBackends registers the zookeeper, postgres and single backends' flags.
+func bindBackends(fs *pflag.FlagSet, c *RunConfig) {
+	d := &c.Driver
+	fs.StringSliceVar(&c.Topology.ZooKeeperAddrs, "zookeeper", nil, "external ZooKeeper servers host:port,... (default: start a local one)")
+	fs.BoolVar(&d.ZooKeeper.Wait, "zk-wait", d.ZooKeeper.Wait, "zookeeper: one attempt waits in the queue (watching its predecessor) instead of TryLock")
+	fs.DurationVar(&d.ZooKeeper.WaitTimeout, "zk-wait-timeout", d.ZooKeeper.WaitTimeout, "zookeeper: bound of one attempt; a waiting attempt that runs out counts as busy")
+	fs.StringVar(&c.Topology.PostgresURL, "postgres", "", "external PostgreSQL connection URL (default: initdb and start a local server)")
+	fs.StringVar(&d.Postgres.Mode, "pg-mode", d.Postgres.Mode, "postgres: session (pg_try_advisory_lock on a held connection) | xact (pg_try_advisory_xact_lock in a transaction)")
+	fs.BoolVar(&d.Postgres.Wait, "pg-wait", d.Postgres.Wait, "postgres: one attempt waits (pg_advisory_lock) up to --pg-wait-timeout instead of trying once")
+	fs.DurationVar(&d.Postgres.WaitTimeout, "pg-wait-timeout", d.Postgres.WaitTimeout, "postgres: lock_timeout of a waiting attempt; running out counts as busy")
+	fs.IntVar(&d.WaitReplicas, "wait-replicas", d.WaitReplicas, "single: WAIT K replicas after the SET before a grant counts (0: no WAIT)")
+	fs.DurationVar(&d.WaitTimeout, "wait-timeout", d.WaitTimeout, "single: WAIT's timeout")
+}
+
+// validateBackends marks the servers the backend needs and checks their
+// flags.
+func (c *RunConfig) validateBackends(b backends.Backend) error {
+	t := &c.Topology
+	t.NeedsZooKeeper, t.NeedsPostgres, t.NeedsSentinel = b.NeedsZooKeeper, b.NeedsPostgres, b.NeedsSentinel
+	if len(t.ZooKeeperAddrs) > 0 {
+		addrs, err := compose.ParseAddrs("zookeeper", t.ZooKeeperAddrs)
+		if err != nil {
+			return usageError{err}
+		}
+		t.ZooKeeperAddrs = addrs
+	}
+	return nil
+}
+
+// withBackendAddrs gives spec the servers topo has for the zookeeper,
+// postgres and single backends.
+func withBackendAddrs(spec *backends.Spec, topo *compose.Topology) {
+	spec.ZooKeeperAddrs, spec.PostgresURL = topo.ZooKeeperAddrs, topo.PostgresURL
+	if topo.Sentinel != nil {
+		spec.SentinelAddrs, spec.SentinelMaster = topo.Sentinel.Addrs(), compose.SentinelMaster
+	}
+}

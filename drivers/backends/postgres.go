@@ -1,0 +1,38 @@
+package backends
+
+import (
+	"context"
+	"errors"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/pglock"
+)
+
+func init() {
+	Register(Backend{
+		Name:          "postgres",
+		Describe:      "PostgreSQL advisory locks over pgx: pg_try_advisory_lock on a held session (--pg-mode session) or pg_try_advisory_xact_lock in a transaction (xact)",
+		NeedsPostgres: true,
+		Open:          openPostgres,
+		Check:         func(s Spec) error { return pgConfig(s).Validate() },
+		Variant: func(s Spec) string {
+			if s.Postgres.Wait {
+				return s.Postgres.Mode + "-wait"
+			}
+			return s.Postgres.Mode
+		},
+	})
+}
+
+func pgConfig(s Spec) pglock.Config {
+	c := s.Postgres
+	c.TTL = s.Redlock.TTL
+	return c
+}
+
+func openPostgres(ctx context.Context, s Spec) (drivers.Locker, error) {
+	if s.PostgresURL == "" {
+		return nil, errors.New("backend postgres: no PostgreSQL server (compose did not start one)")
+	}
+	return pglock.New(ctx, s.PostgresURL, pgConfig(s), s.Workers+1)
+}

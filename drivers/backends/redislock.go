@@ -1,0 +1,25 @@
+package backends
+
+import (
+	"context"
+	"errors"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/bsmlock"
+)
+
+func init() {
+	Register(Backend{
+		Name:       "redislock",
+		Describe:   "bsm/redislock (single-instance Redis lock library) on the first master: Obtain with NoRetry, Release, Refresh",
+		NeedsRedis: true,
+		Open:       openRedislock,
+	})
+}
+
+func openRedislock(_ context.Context, s Spec) (drivers.Locker, error) {
+	if len(s.RedisAddrs) == 0 {
+		return nil, errors.New("backend redislock: no Redis master")
+	}
+	return bsmlock.New(s.RedisAddrs[0], s.Redlock, s.Workers)
+}

@@ -1,0 +1,33 @@
+package backends
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/single"
+)
+
+func init() {
+	Register(Backend{
+		Name: "single",
+		Describe: "single-instance Redis lock (Redlock N=1) on a master with one replica, found through redis-sentinel; " +
+			"--wait-replicas K sends WAIT K before a grant counts",
+		NeedsSentinel: true,
+		Open:          openSingle,
+		Check:         func(s Spec) error { return singleConfig(s).Validate() },
+		Variant:       func(s Spec) string { return fmt.Sprintf("wait%d", s.WaitReplicas) },
+	})
+}
+
+func singleConfig(s Spec) single.Config {
+	return single.Config{Redlock: s.Redlock, WaitReplicas: s.WaitReplicas, WaitTimeout: s.WaitTimeout}
+}
+
+func openSingle(_ context.Context, s Spec) (drivers.Locker, error) {
+	if len(s.SentinelAddrs) == 0 {
+		return nil, errors.New("backend single: no redis-sentinel (compose did not start one)")
+	}
+	return single.New(single.Endpoint{MasterName: s.SentinelMaster, Sentinels: s.SentinelAddrs}, singleConfig(s), s.Workers)
+}
