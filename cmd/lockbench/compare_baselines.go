@@ -8,6 +8,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/etcdlock"
+	"github.com/lockbench/lockbench/drivers/pglock"
 )
 
 // compareBaselines are the rows `compare --baselines` adds beside the
@@ -25,6 +26,19 @@ var compareBaselines = map[string]func(*RunConfig){
 	},
 	"redsync":     func(c *RunConfig) { c.Driver.Backend = "redsync" },
 	"rueidislock": func(c *RunConfig) { c.Driver.Backend = "rueidislock" },
+	"redislock":   func(c *RunConfig) { c.Driver.Backend = "redislock" },
+	"single":      func(c *RunConfig) { c.Driver.Backend, c.Driver.WaitReplicas = "single", 0 },
+	"single-wait": func(c *RunConfig) { c.Driver.Backend, c.Driver.WaitReplicas = "single", 1 },
+	"zookeeper":   func(c *RunConfig) { c.Driver.Backend, c.Driver.ZooKeeper.Wait = "zookeeper", false },
+	"zookeeper-wait": func(c *RunConfig) {
+		c.Driver.Backend, c.Driver.ZooKeeper.Wait = "zookeeper", true
+	},
+	"postgres": func(c *RunConfig) {
+		c.Driver.Backend, c.Driver.Postgres.Mode, c.Driver.Postgres.Wait = "postgres", pglock.ModeSession, false
+	},
+	"postgres-xact": func(c *RunConfig) {
+		c.Driver.Backend, c.Driver.Postgres.Mode, c.Driver.Postgres.Wait = "postgres", pglock.ModeXact, false
+	},
 }
 
 func baselineNames() []string {
@@ -77,6 +91,7 @@ func (cc *CompareConfig) withBaselines(cells []compareCell) ([]compareCell, erro
 		}
 	}
 	needsEtcd := slices.ContainsFunc(out, func(c compareCell) bool { return c.cfg.Topology.NeedsEtcd })
+	shareBackendServers(out)
 	for i := range out {
 		out[i].cfg.Topology.NeedsEtcd = out[i].cfg.Topology.NeedsEtcd || needsEtcd
 		out[i].cfg.Topology.NoRedis = false // the group shares the Redis masters
@@ -91,7 +106,10 @@ func cellMasters(spec backends.Spec, topo *compose.Topology) int {
 	if b, _ := backends.Lookup(spec.Backend); b.NeedsEtcd {
 		return len(topo.EtcdAddrs)
 	}
-	if spec.Backend == "rueidislock" {
+	if b, _ := backends.Lookup(spec.Backend); b.NeedsZooKeeper || b.NeedsPostgres || b.NeedsSentinel {
+		return 1
+	}
+	if spec.Backend == "rueidislock" || spec.Backend == "redislock" {
 		return min(len(topo.RedisAddrs), 1)
 	}
 	return len(topo.RedisAddrs)

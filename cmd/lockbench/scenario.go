@@ -226,7 +226,7 @@ func scenarioHelp() string {
 		fmt.Fprintf(&b, "  %-31s %s\n  %-31s expected: %s\n", s.name, s.about, "", s.expect)
 	}
 	fmt.Fprintf(&b, "  %-31s %s\n  %-31s expected: %s\n", "client-pause", "Holder A stalls inside its critical section until its lease expired and B "+
-		"holds the lock, then writes (3 rounds, Redlock and etcd).", "", "Redlock: the stale write lands; etcd: its revision, used as a fencing token, gets it refused")
+		"holds the lock, then writes (3 rounds, Redlock, etcd and ZooKeeper).", "", "Redlock: the stale write lands; etcd's revision and ZooKeeper's czxid, used as fencing tokens, get it refused")
 	return b.String()
 }
 

@@ -58,13 +58,18 @@ func runClientPause(ctx context.Context, w io.Writer) error {
 	for _, b := range []struct{ backend, expect string }{
 		{"redlock", "stale writes accepted (no fencing token)"},
 		{"etcd", "stale writes rejected by the fencing token"},
+		{"zookeeper", "stale writes rejected by the fencing token (czxid)"},
 	} {
-		o, err := measurePause(ctx, b.backend)
+		measure := measurePause
+		if b.backend == "zookeeper" {
+			measure = func(ctx context.Context, _ string) (pauseOutcome, error) { return measurePauseZK(ctx) }
+		}
+		o, err := measure(ctx, b.backend)
 		if err != nil {
 			return fmt.Errorf("scenario client-pause (%s): %w", b.backend, err)
 		}
 		o.Expected = b.expect
-		if b.backend == "etcd" {
+		if b.backend == "etcd" || b.backend == "zookeeper" {
 			o.AsExpected = o.StaleAccepted == 0 && o.StaleRejected == o.Rounds
 		} else {
 			o.AsExpected = o.StaleAccepted > 0
