@@ -4,11 +4,16 @@
 # test (skip it with LOCKBENCH_NO_BROWSER=1), and a C compiler for the
 # clockshift preload library of clock-jump faults (compose/clockshift).
 # etcd is built into lockbench itself (go.etcd.io/etcd/server/v3/embed), so
-# it needs nothing here.
+# it needs nothing here. The zookeeper, postgres and single (Sentinel)
+# backends need zookeeper (a JVM comes with it), postgresql and
+# redis-sentinel; lockbench starts its own servers of them.
 set -euo pipefail
 need=()
 command -v redis-server >/dev/null || need+=(redis-server)
 command -v redis-benchmark >/dev/null || need+=(redis-tools)
+[ -f /usr/share/java/zookeeper.jar ] && command -v java >/dev/null || need+=(zookeeper)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+command -v redis-sentinel >/dev/null || need+=(redis-sentinel)
 command -v cc >/dev/null || command -v gcc >/dev/null || need+=(gcc libc6-dev)
 if [ -z "${LOCKBENCH_NO_BROWSER:-}" ]; then
   command -v chromium >/dev/null || need+=(chromium)
@@ -24,6 +29,8 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-# The Debian package starts a system redis on :6379; lockbench starts its own.
-(systemctl disable --now redis-server 2>/dev/null || service redis-server stop 2>/dev/null || true) >/dev/null
+# The Debian packages start system services (redis on :6379, ...); lockbench starts its own.
+for svc in redis-server redis-sentinel postgresql zookeeper; do
+  (systemctl disable --now "$svc" 2>/dev/null || service "$svc" stop 2>/dev/null || true) >/dev/null
+done
 echo "deps: installed ${need[*]}"

@@ -1,0 +1,75 @@
+package backends_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/drivers/single"
+)
+
+// TestRedislockConformance: bsm/redislock on the first of the masters.
+func TestRedislockConformance(t *testing.T) {
+	spec := backends.Spec{Backend: "redislock", Workers: 16, RedisAddrs: masters(), Redlock: redlock.DefaultConfig()}
+	drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
+		s := spec
+		s.Redlock.TTL = ttl
+		return openPeer(t, s)
+	}, drivertest.Options{Workers: 16})
+}
+
+// TestSingle: the single backend through a real Sentinel topology, without
+// and with WAIT 1; with replication blocked, a WAIT 1 attempt is refused
+// and leaves the key free.
+func TestSingle(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	topo, err := compose.StartSentinel(ctx, compose.DefaultSentinelOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig(), WaitTimeout: 200 * time.Millisecond,
+		SentinelAddrs: topo.Addrs(), SentinelMaster: compose.SentinelMaster}
+	for _, k := range []int{0, 1} {
+		s := spec
+		s.WaitReplicas = k
+		t.Run(s.Name(), func(t *testing.T) {
+			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
+				s := s
+				s.Redlock.TTL = ttl
+				return openPeer(t, s)
+			}, drivertest.Options{Workers: 16})
+		})
+	}
+	t.Run("BlockedReplicationRefusesWait", func(t *testing.T) {
+		s := spec
+		s.WaitReplicas = 1
+		l := openPeer(t, s)
+		defer l.Close()
+		if err := topo.BlockReplication(); err != nil {
+			t.Fatal(err)
+		}
+		_, att, err := l.Lock(ctx, "single-blocked")
+		if herr := topo.HealReplication(); herr != nil {
+			t.Fatal(herr)
+		}
+		if !errors.Is(err, single.ErrNotReplicated) || drivers.Classify(ctx, att, err) != drivers.Timeout {
+			t.Fatalf("Lock with replication blocked: err = %v (%v), want ErrNotReplicated classified timeout", err, drivers.Classify(ctx, att, err))
+		}
+		s.WaitReplicas = 0
+		plain := openPeer(t, s)
+		defer plain.Close()
+		ls, _, err := plain.Lock(ctx, "single-blocked")
+		if err != nil {
+			t.Fatalf("the refused grant left the key held: %v", err)
+		}
+		_ = ls.Unlock(ctx)
+	})
+}
