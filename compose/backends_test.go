@@ -2,7 +2,9 @@ package compose
 
 import (
 	"context"
+	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,5 +71,17 @@ func TestSentinelBlockReplication(t *testing.T) {
 	defer r.Close()
 	if n, _ := r.Exists(ctx, "blocked").Result(); n != 0 {
 		t.Fatal("the write reached the replica through a blocked link")
+	}
+}
+
+// TestZooKeeperMissing: without the server, a clear "make deps" error, not
+// a skip.
+func TestZooKeeperMissing(t *testing.T) {
+	saved := ZooKeeperJar
+	ZooKeeperJar = "/nonexistent/zookeeper.jar"
+	defer func() { ZooKeeperJar = saved }()
+	_, err := StartZooKeeper(context.Background(), ZooKeeperOptions{})
+	if !errors.Is(err, ErrNoZooKeeper) || !strings.Contains(err.Error(), "make deps") {
+		t.Fatalf("err = %v, want ErrNoZooKeeper naming make deps", err)
 	}
 }

@@ -67,7 +67,7 @@ func TestClientPauseFencing(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
-	want := map[string]string{"redlock": "3 3 0", "etcd": "3 0 3"} // rounds, accepted, rejected
+	want := map[string]string{"redlock": "3 3 0", "etcd": "3 0 3", "zookeeper": "3 0 3"} // rounds, accepted, rejected
 	for _, line := range strings.Split(stdout, "\n") {
 		f := strings.Fields(line)
 		if len(f) > 4 && f[0] == "client-pause" {
