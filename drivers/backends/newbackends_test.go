@@ -35,8 +35,11 @@ func TestSingle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer topo.Close()
+	// Generous per-command bounds: a loaded machine must not turn a grant
+	// into a timeout.
 	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig(), WaitTimeout: 200 * time.Millisecond,
 		SentinelAddrs: topo.Addrs(), SentinelMaster: compose.SentinelMaster}
+	spec.Redlock.NodeTimeout = 500 * time.Millisecond
 	for _, k := range []int{0, 1} {
 		s := spec
 		s.WaitReplicas = k
@@ -45,7 +48,7 @@ func TestSingle(t *testing.T) {
 				s := s
 				s.Redlock.TTL = ttl
 				return openPeer(t, s)
-			}, drivertest.Options{Workers: 16})
+			}, drivertest.Options{Workers: 16, TTL: 1500 * time.Millisecond})
 		})
 	}
 	t.Run("BlockedReplicationRefusesWait", func(t *testing.T) {

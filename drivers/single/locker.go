@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
@@ -120,7 +121,7 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	switch {
 	case ctx.Err() != nil:
 		return nil, att, fmt.Errorf("single: %w", ctx.Err())
-	case err != nil && cctx.Err() != nil:
+	case err != nil && (cctx.Err() != nil || isTimeout(err)):
 		att.TimedOut = 1
 		return nil, att, fmt.Errorf("single: no answer in %v: %w", budget, drivers.ErrTimeout)
 	case err != nil:
@@ -145,6 +146,13 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	att.Won = 1
 	ls.validUntil = start.Add(att.Validity + att.Elapsed)
 	return ls, att, nil
+}
+
+// isTimeout: the connection's deadline (the context's, with
+// ContextTimeoutEnabled) can fire a hair before the context reports it.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // waited is WAIT's count of replicas; with no WAIT sent, as many as asked.
