@@ -33,9 +33,10 @@ type PostgresOptions struct {
 // dir, run as the unprivileged `postgres` user when lockbench runs as root
 // (the server refuses to run as root), trust auth on loopback only.
 type Postgres struct {
-	Port int
-	proc *process
-	root string
+	Port  int
+	proc  *process
+	root  string
+	owner *os.File // holds root's owner lock (tempdir.go)
 }
 
 // postgresBin finds the newest installed server's bin dir.
@@ -82,11 +83,11 @@ func StartPostgres(ctx context.Context, opt PostgresOptions) (_ *Postgres, err e
 	if opt.MaxConnections <= 0 {
 		opt.MaxConnections = 300
 	}
-	root, err := os.MkdirTemp("", "lockbench-postgres-")
+	root, owner, err := ownedTempDir("lockbench-postgres-")
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w", err)
+		return nil, err
 	}
-	p := &Postgres{root: root}
+	p := &Postgres{root: root, owner: owner}
 	defer func() {
 		if err != nil {
 			_ = p.Close()
@@ -155,6 +156,9 @@ func (p *Postgres) Close() error {
 		errs = append(errs, p.proc.stop(5*time.Second))
 	}
 	errs = append(errs, removeAll(p.root))
+	if p.owner != nil {
+		p.owner.Close()
+	}
 	return errors.Join(errs...)
 }
 

@@ -32,6 +32,7 @@ type Sentinel struct {
 	port            int
 	proxy           *Proxies // replica → master replication link
 	root            string
+	owner           *os.File // holds root's owner lock (tempdir.go)
 }
 
 // SentinelOptions describe the topology to start.
@@ -62,11 +63,11 @@ func StartSentinel(ctx context.Context, opt SentinelOptions) (_ *Sentinel, err e
 	if err != nil {
 		return nil, ErrNoRedisSentinel
 	}
-	root, err := os.MkdirTemp("", "lockbench-sentinel-")
+	root, owner, err := ownedTempDir("lockbench-sentinel-")
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w", err)
+		return nil, err
 	}
-	s := &Sentinel{root: root}
+	s := &Sentinel{root: root, owner: owner}
 	defer func() {
 		if err != nil {
 			_ = s.Close()
@@ -209,6 +210,9 @@ func (s *Sentinel) Close() error {
 		}
 	}
 	errs = append(errs, removeAll(s.root))
+	if s.owner != nil {
+		s.owner.Close()
+	}
 	return errors.Join(errs...)
 }
 

@@ -29,9 +29,10 @@ type ZooKeeperOptions struct {
 // ZooKeeper is one standalone ZooKeeper server (a JVM) with its own data
 // dir; transaction log fsync stays on (ZooKeeper's default).
 type ZooKeeper struct {
-	Port int
-	proc *process
-	root string
+	Port  int
+	proc  *process
+	root  string
+	owner *os.File // holds root's owner lock (tempdir.go)
 }
 
 // StartZooKeeper starts a standalone server on a free loopback port and
@@ -47,11 +48,11 @@ func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, er
 	if opt.TickTime <= 0 {
 		opt.TickTime = 200 * time.Millisecond
 	}
-	root, err := os.MkdirTemp("", "lockbench-zookeeper-")
+	root, owner, err := ownedTempDir("lockbench-zookeeper-")
 	if err != nil {
-		return nil, fmt.Errorf("compose: %w", err)
+		return nil, err
 	}
-	z := &ZooKeeper{root: root}
+	z := &ZooKeeper{root: root, owner: owner}
 	defer func() {
 		if err != nil {
 			_ = z.Close()
@@ -110,6 +111,9 @@ func (z *ZooKeeper) Close() error {
 		errs = append(errs, z.proc.stop(5*time.Second))
 	}
 	errs = append(errs, removeAll(z.root))
+	if z.owner != nil {
+		z.owner.Close()
+	}
 	return errors.Join(errs...)
 }
 
