@@ -18,7 +18,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string // must appear in the error line
 	}{
-		{"unknown backend", []string{"run", "--backend", "zookeeper"}, "zookeeper"},
+		{"unknown backend", []string{"run", "--backend", "chubby"}, "chubby"},
 		{"unknown client", []string{"run", "--client", "jedis"}, "jedis"},
 		{"unknown mux", []string{"run", "--mux", "carrier-pigeon"}, "carrier-pigeon"},
 		{"unknown workload", []string{"run", "--workload", "bursty"}, "bursty"},

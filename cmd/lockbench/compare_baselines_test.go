@@ -51,7 +51,7 @@ func TestCompareBaselines(t *testing.T) {
 
 func TestCompareBaselinesBadInput(t *testing.T) {
 	for _, tc := range []struct{ args, want string }{
-		{"--baselines zookeeper", "zookeeper"},
+		{"--baselines chubby", "chubby"},
 		{"--baselines etcd,etcd", "listed twice"},
 		{"--baselines etcd --etcd-members 2", "--etcd-members 2"},
 	} {

@@ -45,31 +45,3 @@ func firstField(f []string) string {
 	}
 	return f[0]
 }
-
-// Bad input for the zookeeper, postgres and single backends is a usage
-// error naming the flag, before any server starts.
-func TestNewBackendsBadInput(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"pg mode", []string{"run", "--backend", "postgres", "--pg-mode", "table"}, "--pg-mode"},
-		{"pg wait timeout", []string{"run", "--backend", "postgres", "--pg-wait-timeout", "0s"}, "--pg-wait-timeout"},
-		{"zk wait timeout", []string{"run", "--backend", "zookeeper", "--zk-wait-timeout", "0s"}, "--zk-wait-timeout"},
-		{"zk addr", []string{"run", "--backend", "zookeeper", "--zookeeper", "localhost"}, "--zookeeper"},
-		{"wait replicas", []string{"run", "--backend", "single", "--wait-replicas", "-1"}, "--wait-replicas"},
-		{"wait timeout", []string{"run", "--backend", "single", "--wait-replicas", "1", "--wait-timeout", "0s"}, "--wait-timeout"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			stdout, stderr, code := cli(t, 30*time.Second, tc.args...)
-			if code != exitUsage {
-				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitUsage, stdout, stderr)
-			}
-			if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(stderr, tc.want) {
-				t.Fatalf("stderr %q: want one line naming %q", stderr, tc.want)
-			}
-		})
-	}
-}

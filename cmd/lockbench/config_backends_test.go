@@ -1,0 +1,72 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// Bad input for the zookeeper, postgres and single backends is a usage
+// error naming the flag, before any server starts.
+func TestNewBackendsBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"pg mode", []string{"run", "--backend", "postgres", "--pg-mode", "table"}, "--pg-mode"},
+		{"pg wait timeout", []string{"run", "--backend", "postgres", "--pg-wait-timeout", "0s"}, "--pg-wait-timeout"},
+		{"zk wait timeout", []string{"run", "--backend", "zookeeper", "--zk-wait-timeout", "0s"}, "--zk-wait-timeout"},
+		{"zk addr", []string{"run", "--backend", "zookeeper", "--zookeeper", "localhost"}, "--zookeeper"},
+		{"wait replicas", []string{"run", "--backend", "single", "--wait-replicas", "-1"}, "--wait-replicas"},
+		{"wait timeout", []string{"run", "--backend", "single", "--wait-replicas", "1", "--wait-timeout", "0s"}, "--wait-timeout"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, code := cli(t, 30*time.Second, tc.args...)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitUsage, stdout, stderr)
+			}
+			if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("stderr %q: want one line naming %q", stderr, tc.want)
+			}
+		})
+	}
+}
+
+// TestCompareNewBaselines: the zookeeper, postgres, single (with and
+// without WAIT) and redislock rows sit in one compare run on servers it
+// starts, each granting, none violating, each on one server.
+func TestCompareNewBaselines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts ZooKeeper, PostgreSQL and a Sentinel topology (~20 s)")
+	}
+	out := filepath.Join(t.TempDir(), "c.json")
+	_, stderr, code := cli(t, 3*time.Minute, "compare", "--masters", "1", "--clients", "goredis", "--muxes", "fanout", "--workloads", "contended",
+		"--keys", "2", "--workers", "8", "--baselines", "zookeeper,postgres,postgres-xact,single,single-wait,redislock",
+		"--warmup", "200ms", "--duration", "1s", "-q", "--json", out)
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	s, err := results.ReadSummary(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"zookeeper/try/contended": true, "postgres/session/contended": true, "postgres/xact/contended": true,
+		"single/wait0/contended": true, "single/wait1/contended": true, "redislock/contended": true}
+	for _, r := range s.Runs {
+		if !want[r.Name] {
+			continue
+		}
+		delete(want, r.Name)
+		if r.Masters != 1 || r.Counts.Acquired == 0 || r.Counts.Violations != 0 {
+			t.Errorf("%s: masters %d, counts %+v: want 1 server, grants, no violations", r.Name, r.Masters, r.Counts)
+		}
+	}
+	for name := range want {
+		t.Errorf("row %q missing", name)
+	}
+}
