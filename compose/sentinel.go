@@ -234,3 +234,7 @@ func waitInfo(ctx context.Context, addr, section, want string) error {
 		}
 	}
 }
+
+// Servers are the master (1) and the replica (2), the servers --fault
+// masters=… names for the single backend.
+func (s *Sentinel) Servers() []*RedisServer { return []*RedisServer{s.Master, s.Replica} }

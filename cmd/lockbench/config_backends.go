@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/pglock"
 	"github.com/lockbench/lockbench/drivers/zklock"
@@ -71,4 +72,18 @@ func shareBackendServers(cells []compareCell) {
 		t := &cells[i].cfg.Topology
 		t.NeedsZooKeeper, t.NeedsPostgres, t.NeedsSentinel = zk, pg, sen
 	}
+}
+
+// faultServers is how many servers a --fault's masters=… may name: the
+// Redis masters; for the single backend its master (1) and replica (2),
+// for kill and stop only (its client dials the Sentinel, not a proxy). A
+// client pause needs no servers.
+func (c *RunConfig) faultServers(f faults.Fault) (int, error) {
+	switch {
+	case f.Kind == faults.PauseClient || !c.Topology.NoRedis:
+		return c.Topology.Redis.Masters, nil
+	case c.Topology.NeedsSentinel && (f.Kind == faults.Kill || f.Kind == faults.Stop):
+		return 2, nil
+	}
+	return 0, usagef("--fault %q: backend %s uses no Redis masters", f.Spec, c.Driver.Backend)
 }

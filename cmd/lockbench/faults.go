@@ -36,10 +36,11 @@ func (c *RunConfig) validateFaults() error {
 	}
 	local := len(c.Topology.RedisAddrs) == 0
 	for _, f := range fs {
-		if c.Topology.NoRedis && f.Kind != faults.PauseClient { // a client pause needs no masters
-			return usagef("--fault %q: backend %s uses no Redis masters", f.Spec, c.Driver.Backend)
+		servers, err := c.faultServers(f)
+		if err != nil {
+			return err
 		}
-		if err := f.Check(c.Topology.Redis.Masters, c.Workload.Workers, local); err != nil {
+		if err := f.Check(servers, c.Workload.Workers, local); err != nil {
 			return usageError{err}
 		}
 		if end := c.Workload.Warmup + c.Workload.Duration; f.At.Resolve(c.Driver.Redlock.TTL) >= end {
@@ -96,6 +97,8 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []st
 	}
 	if topo.Redis != nil {
 		fr.target.Servers = topo.Redis.Servers
+	} else if topo.Sentinel != nil {
+		fr.target.Servers = topo.Sentinel.Servers()
 	}
 	if faults.Has(fs, faults.PauseClient) {
 		fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
