@@ -107,8 +107,10 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 		att.HeldByOther = 1
 		return nil, att, fmt.Errorf("pglock: %s: %w", key, drivers.ErrBusy)
 	}
-	ls.tx = nil
-	conn.Release() // pgx closes a connection left mid-query
+	// The server may have granted the lock before the error: end the
+	// session, so a pooled connection never carries a lock nobody knows of
+	// (advisory locks are re-entrant: its next user would "win" it again).
+	discard(conn)
 	return nil, att, l.failed(ctx, actx, &att, err)
 }
 
@@ -124,6 +126,15 @@ func (l *Locker) failed(ctx, actx context.Context, att *drivers.Attempt, err err
 	}
 	att.Failed = 1
 	return fmt.Errorf("pglock: %w", err)
+}
+
+// discard closes conn's session (and with it any lock it holds) instead of
+// returning it to the pool.
+func discard(conn *pgxpool.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = conn.Conn().Close(ctx)
+	conn.Release() // a closed connection is destroyed, not pooled
 }
 
 // Close closes the pool; the server ends the sessions and their locks.
@@ -167,17 +178,20 @@ func (ls *lease) Unlock(ctx context.Context) error {
 	if done {
 		return fmt.Errorf("pglock: unlock twice: %w", drivers.ErrNotHeld)
 	}
-	defer ls.conn.Release()
 	if ls.tx != nil {
 		if err := ls.tx.Commit(ctx); err != nil {
+			discard(ls.conn) // the transaction's state is unknown: end it
 			return fmt.Errorf("pglock: unlock: commit: %w", err)
 		}
+		ls.conn.Release()
 		return nil
 	}
 	var held bool
 	if err := ls.conn.QueryRow(ctx, ls.l.unlock, ls.id).Scan(&held); err != nil {
+		discard(ls.conn) // the lock may still be held: end the session
 		return fmt.Errorf("pglock: unlock: %w", err)
 	}
+	ls.conn.Release()
 	if !held {
 		return fmt.Errorf("pglock: %s: %w", ls.key, drivers.ErrNotHeld)
 	}

@@ -72,3 +72,40 @@ func TestConfigValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestFailedUnlockEndsSession: an Unlock that could not run (its context
+// already ended) must not hand the pool a connection still holding the
+// lock: the session is closed, and another client gets the key.
+func TestFailedUnlockEndsSession(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	open := func() *Locker {
+		l, err := New(ctx, url, DefaultConfig(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = l.Close() })
+		return l
+	}
+	l1, l2 := open(), open()
+	a, _, err := l1.Lock(ctx, "failed-unlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead, stop := context.WithCancel(ctx)
+	stop()
+	if err := a.Unlock(dead); err == nil {
+		t.Fatal("Unlock with a canceled context succeeded")
+	}
+	for {
+		b, _, err := l2.Lock(ctx, "failed-unlock")
+		if err == nil {
+			_ = b.Unlock(ctx)
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the lock outlived its failed Unlock: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
