@@ -35,9 +35,9 @@ func (ls *lease) Unlock(ctx context.Context) error {
 	if done {
 		return fmt.Errorf("zklock: unlock twice: %w", drivers.ErrNotHeld)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
+	// Delete even when ctx has ended: a znode left behind would hold the
+	// lock for as long as the (shared, kept-alive) session lives. The call
+	// is bounded by the session timeout.
 	err := ls.l.conn.Delete(ls.node, -1)
 	switch {
 	case errors.Is(err, zk.ErrNoNode):

@@ -83,3 +83,26 @@ func TestSessionExpiryHandsOver(t *testing.T) {
 		t.Fatalf("czxid %d after %d: want it to grow", lb.Fence(), la.Fence())
 	}
 }
+
+// TestUnlockWithEndedContext: an Unlock whose context has ended still
+// deletes the znode; the shared session would otherwise hold the lock.
+func TestUnlockWithEndedContext(t *testing.T) {
+	ctx := context.Background()
+	l, err := New(ctx, servers, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	a, _, err := l.Lock(ctx, "ended-unlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead, stop := context.WithCancel(ctx)
+	stop()
+	_ = a.Unlock(dead)
+	b, _, err := l.Lock(ctx, "ended-unlock")
+	if err != nil {
+		t.Fatalf("Lock after an Unlock with an ended context: %v", err)
+	}
+	_ = b.Unlock(ctx)
+}
