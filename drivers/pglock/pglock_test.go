@@ -73,7 +73,7 @@ func TestConfigValidate(t *testing.T) {
 	}
 }
 
-// TestFailedUnlockEndsSession: an Unlock that could not run (its context
+// TestFailedUnlockEndsSession: an Unlock that could not run (its own context
 // already ended) must not hand the pool a connection still holding the
 // lock: the session is closed, and another client gets the key.
 func TestFailedUnlockEndsSession(t *testing.T) {
