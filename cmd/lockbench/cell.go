@@ -31,7 +31,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 		return measured{}, err
 	}
 	defer fr.finish(nil)
-	spec.RedisAddrs = addrs
+	spec.Masters = addrs
 	spec.EtcdAddrs = topo.EtcdAddrs
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {

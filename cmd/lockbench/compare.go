@@ -67,7 +67,8 @@ masters), and writes one summary JSON holding every run.`,
 	bindDriver(fs, &cc.Base)
 	bindWorkload(fs, &cc.Base)
 	bindOutput(fs, &cc.Base)
-	fs.StringSliceVar(&cc.Base.Topology.RedisAddrs, "redis", nil, "external Redis masters host:port,... (default: start local redis-server processes)")
+	fs.StringSliceVar(&cc.Base.Topology.RedisAddrs, "redis", nil, redisHelp)
+	bindRedisAuth(fs, &cc.Base)
 	fs.StringVar(&cc.Base.Topology.Redis.Persistence, "persistence", cc.Base.Topology.Redis.Persistence, "local masters' persistence: none|everysec|always (AOF fsync)")
 	fs.StringSliceVar(&cc.Clients, "clients", cc.Clients, "Redis client libraries to compare")
 	fs.StringSliceVar(&cc.Muxes, "muxes", cc.Muxes, "strategies to compare (sequential is the ratio baseline)")
@@ -149,6 +150,7 @@ func (cc *CompareConfig) validate(cmd *cobra.Command) ([]compareCell, error) {
 	if len(cc.Base.Topology.RedisAddrs) > 0 {
 		cc.Masters = []int{len(cells[0].cfg.Topology.RedisAddrs)}
 		cc.Base.Topology.RedisAddrs = cells[0].cfg.Topology.RedisAddrs
+		cc.Base.Topology.RedisMasters = cells[0].cfg.Topology.RedisMasters
 	}
 	return cells, nil
 }
@@ -208,8 +210,9 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 			}
 			topoFor = cell.masters
 			sum.Versions = withServerVersions(ctx, sum.Versions, topo)
+			sum.Servers = withServers(sum.Servers, topo, cc.Base.Quiet)
 			if cc.Ceiling {
-				c, err := measureCeiling(ctx, topo.RedisAddrs, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet)
+				c, err := measureCeiling(ctx, topo.Masters, cc.Base.Topology.RedisAuth.TLS, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet)
 				if err != nil {
 					runErr = fmt.Errorf("--ceiling: %w", err)
 					break

@@ -33,6 +33,8 @@ type RunConfig struct {
 	// run commands in-process); nil is os.Stderr.
 	stderr io.Writer
 	Format string `json:"-"` // stdout: table | gobench
+	// RedisPasswordFile is --redis-password-file (redis_flags.go).
+	RedisPasswordFile string `json:"-"`
 }
 
 func defaultRunConfig() RunConfig {
@@ -45,7 +47,8 @@ func defaultRunConfig() RunConfig {
 
 // bindTopology registers the server flags.
 func bindTopology(fs *pflag.FlagSet, c *RunConfig) {
-	fs.StringSliceVar(&c.Topology.RedisAddrs, "redis", nil, "external Redis masters host:port,... (default: start --masters local redis-server processes)")
+	fs.StringSliceVar(&c.Topology.RedisAddrs, "redis", nil, redisHelp)
+	bindRedisAuth(fs, c)
 	fs.IntVar(&c.Topology.Redis.Masters, "masters", c.Topology.Redis.Masters, "number of local Redis masters to start")
 	fs.StringVar(&c.Topology.Redis.Persistence, "persistence", c.Topology.Redis.Persistence, "local masters' persistence: none|everysec|always (AOF fsync)")
 }
@@ -129,13 +132,8 @@ func (c *RunConfig) validate() error {
 	if err := c.validateEtcd(b.NeedsEtcd); err != nil {
 		return err
 	}
-	if len(c.Topology.RedisAddrs) > 0 {
-		addrs, err := compose.ParseAddrs("redis", c.Topology.RedisAddrs)
-		if err != nil {
-			return usageError{err}
-		}
-		c.Topology.RedisAddrs = addrs
-		c.Topology.Redis.Masters = len(addrs)
+	if err := c.validateRedis(); err != nil {
+		return err
 	}
 	if m := c.Topology.Redis.Masters; m < 1 || m > redlock.MaxMasters {
 		return usagef("--masters %d: must be 1 to %d", m, redlock.MaxMasters)
