@@ -86,7 +86,8 @@ func reason(e redisconn.Endpoint, err error) string {
 	switch {
 	case errors.As(err, &unknown):
 		return msg + " (give the CA with --tls-ca-cert)"
-	case strings.Contains(msg, "first record does not look like a TLS handshake"):
+	case strings.Contains(msg, "first record does not look like a TLS handshake"),
+		e.Secure() && errors.Is(err, context.DeadlineExceeded): // a plain server reads a ClientHello as a command and waits
 		return msg + " (a plain port: use redis://, not rediss://)"
 	case !e.Secure() && (errors.Is(err, io.EOF) || strings.Contains(msg, "connection reset")):
 		return msg + " (the server closed the connection: a TLS port? use rediss://)"

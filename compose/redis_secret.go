@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/lockbench/lockbench/compose/certs"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 )
 
 // generatePassword is 128 random bits, hex.
@@ -39,4 +42,15 @@ func writeSecretConf(dir, password string, t *ServerTLS) (string, error) {
 		return "", fmt.Errorf("compose: %w", err)
 	}
 	return name, nil
+}
+
+// TLSFrom is the TLS setup of local masters serving the certificates of
+// f; mutual asks clients for theirs (and gives the client one).
+func TLSFrom(f certs.Files, mutual bool) *ServerTLS {
+	t := &ServerTLS{CertFile: f.ServerCert, KeyFile: f.ServerKey, CAFile: f.CA, AuthClients: mutual,
+		Client: redisconn.TLSFiles{CACert: f.CA}}
+	if mutual {
+		t.Client.Cert, t.Client.Key = f.ClientCert, f.ClientKey
+	}
+	return t
 }

@@ -152,3 +152,7 @@ func (e Endpoint) tlsConfig() *tls.Config {
 	}
 	return c
 }
+
+// SecretURL is the URL with the password in clear, for a child process or
+// a test that must be given it. Never print or store it.
+func (e Endpoint) SecretURL() string { return e.url(true).String() }
