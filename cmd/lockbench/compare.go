@@ -67,7 +67,7 @@ masters), and writes one summary JSON holding every run.`,
 	bindDriver(fs, &cc.Base)
 	bindWorkload(fs, &cc.Base)
 	bindOutput(fs, &cc.Base)
-	fs.StringSliceVar(&cc.Base.Topology.RedisAddrs, "redis", nil, redisHelp)
+	fs.Var(redisList{&cc.Base.Topology.RedisAddrs}, "redis", redisHelp)
 	bindRedisAuth(fs, &cc.Base)
 	fs.StringVar(&cc.Base.Topology.Redis.Persistence, "persistence", cc.Base.Topology.Redis.Persistence, "local masters' persistence: none|everysec|always (AOF fsync)")
 	fs.StringSliceVar(&cc.Clients, "clients", cc.Clients, "Redis client libraries to compare")

@@ -47,7 +47,7 @@ func defaultRunConfig() RunConfig {
 
 // bindTopology registers the server flags.
 func bindTopology(fs *pflag.FlagSet, c *RunConfig) {
-	fs.StringSliceVar(&c.Topology.RedisAddrs, "redis", nil, redisHelp)
+	fs.Var(redisList{&c.Topology.RedisAddrs}, "redis", redisHelp)
 	bindRedisAuth(fs, c)
 	fs.IntVar(&c.Topology.Redis.Masters, "masters", c.Topology.Redis.Masters, "number of local Redis masters to start")
 	fs.StringVar(&c.Topology.Redis.Persistence, "persistence", c.Topology.Redis.Persistence, "local masters' persistence: none|everysec|always (AOF fsync)")

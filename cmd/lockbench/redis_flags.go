@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/csv"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -75,3 +77,36 @@ func withServers(list []results.Server, topo *compose.Topology, quiet bool) []re
 	}
 	return list
 }
+
+// redisList is --redis: comma-separated like pflag's string slices (CSV,
+// so a password with a comma can be quoted), but it keeps empty and blank
+// entries for validation to refuse by name (a StringSlice drops --redis ""
+// and would silently start local masters instead), never fails (pflag
+// would print the raw value, password and all), and shows itself redacted.
+type redisList struct{ list *[]string }
+
+func (r redisList) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		*r.list = append(*r.list, s)
+		return nil
+	}
+	rec, err := csv.NewReader(strings.NewReader(s)).Read()
+	if err != nil { // a stray quote in a password: pflag would print the raw value with its error
+		rec = strings.Split(s, ",")
+	}
+	*r.list = append(*r.list, rec...)
+	return nil
+}
+
+func (r redisList) String() string {
+	if r.list == nil {
+		return ""
+	}
+	out := make([]string, len(*r.list))
+	for i, e := range *r.list {
+		out[i] = redisconn.RedactURL(e)
+	}
+	return strings.Join(out, ",")
+}
+
+func (redisList) Type() string { return "urls" }
