@@ -86,7 +86,7 @@ func secureModes(t *testing.T) []secureMode {
 			secret: func(r *compose.Redis) []string { return []string{"bench-" + r.Password} }},
 		{name: "tls", opt: compose.RedisOptions{Masters: 2, TLS: compose.TLSFrom(files, false)}, redis: withScheme("rediss://"),
 			flags: []string{"--tls-ca-cert", files.CA}, secret: password,
-			env:   func(r *compose.Redis) []string { return []string{redisconn.EnvPassword + "=" + r.Password} }},
+			env: func(r *compose.Redis) []string { return []string{redisconn.EnvPassword + "=" + r.Password} }},
 		{name: "mtls", opt: compose.RedisOptions{Masters: 2, TLS: compose.TLSFrom(files, true)}, redis: withScheme("rediss://"),
 			flags: []string{"--tls-ca-cert", files.CA, "--tls-cert", files.ClientCert, "--tls-key", files.ClientKey}, secret: password,
 			env: func(r *compose.Redis) []string { return []string{redisconn.EnvPassword + "=" + r.Password} }},
