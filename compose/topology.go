@@ -12,6 +12,7 @@ import (
 	"net"
 	"strconv"
 
+	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/results"
 )
@@ -33,6 +34,8 @@ type Spec struct {
 	Etcd EtcdOptions `json:"etcd"`
 	// EtcdAddrs are an external etcd cluster's members; when set, nothing is started.
 	EtcdAddrs []string `json:"etcd_addrs,omitempty"`
+	// EtcdAccess is TLS and the user for EtcdAddrs (--etcd-*).
+	EtcdAccess etcdconn.Access `json:"etcd_access"`
 	// NeedsEtcd: the backend locks in etcd (see etcd.go).
 	NeedsEtcd bool `json:"-"`
 }
@@ -52,6 +55,8 @@ type Topology struct {
 	Redis *Redis
 	// EtcdAddrs are the etcd members' client addresses, local or external.
 	EtcdAddrs []string
+	// EtcdAccess is how to reach them (TLS, user), local or external.
+	EtcdAccess etcdconn.Access
 	// Etcd is set when the members are local.
 	Etcd *Etcd
 

@@ -33,6 +33,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	defer fr.finish(nil)
 	spec.Masters = addrs
 	spec.EtcdAddrs = topo.EtcdAddrs
+	spec.Etcd.Access = topo.EtcdAccess
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {
 		return measured{}, err

@@ -195,13 +195,14 @@ func (c *RunConfig) runName() string { return c.Driver.Name() + "/" + c.Workload
 // bindEtcd registers the etcd backend's and cluster's flags.
 func bindEtcd(fs *pflag.FlagSet, c *RunConfig) {
 	e := &c.Driver.Etcd
-	fs.StringSliceVar(&c.Topology.EtcdAddrs, "etcd", nil, "external etcd cluster host:port,... (default: start --etcd-members local members)")
+	fs.StringSliceVar(&c.Topology.EtcdAddrs, "etcd", nil, "external etcd cluster host:port or https://host:port,... (default: start --etcd-members local members)")
 	fs.IntVar(&c.Topology.Etcd.Members, "etcd-members", c.Topology.Etcd.Members, "local etcd members to start, each its own process: 1|3|5")
 	fs.StringVar(&e.Mode, "etcd-mode", e.Mode, "etcd lock path: client (concurrency.Mutex) | rpc (v3lock Lock/Unlock RPCs)")
 	fs.BoolVar(&e.Wait, "etcd-wait", e.Wait, "client mode: one attempt is Mutex.Lock (FIFO queue) instead of TryLock")
 	fs.DurationVar(&e.WaitTimeout, "etcd-wait-timeout", e.WaitTimeout, "bound of one etcd attempt; a waiting attempt that runs out counts as busy")
 	fs.BoolVar(&e.SessionPerCycle, "etcd-session-per-cycle", e.SessionPerCycle, "grant and revoke a session every cycle instead of one per worker")
 	fs.BoolVar(&e.KeepAlive, "etcd-keepalive", e.KeepAlive, "keep session leases alive (false: a lease lives --ttl like a Redlock key; implies a session per cycle)")
+	bindEtcdAccess(fs, c)
 }
 
 // bindPeers registers the peer libraries' flags.
@@ -214,6 +215,9 @@ func (c *RunConfig) validateEtcd(needed bool) error {
 	c.Topology.NeedsEtcd = needed
 	if !needed {
 		return nil
+	}
+	if err := c.validateEtcdAccess(); err != nil {
+		return err
 	}
 	if len(c.Topology.EtcdAddrs) > 0 {
 		addrs, err := compose.ParseAddrs("etcd", c.Topology.EtcdAddrs)

@@ -116,7 +116,7 @@ func withServerVersions(ctx context.Context, v map[string]string, topo *compose.
 		v["redis-server"] = topo.Servers[0].Version
 	}
 	if len(topo.EtcdAddrs) > 0 {
-		if s, err := compose.EtcdVersion(ctx, topo.EtcdAddrs[0]); err == nil {
+		if s, err := compose.EtcdVersion(ctx, topo.EtcdAddrs[0], topo.EtcdAccess); err == nil {
 			v["etcd-server"] = s
 		}
 	}

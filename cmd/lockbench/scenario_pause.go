@@ -105,7 +105,7 @@ func measurePause(ctx context.Context, backend string) (pauseOutcome, error) {
 	}
 	defer topo.Close()
 	spec := cfg.Driver
-	spec.Workers, spec.Masters, spec.EtcdAddrs = 2, topo.Masters, topo.EtcdAddrs
+	spec.Workers, spec.Masters, spec.EtcdAddrs, spec.Etcd.Access = 2, topo.Masters, topo.EtcdAddrs, topo.EtcdAccess
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {
 		return o, err
