@@ -115,7 +115,7 @@ func TestSecureMasters(t *testing.T) {
 			out, js := filepath.Join(dir, "out"), filepath.Join(dir, "c.json")
 			args := append([]string{"compare", "--redis", m.redis(r), "--clients", "goredis,rueidis",
 				"--muxes", "sequential,fanout,pipeline,auto", "--workloads", "uncontended", "--baselines", "redsync,rueidislock",
-				"--workers", "4", "--warmup", "300ms", "--duration", "300ms", "--json", js, "--out", out}, m.flags...)
+				"--workers", "4", "--node-timeout", "1s", "--warmup", "300ms", "--duration", "300ms", "--json", js, "--out", out}, m.flags...)
 			stdout, stderr, code := cliEnv(t, env, args...)
 			if code != 0 {
 				t.Fatalf("compare: exit %d\n%s", code, stderr)
