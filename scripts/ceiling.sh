@@ -73,7 +73,7 @@ for a in "$@"; do
   conn "$a"
   out=$(redis-cli "${CONN[@]}" --no-auth-warning SCRIPT LOAD "$RELEASE" 2>&1) || true
   if ! [[ $out =~ ^[0-9a-f]{40}$ ]]; then
-    echo "ceiling: $(redact "$a"): SCRIPT LOAD: $(redact "$out" | tail -n 1)" >&2
+    echo "ceiling: $(redact "$a"): SCRIPT LOAD: $(redact "$out" | tr -s '\r\n' ' ')" >&2
     exit 2
   fi
   sha=$out
@@ -89,15 +89,23 @@ bench() {
       -r 100000000 -q "$@" >"$tmp/$name.$i" 2>&1 &
     pids+=($!); i=$((i + 1))
   done
-  for p in "${pids[@]}"; do wait "$p"; done
+  for p in "${pids[@]}"; do wait "$p" || true; done
+  i=0
+  for a in "${MASTERS[@]}"; do
+    if ! grep -q 'requests per second' "$tmp/$name.$i"; then
+      echo "ceiling: $(redact "$a"): redis-benchmark $name: $(tr '\r' '\n' <"$tmp/$name.$i" | grep -v -e 'Using a password' -e '^ *$' | tail -n 1)" >&2
+      exit 2
+    fi
+    i=$((i + 1))
+  done
   cat "$tmp/$name".* | tr '\r' '\n' | grep -o '[0-9.]* requests per second' |
     awk '{s += $1} END {printf "%.0f", s}'
 }
 
 MASTERS=("$@")
 N=${#MASTERS[@]}
-agg_set=$(bench set SET 'lock:__rand_int__' tok NX PX "$TTL_MS")
-agg_rel=$(bench release EVALSHA "$sha" 1 'lock:__rand_int__' tok)
+agg_set=$(bench set SET 'lockbench:ceiling:__rand_int__' tok NX PX "$TTL_MS")
+agg_rel=$(bench release EVALSHA "$sha" 1 'lockbench:ceiling:__rand_int__' tok)
 echo "masters:                $N"
 echo "aggregate SET NX:       $agg_set/s"
 echo "aggregate release:      $agg_rel/s"

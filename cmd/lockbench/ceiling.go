@@ -43,11 +43,11 @@ func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles re
 	if err != nil {
 		return 0, err
 	}
-	set, err := benchAll(ctx, bin, addrs, tlsFiles, "SET", "lock:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
+	set, err := benchAll(ctx, bin, addrs, tlsFiles, "SET", "lockbench:ceiling:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
 	if err != nil {
 		return 0, err
 	}
-	rel, err := benchAll(ctx, bin, addrs, tlsFiles, "EVALSHA", sha, "1", "lock:__rand_int__", "tok")
+	rel, err := benchAll(ctx, bin, addrs, tlsFiles, "EVALSHA", sha, "1", "lockbench:ceiling:__rand_int__", "tok")
 	if err != nil {
 		return 0, err
 	}
