@@ -210,7 +210,7 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 			}
 			topoFor = cell.masters
 			sum.Versions = withServerVersions(ctx, sum.Versions, topo)
-			sum.Servers = withServers(sum.Servers, topo, cc.Base.Quiet)
+			sum.Servers = withServers(sum.Servers, topo, &cc.Base)
 			if cc.Ceiling {
 				c, err := measureCeiling(ctx, topo.Masters, cc.Base.Topology.RedisAuth.TLS, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet)
 				if err != nil {

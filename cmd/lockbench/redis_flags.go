@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -56,10 +55,11 @@ func (c *RunConfig) validateRedis() error {
 }
 
 // withServers adds topo's servers' facts to a summary's and prints their
-// warnings once each (unless quiet), naming how many masters share one.
-func withServers(list []results.Server, topo *compose.Topology, quiet bool) []results.Server {
+// warnings once each on c's stderr (unless quiet), naming how many masters
+// share one.
+func withServers(list []results.Server, topo *compose.Topology, c *RunConfig) []results.Server {
 	list = append(list, topo.Servers...)
-	if quiet {
+	if c.Quiet {
 		return list
 	}
 	count := map[string]int{}
@@ -73,7 +73,7 @@ func withServers(list []results.Server, topo *compose.Topology, quiet bool) []re
 		}
 	}
 	for _, w := range order {
-		fmt.Fprintf(os.Stderr, "lockbench: warning: %d of %d masters: %s\n", count[w], len(topo.Servers), w)
+		fmt.Fprintf(c.errOut(), "lockbench: warning: %d of %d masters: %s\n", count[w], len(topo.Servers), w)
 	}
 	return list
 }

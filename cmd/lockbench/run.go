@@ -54,7 +54,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 		return err
 	}
 	sum.Versions = withServerVersions(ctx, sum.Versions, topo)
-	sum.Servers = withServers(sum.Servers, topo, cfg.Quiet)
+	sum.Servers = withServers(sum.Servers, topo, &cfg)
 	m, err := measureCell(ctx, cfg, topo)
 	if err != nil {
 		if ctx.Err() != nil {
