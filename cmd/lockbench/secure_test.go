@@ -121,7 +121,7 @@ func TestSecureMasters(t *testing.T) {
 				t.Fatalf("compare: exit %d\n%s", code, stderr)
 			}
 			gb, gbErr, code := cliEnv(t, env, append([]string{"run", "--redis", m.redis(r), "--format", "gobench", "--client", "rueidis",
-				"--mux", "auto", "--workers", "2", "--warmup", "0s", "--duration", "150ms"}, m.flags...)...)
+				"--mux", "auto", "--workers", "2", "--node-timeout", "1s", "--warmup", "300ms", "--duration", "300ms"}, m.flags...)...)
 			if code != 0 {
 				t.Fatalf("run: exit %d\n%s", code, gbErr)
 			}
