@@ -13,6 +13,9 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/lockbench/lockbench/compose/certs"
+	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"go.uber.org/zap"
 )
 
@@ -23,6 +26,9 @@ type EtcdOptions struct {
 	// subcommand; default os.Executable(). Tests outside lockbench build it.
 	Bin string    `json:"-"`
 	Log io.Writer `json:"-"` // members' output; default discarded
+	// Secure serves clients over mutual TLS (a CA made for the run) with
+	// auth enabled (user root, a generated password): --etcd-secure.
+	Secure bool `json:"secure,omitempty"`
 }
 
 // EtcdMemberCounts are the cluster sizes lockbench starts.
@@ -65,6 +71,9 @@ type Etcd struct {
 	Members []*EtcdMember
 	root    string
 	owner   *os.File // holds root's owner lock (tempdir.go)
+	// Access is how clients reach the members (TLS and root's password
+	// when Secure).
+	Access etcdconn.Access
 }
 
 // StartEtcd starts opt.Members members on free loopback ports, each with its
@@ -107,6 +116,19 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 			_ = e.Close()
 		}
 	}()
+	var tlsArgs []string
+	scheme := "http://"
+	if opt.Secure {
+		files, err := certs.Generate(root)
+		if err != nil {
+			return nil, err
+		}
+		// Mutual TLS (a trusted CA makes etcd ask for client
+		// certificates) and, once up, password auth.
+		e.Access = etcdconn.Access{TLS: true, CACert: files.CA, Cert: files.ClientCert, Key: files.ClientKey}
+		tlsArgs = []string{"--cert-file", files.ServerCert, "--key-file", files.ServerKey, "--trusted-ca-file", files.CA}
+		scheme = "https://"
+	}
 	peers := make([]string, opt.Members)
 	for i := range opt.Members {
 		m := &EtcdMember{Name: "m" + strconv.Itoa(i), Dir: filepath.Join(root, strconv.Itoa(i))}
@@ -124,8 +146,9 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	// 5-member cluster cannot serve until a quorum of its peers is up.
 	for _, m := range e.Members {
 		argv := []string{bin, "serve", "etcd", "--name", m.Name, "--data-dir", m.Dir,
-			"--client-url", url(m.ClientPort), "--peer-url", url(m.PeerPort),
+			"--client-url", scheme + hostPort(m.ClientPort), "--peer-url", url(m.PeerPort),
 			"--initial-cluster", cluster, "--cluster-token", filepath.Base(root)}
+		argv = append(argv, tlsArgs...)
 		m.tail = &tailBuffer{}
 		var log io.Writer = m.tail
 		if opt.Log != nil {
@@ -139,10 +162,15 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for _, m := range e.Members {
-		if err := waitTCP(wctx, m.proc, func(ctx context.Context) error { return EtcdPing(ctx, m.Addr()) }); err != nil {
+		if err := waitTCP(wctx, m.proc, func(ctx context.Context) error { return EtcdPingWith(ctx, m.Addr(), e.Access) }); err != nil {
 			if out := m.tail.String(); out != "" {
 				return nil, fmt.Errorf("%w\n%s output:\n%s", err, m.Name, out)
 			}
+			return nil, err
+		}
+	}
+	if opt.Secure {
+		if e.Access, err = enableEtcdAuth(wctx, e.Addrs(), e.Access); err != nil {
 			return nil, err
 		}
 	}
@@ -178,7 +206,21 @@ func (e *Etcd) Close() error {
 // EtcdPing checks that the etcd member at addr serves a linearizable read,
 // which needs a leader and so a quorum.
 func EtcdPing(ctx context.Context, addr string) error {
-	c, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}, DialTimeout: time.Second, Context: ctx, Logger: nopLogger()})
+	return EtcdPingWith(ctx, addr, etcdconn.Access{})
+}
+
+// etcdClient dials endpoints with a's TLS and user.
+func etcdClient(ctx context.Context, endpoints []string, a etcdconn.Access) (*clientv3.Client, error) {
+	cfg := clientv3.Config{Endpoints: endpoints, DialTimeout: time.Second, Context: ctx, Logger: nopLogger()}
+	if err := a.Apply(&cfg); err != nil {
+		return nil, err
+	}
+	return clientv3.New(cfg)
+}
+
+// EtcdPingWith is EtcdPing with TLS and credentials.
+func EtcdPingWith(ctx context.Context, addr string, a etcdconn.Access) error {
+	c, err := etcdClient(ctx, []string{addr}, a)
 	if err != nil {
 		return err
 	}
@@ -188,8 +230,8 @@ func EtcdPing(ctx context.Context, addr string) error {
 }
 
 // EtcdVersion asks a member for its server version.
-func EtcdVersion(ctx context.Context, addr string) (string, error) {
-	c, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}, DialTimeout: time.Second, Context: ctx, Logger: nopLogger()})
+func EtcdVersion(ctx context.Context, addr string, a etcdconn.Access) (string, error) {
+	c, err := etcdClient(ctx, []string{addr}, a)
 	if err != nil {
 		return "", err
 	}
@@ -209,13 +251,13 @@ func (t *Topology) upEtcd(ctx context.Context, spec Spec) error {
 	if len(spec.EtcdAddrs) > 0 {
 		for _, a := range spec.EtcdAddrs {
 			pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-			err := EtcdPing(pctx, a)
+			err := EtcdPingWith(pctx, a, spec.EtcdAccess)
 			cancel()
 			if err != nil {
-				return fmt.Errorf("etcd %s: unreachable: %v", a, err)
+				return fmt.Errorf("%w: --etcd %s: %v", ErrUnreachable, a, err)
 			}
 		}
-		t.EtcdAddrs = spec.EtcdAddrs
+		t.EtcdAddrs, t.EtcdAccess = spec.EtcdAddrs, spec.EtcdAccess
 		return nil
 	}
 	e, err := StartEtcd(ctx, spec.Etcd)
@@ -224,7 +266,7 @@ func (t *Topology) upEtcd(ctx context.Context, spec Spec) error {
 	}
 	t.Etcd = e
 	t.closers = append(t.closers, e)
-	t.EtcdAddrs = e.Addrs()
+	t.EtcdAddrs, t.EtcdAccess = e.Addrs(), e.Access
 	return nil
 }
 

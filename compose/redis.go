@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -9,13 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockbench/lockbench/compose/clockshift"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 )
 
 // Persistence modes of the local masters.
@@ -32,16 +31,39 @@ type RedisOptions struct {
 	// ClockShift runs every master under the clockshift preload library,
 	// so clock-jump faults can move its wall clock (see compose/clockshift).
 	ClockShift bool `json:"clock_shift,omitempty"`
+	// NoAuth starts the masters without a password. By default each set of
+	// masters gets a generated one (requirepass, in a 0600 config file, never
+	// on a command line), so no other local process can write into a
+	// benchmark and every local run takes the authenticated path.
+	NoAuth bool `json:"no_auth,omitempty"`
+	// TLS, if set, serves TLS only (the plain port is closed), for tests.
+	TLS *ServerTLS `json:"tls,omitempty"`
+}
+
+// ServerTLS is a local master's TLS setup: its certificate, the CA it
+// trusts for clients, and whether clients must present one (mutual TLS).
+type ServerTLS struct {
+	CertFile    string `json:"-"`
+	KeyFile     string `json:"-"`
+	CAFile      string `json:"-"`
+	AuthClients bool   `json:"auth_clients"`
+	// Client is what a client needs to reach the master (CA and, for
+	// mutual TLS, a client certificate).
+	Client redisconn.TLSFiles `json:"-"`
 }
 
 // RedisServer is one local redis-server master.
 type RedisServer struct {
-	Port  int
-	Dir   string
-	proc  *process
-	args  []string
-	clock *clockshift.Clock
+	Port     int
+	Dir      string
+	proc     *process
+	args     []string
+	clock    *clockshift.Clock
+	endpoint redisconn.Endpoint
 }
+
+// Endpoint is how a client reaches and authenticates to the master.
+func (s *RedisServer) Endpoint() redisconn.Endpoint { return s.endpoint }
 
 // Clock is the master's wall-clock offset; nil unless started with
 // RedisOptions.ClockShift. The offset outlives a restart, as a machine's
@@ -59,7 +81,7 @@ func (s *RedisServer) Start(ctx context.Context) error {
 	if err := s.proc.start(); err != nil {
 		return err
 	}
-	return waitTCP(ctx, s.proc, func(ctx context.Context) error { return Ping(ctx, s.Addr()) })
+	return waitTCP(ctx, s.proc, func(ctx context.Context) error { return Ping(ctx, s.endpoint) })
 }
 
 // Stop shuts the master down cleanly (SIGTERM).
@@ -77,6 +99,8 @@ type Redis struct {
 	Servers []*RedisServer
 	root    string
 	owner   *os.File // holds root's owner lock (tempdir.go)
+	// Password is the masters' generated password ("" with NoAuth).
+	Password string
 }
 
 // ErrNoRedisServer is returned when redis-server is not installed.
@@ -132,8 +156,13 @@ func StartRedis(ctx context.Context, opt RedisOptions) (_ *Redis, err error) {
 			_ = r.Close()
 		}
 	}()
+	if !opt.NoAuth {
+		if r.Password, err = generatePassword(); err != nil {
+			return nil, err
+		}
+	}
 	for i := range opt.Masters {
-		s, err := startRedisServer(ctx, bin, lib, filepath.Join(root, strconv.Itoa(i)), opt)
+		s, err := startRedisServer(ctx, bin, lib, filepath.Join(root, strconv.Itoa(i)), r.Password, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -142,9 +171,19 @@ func StartRedis(ctx context.Context, opt RedisOptions) (_ *Redis, err error) {
 	return r, nil
 }
 
-func startRedisServer(ctx context.Context, bin, clockLib, dir string, opt RedisOptions) (*RedisServer, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func startRedisServer(ctx context.Context, bin, clockLib, dir, password string, opt RedisOptions) (*RedisServer, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("compose: %w", err)
+	}
+	conf, err := writeSecretConf(dir, password, opt.TLS)
+	if err != nil {
+		return nil, err
+	}
+	var clientTLS *tls.Config
+	if opt.TLS != nil {
+		if clientTLS, err = opt.TLS.Client.Config(); err != nil {
+			return nil, err
+		}
 	}
 	var clock *clockshift.Clock
 	var env []string
@@ -166,9 +205,13 @@ func startRedisServer(ctx context.Context, bin, clockLib, dir string, opt RedisO
 			return nil, err
 		}
 		args, _ := RedisArgs(port, dir, opt.Persistence)
-		args = append(append([]string{bin}, args...), opt.ExtraArgs...)
+		args = append(append([]string{bin, conf}, args...), opt.ExtraArgs...)
+		if opt.TLS != nil { // the TLS port replaces the plain one
+			args = append(args, "--port", "0", "--tls-port", strconv.Itoa(port))
+		}
 		s := &RedisServer{Port: port, Dir: dir, args: args, clock: clock,
-			proc: &process{name: "redis-server :" + strconv.Itoa(port), argv: args, env: env, log: log}}
+			endpoint: redisconn.Endpoint{Addr: hostPort(port), Password: password, TLS: clientTLS},
+			proc:     &process{name: "redis-server :" + strconv.Itoa(port), argv: args, env: env, log: log}}
 		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		lastErr = s.Start(sctx)
 		cancel()
@@ -205,25 +248,11 @@ func (r *Redis) Close() error {
 	return errors.Join(errs...)
 }
 
-// Ping checks that a Redis server answers at addr.
-func Ping(ctx context.Context, addr string) error {
-	c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
-	defer c.Close()
-	return c.Ping(ctx).Err()
-}
-
-// RedisVersion reads redis_version from INFO server.
-func RedisVersion(ctx context.Context, addr string) (string, error) {
-	c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
-	defer c.Close()
-	info, err := c.Info(ctx, "server").Result()
-	if err != nil {
-		return "", err
+// Endpoints lists the masters' endpoints (with the password) in order.
+func (r *Redis) Endpoints() []redisconn.Endpoint {
+	out := make([]redisconn.Endpoint, len(r.Servers))
+	for i, s := range r.Servers {
+		out[i] = s.endpoint
 	}
-	for _, line := range strings.Split(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "redis_version:"); ok {
-			return v, nil
-		}
-	}
-	return "", errors.New("compose: no redis_version in INFO")
+	return out
 }

@@ -21,7 +21,7 @@ func TestStartRedisAnswersAndStops(t *testing.T) {
 			}
 			pids := []int{}
 			for _, s := range r.Servers {
-				if err := Ping(ctx, s.Addr()); err != nil {
+				if err := Ping(ctx, s.Endpoint()); err != nil {
 					t.Fatalf("master %s: %v", s.Addr(), err)
 				}
 				pids = append(pids, s.Pid())
@@ -73,7 +73,7 @@ func TestKillRestartPause(t *testing.T) {
 		t.Fatal(err)
 	}
 	pctx, pcancel := context.WithTimeout(ctx, 200*time.Millisecond)
-	if Ping(pctx, s.Addr()) == nil {
+	if Ping(pctx, s.Endpoint()) == nil {
 		t.Fatal("killed master still answers")
 	}
 	pcancel()
@@ -84,14 +84,14 @@ func TestKillRestartPause(t *testing.T) {
 		t.Fatal(err)
 	}
 	pctx, pcancel = context.WithTimeout(ctx, 200*time.Millisecond)
-	if Ping(pctx, s.Addr()) == nil {
+	if Ping(pctx, s.Endpoint()) == nil {
 		t.Fatal("paused master answers")
 	}
 	pcancel()
 	if err := s.Resume(); err != nil {
 		t.Fatal(err)
 	}
-	if err := Ping(ctx, s.Addr()); err != nil {
+	if err := Ping(ctx, s.Endpoint()); err != nil {
 		t.Fatalf("resumed master: %v", err)
 	}
 }
@@ -131,7 +131,7 @@ func TestRedisClockJumpExpiresKeys(t *testing.T) {
 		t.Fatal("ClockShift master has no Clock")
 	}
 	for _, s := range r.Servers {
-		c := redis.NewClient(&redis.Options{Addr: s.Addr()})
+		c := redis.NewClient(s.Endpoint().GoRedis())
 		defer c.Close()
 		if err := c.Set(ctx, "lock", "token", 10*time.Second).Err(); err != nil {
 			t.Fatal(err)
@@ -145,7 +145,7 @@ func TestRedisClockJumpExpiresKeys(t *testing.T) {
 		exists  int64
 		clockAt time.Duration
 	}{{shifted, 0, 11 * time.Second}, {steady, 1, 0}} {
-		c := redis.NewClient(&redis.Options{Addr: tc.s.Addr()})
+		c := redis.NewClient(tc.s.Endpoint().GoRedis())
 		defer c.Close()
 		if n, err := c.Exists(ctx, "lock").Result(); err != nil || n != tc.exists {
 			t.Errorf("master %s: EXISTS = %d, %v; want %d", tc.s.Addr(), n, err, tc.exists)
@@ -164,7 +164,7 @@ func TestRedisClockJumpExpiresKeys(t *testing.T) {
 	if err := shifted.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	c := redis.NewClient(&redis.Options{Addr: shifted.Addr()})
+	c := redis.NewClient(shifted.Endpoint().GoRedis())
 	defer c.Close()
 	if now, err := c.Time(ctx).Result(); err != nil || time.Until(now) < 9*time.Second {
 		t.Errorf("after restart TIME = %v, %v: want the 11s offset kept", now, err)

@@ -74,7 +74,7 @@ func StartSentinel(ctx context.Context, opt SentinelOptions) (_ *Sentinel, err e
 		}
 	}()
 	ropt := RedisOptions{Persistence: "none", Log: opt.Log}
-	if s.Master, err = startRedisServer(ctx, bin, "", filepath.Join(root, "master"), ropt); err != nil {
+	if s.Master, err = startRedisServer(ctx, bin, "", filepath.Join(root, "master"), "", ropt); err != nil {
 		return nil, err
 	}
 	if s.proxy, err = StartProxies([]string{s.Master.Addr()}); err != nil {
@@ -82,7 +82,7 @@ func StartSentinel(ctx context.Context, opt SentinelOptions) (_ *Sentinel, err e
 	}
 	host, port, _ := strings.Cut(s.proxy.Addrs()[0], ":")
 	ropt.ExtraArgs = []string{"--replicaof", host, port}
-	if s.Replica, err = startRedisServer(ctx, bin, "", filepath.Join(root, "replica"), ropt); err != nil {
+	if s.Replica, err = startRedisServer(ctx, bin, "", filepath.Join(root, "replica"), "", ropt); err != nil {
 		return nil, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)

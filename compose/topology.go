@@ -11,20 +11,31 @@ import (
 	"io"
 	"net"
 	"strconv"
-	"time"
+
+	"github.com/lockbench/lockbench/drivers/etcdconn"
+	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/results"
 )
 
 // Spec says which servers a run needs. It serialises into results.
 type Spec struct {
 	Redis RedisOptions `json:"redis"`
-	// RedisAddrs are external masters; when set, nothing is started.
-	RedisAddrs []string `json:"redis_addrs,omitempty"`
+	// RedisAddrs are external masters as given to --redis, redacted once
+	// parsed (config.json shows them); RedisMasters are the same masters
+	// with their credentials. When set, nothing is started.
+	RedisAddrs   []string             `json:"redis_addrs,omitempty"`
+	RedisMasters []redisconn.Endpoint `json:"-"`
+	// RedisAuth is what --redis entries without their own take (user,
+	// password, TLS files); the password is never serialised.
+	RedisAuth redisconn.Auth `json:"redis_auth"`
 	// NoRedis: the backend needs no Redis masters.
 	NoRedis bool `json:"-"`
 	// Etcd is the local etcd cluster to start when the backend needs one.
 	Etcd EtcdOptions `json:"etcd"`
 	// EtcdAddrs are an external etcd cluster's members; when set, nothing is started.
 	EtcdAddrs []string `json:"etcd_addrs,omitempty"`
+	// EtcdAccess is TLS and the user for EtcdAddrs (--etcd-*).
+	EtcdAccess etcdconn.Access `json:"etcd_access"`
 	// NeedsEtcd: the backend locks in etcd (see etcd.go).
 	NeedsEtcd bool `json:"-"`
 	// ZooKeeper is the local server to start when the backend needs one;
@@ -48,12 +59,18 @@ var ErrUnreachable = errors.New("unreachable")
 
 // Topology is the servers of one run.
 type Topology struct {
-	// RedisAddrs are the masters, local or external, in order.
+	// RedisAddrs are the masters' host:port, local or external, in order.
 	RedisAddrs []string
+	// Masters are how to reach them (credentials, TLS), in the same order.
+	Masters []redisconn.Endpoint
+	// Servers are the servers' own facts, read at start.
+	Servers []results.Server
 	// Redis is set when the masters are local (for faults and tests).
 	Redis *Redis
 	// EtcdAddrs are the etcd members' client addresses, local or external.
 	EtcdAddrs []string
+	// EtcdAccess is how to reach them (TLS, user), local or external.
+	EtcdAccess etcdconn.Access
 	// Etcd is set when the members are local.
 	Etcd *Etcd
 	// ZooKeeperAddrs are the ZooKeeper servers; ZooKeeper is set when local.
@@ -78,16 +95,8 @@ func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
 		}
 	}()
 	if !spec.NoRedis {
-		if len(spec.RedisAddrs) > 0 {
-			for _, a := range spec.RedisAddrs {
-				pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-				err := Ping(pctx, a)
-				cancel()
-				if err != nil {
-					return nil, fmt.Errorf("%w: --redis %s: %v", ErrUnreachable, a, err)
-				}
-			}
-			t.RedisAddrs = spec.RedisAddrs
+		if len(spec.RedisMasters) > 0 {
+			t.Masters = spec.RedisMasters
 		} else {
 			r, err := StartRedis(ctx, spec.Redis)
 			if err != nil {
@@ -95,7 +104,15 @@ func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
 			}
 			t.Redis = r
 			t.closers = append(t.closers, r)
-			t.RedisAddrs = r.Addrs()
+			t.Masters = r.Endpoints()
+		}
+		t.RedisAddrs = redisconn.Addrs(t.Masters)
+		for _, e := range t.Masters {
+			s, err := CheckMaster(ctx, e)
+			if err != nil {
+				return nil, err
+			}
+			t.Servers = append(t.Servers, s)
 		}
 	}
 	if spec.NeedsEtcd {

@@ -21,8 +21,10 @@ type Summary struct {
 	Interrupted bool              `json:"interrupted"`
 	Host        Host              `json:"host"`
 	Versions    map[string]string `json:"versions"`
-	Config      json.RawMessage   `json:"config"`
-	Runs        []Run             `json:"runs"`
+	// Servers are the servers' own facts (one per master / etcd member).
+	Servers []Server        `json:"servers,omitempty"`
+	Config  json.RawMessage `json:"config"`
+	Runs    []Run           `json:"runs"`
 }
 
 // Host is the machine the run was measured on.

@@ -42,12 +42,12 @@ func Ops() []Op {
 type Outcome uint8
 
 const (
-	OK         Outcome = iota // acquired / released / extended
-	Busy                      // a valid holder had the key
-	SplitBrain                // nobody won the round: votes split
-	Timeout                   // masters too slow for a quorum, or validity used up
-	Error                     // masters failed
-	NumOutcomes               // the counted outcomes end here
+	OK          Outcome = iota // acquired / released / extended
+	Busy                       // a valid holder had the key
+	SplitBrain                 // nobody won the round: votes split
+	Timeout                    // masters too slow for a quorum, or validity used up
+	Error                      // masters failed
+	NumOutcomes                // the counted outcomes end here
 	// Canceled: the run's context ended mid-attempt. Never counted: shutdown
 	// is not failure.
 	Canceled = NumOutcomes

@@ -38,7 +38,7 @@ func openLocker(t *testing.T, r *compose.Redis, workers int, ttl, nodeTimeout ti
 		rc.NodeTimeout = nodeTimeout
 	}
 	l, err := backends.Open(context.Background(), backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout",
-		Workers: workers, RedisAddrs: r.Addrs(), Redlock: rc})
+		Workers: workers, Masters: r.Endpoints(), Redlock: rc})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 func seed(t *testing.T, r *compose.Redis, key, token string, masters ...int) {
 	t.Helper()
 	for _, i := range masters {
-		c := redis.NewClient(&redis.Options{Addr: r.Servers[i].Addr()})
+		c := redis.NewClient(r.Servers[i].Endpoint().GoRedis())
 		err := c.Set(context.Background(), key, token, time.Minute).Err()
 		c.Close()
 		if err != nil {

@@ -23,7 +23,7 @@ func startMasters(t *testing.T, n int) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
-	return strings.Join(r.Addrs(), ",")
+	return strings.Join(secretURLs(r), ",")
 }
 
 func runArgs(redis, out string, extra ...string) []string {

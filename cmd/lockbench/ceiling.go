@@ -2,17 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/results"
 )
@@ -31,11 +33,12 @@ const (
 	ceilingPipeline = 16
 )
 
-// measureCeiling runs redis-benchmark against addrs and returns cycles/s
-// and what a cycle cost there: redis-benchmark's CPU (the children's
-// rusage) and the masters' (server), over the R SETs and R releases each
-// master ran, R cycles' worth.
-func measureCeiling(ctx context.Context, addrs []string, ttl time.Duration, quiet bool, server results.ServerCPU) (float64, *results.Cost, error) {
+// measureCeiling runs redis-benchmark against the masters and returns
+// cycles/s and what a cycle cost there: redis-benchmark's CPU (the
+// children's rusage) and the masters' (server), over the R SETs and R
+// releases each master ran, R cycles' worth. tlsFiles are the --tls-*
+// flags, which redis-benchmark takes as files.
+func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, ttl time.Duration, quiet bool, server results.ServerCPU) (float64, *results.Cost, error) {
 	bin, err := exec.LookPath("redis-benchmark")
 	if err != nil {
 		return 0, nil, fmt.Errorf("redis-benchmark not found in PATH (make deps installs it): %w", err)
@@ -45,11 +48,11 @@ func measureCeiling(ctx context.Context, addrs []string, ttl time.Duration, quie
 		return 0, nil, err
 	}
 	children0, s0 := results.ChildrenCPU(), results.SampleCost(server)
-	set, err := benchAll(ctx, bin, addrs, "SET", "lock:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
+	set, err := benchAll(ctx, bin, addrs, tlsFiles, "SET", "lockbench:ceiling:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
 	if err != nil {
 		return 0, nil, err
 	}
-	rel, err := benchAll(ctx, bin, addrs, "EVALSHA", sha, "1", "lock:__rand_int__", "tok")
+	rel, err := benchAll(ctx, bin, addrs, tlsFiles, "EVALSHA", sha, "1", "lockbench:ceiling:__rand_int__", "tok")
 	if err != nil {
 		return 0, nil, err
 	}
@@ -79,10 +82,12 @@ func ceilingCostText(c *results.Cost) string {
 }
 
 // loadReleaseScript puts the release script into every master's cache.
-func loadReleaseScript(ctx context.Context, addrs []string) (string, error) {
+func loadReleaseScript(ctx context.Context, addrs []redisconn.Endpoint) (string, error) {
 	var sha string
 	for _, a := range addrs {
-		c := redis.NewClient(&redis.Options{Addr: a, DisableIdentity: true})
+		o := a.GoRedis()
+		o.DisableIdentity = true
+		c := redis.NewClient(o)
 		s, err := c.ScriptLoad(ctx, redlock.ReleaseScript).Result()
 		_ = c.Close()
 		if err != nil {
@@ -96,7 +101,7 @@ func loadReleaseScript(ctx context.Context, addrs []string) (string, error) {
 var rpsLine = regexp.MustCompile(`([0-9.]+) requests per second`)
 
 // benchAll runs one redis-benchmark per master at once and sums their rates.
-func benchAll(ctx context.Context, bin string, addrs []string, cmd ...string) (float64, error) {
+func benchAll(ctx context.Context, bin string, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, cmd ...string) (float64, error) {
 	rates := make([]float64, len(addrs))
 	errs := make([]error, len(addrs))
 	var wg sync.WaitGroup
@@ -104,16 +109,11 @@ func benchAll(ctx context.Context, bin string, addrs []string, cmd ...string) (f
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			host, port, err := net.SplitHostPort(a)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			args := append([]string{"-h", host, "-p", port, "-n", strconv.Itoa(ceilingRequests),
-				"-c", strconv.Itoa(ceilingClients), "-P", strconv.Itoa(ceilingPipeline), "-r", "100000000", "-q"}, cmd...)
+			args := append(append(benchConnArgs(a, tlsFiles), "-n", strconv.Itoa(ceilingRequests),
+				"-c", strconv.Itoa(ceilingClients), "-P", strconv.Itoa(ceilingPipeline), "-r", "100000000", "-q"), cmd...)
 			out, err := exec.CommandContext(ctx, bin, args...).Output()
 			if err != nil {
-				errs[i] = fmt.Errorf("redis-benchmark %s: %w", a, err)
+				errs[i] = fmt.Errorf("redis-benchmark %s: %w%s", a, err, stderrTail(err))
 				return
 			}
 			m := rpsLine.FindSubmatch(out)
@@ -133,4 +133,54 @@ func benchAll(ctx context.Context, bin string, addrs []string, cmd ...string) (f
 		total += rates[i]
 	}
 	return total, nil
+}
+
+// benchConnArgs are redis-benchmark's flags to reach and authenticate to a
+// master. redis-benchmark reads the password only from -a (no environment
+// variable), so it is on its command line for the run's duration.
+func benchConnArgs(e redisconn.Endpoint, f redisconn.TLSFiles) []string {
+	args := []string{"-h", e.Host(), "-p", e.Port()}
+	if e.Password != "" {
+		args = append(args, "-a", e.Password)
+		if e.Username != "" {
+			args = append(args, "--user", e.Username)
+		}
+	}
+	if e.DB != 0 {
+		args = append(args, "--dbnum", strconv.Itoa(e.DB))
+	}
+	if e.TLS != nil {
+		args = append(args, "--tls")
+		if e.TLS.ServerName != "" {
+			args = append(args, "--sni", e.TLS.ServerName)
+		}
+		for flag, file := range map[string]string{"--cacert": f.CACert, "--cert": f.Cert, "--key": f.Key} {
+			if file != "" {
+				args = append(args, flag, file)
+			}
+		}
+		if e.TLS.InsecureSkipVerify {
+			args = append(args, "--insecure")
+		}
+	}
+	return args
+}
+
+// stderrTail is the last line redis-benchmark wrote to stderr (its
+// reason), without the warning it prints about -a.
+func stderrTail(err error) string {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return ""
+	}
+	var last string
+	for _, l := range strings.Split(strings.TrimSpace(string(ee.Stderr)), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.Contains(l, "Using a password") {
+			last = l
+		}
+	}
+	if last == "" {
+		return ""
+	}
+	return ": " + last
 }

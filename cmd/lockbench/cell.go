@@ -31,8 +31,9 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 		return measured{}, err
 	}
 	defer fr.finish(nil)
-	spec.RedisAddrs = addrs
+	spec.Masters = addrs
 	spec.EtcdAddrs = topo.EtcdAddrs
+	spec.Etcd.Access = topo.EtcdAccess
 	withBackendAddrs(&spec, topo)
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {

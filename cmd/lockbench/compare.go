@@ -74,7 +74,8 @@ masters), and writes one summary JSON holding every run.`,
 	bindDriver(fs, &cc.Base)
 	bindWorkload(fs, &cc.Base)
 	bindOutput(fs, &cc.Base)
-	fs.StringSliceVar(&cc.Base.Topology.RedisAddrs, "redis", nil, "external Redis masters host:port,... (default: start local redis-server processes)")
+	fs.Var(redisList{&cc.Base.Topology.RedisAddrs}, "redis", redisHelp)
+	bindRedisAuth(fs, &cc.Base)
 	fs.StringVar(&cc.Base.Topology.Redis.Persistence, "persistence", cc.Base.Topology.Redis.Persistence, "local masters' persistence: none|everysec|always (AOF fsync)")
 	fs.StringSliceVar(&cc.Clients, "clients", cc.Clients, "Redis client libraries to compare")
 	fs.StringSliceVar(&cc.Muxes, "muxes", cc.Muxes, "strategies to compare (sequential is the ratio baseline)")
@@ -170,6 +171,7 @@ func (cc *CompareConfig) validate(cmd *cobra.Command) ([]compareCell, error) {
 	if len(cc.Base.Topology.RedisAddrs) > 0 {
 		cc.Masters = []int{len(cells[0].cfg.Topology.RedisAddrs)}
 		cc.Base.Topology.RedisAddrs = cells[0].cfg.Topology.RedisAddrs
+		cc.Base.Topology.RedisMasters = cells[0].cfg.Topology.RedisMasters
 	}
 	return cells, nil
 }
@@ -231,9 +233,10 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 			}
 			topoFor = cell.masters
 			sum.Versions = withServerVersions(ctx, sum.Versions, topo)
+			sum.Servers = withServers(sum.Servers, topo, &cc.Base)
 			if cc.Ceiling {
 				server, closeServer := serverCPU(topo)
-				c, cost, err := measureCeiling(ctx, topo.RedisAddrs, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet, server)
+				c, cost, err := measureCeiling(ctx, topo.Masters, cc.Base.Topology.RedisAuth.TLS, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet, server)
 				closeServer()
 				if err != nil {
 					runErr = fmt.Errorf("--ceiling: %w", err)

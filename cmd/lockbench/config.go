@@ -37,6 +37,8 @@ type RunConfig struct {
 	// run commands in-process); nil is os.Stderr.
 	stderr io.Writer
 	Format string `json:"-"` // stdout: table | gobench
+	// RedisPasswordFile is --redis-password-file (redis_flags.go).
+	RedisPasswordFile string `json:"-"`
 }
 
 func defaultRunConfig() RunConfig {
@@ -51,7 +53,8 @@ func defaultRunConfig() RunConfig {
 
 // bindTopology registers the server flags.
 func bindTopology(fs *pflag.FlagSet, c *RunConfig) {
-	fs.StringSliceVar(&c.Topology.RedisAddrs, "redis", nil, "external Redis masters host:port,... (default: start --masters local redis-server processes)")
+	fs.Var(redisList{&c.Topology.RedisAddrs}, "redis", redisHelp)
+	bindRedisAuth(fs, c)
 	fs.IntVar(&c.Topology.Redis.Masters, "masters", c.Topology.Redis.Masters, "number of local Redis masters to start")
 	fs.StringVar(&c.Topology.Redis.Persistence, "persistence", c.Topology.Redis.Persistence, "local masters' persistence: none|everysec|always (AOF fsync)")
 }
@@ -139,13 +142,8 @@ func (c *RunConfig) validate() error {
 	if err := c.validateBackends(b); err != nil {
 		return err
 	}
-	if len(c.Topology.RedisAddrs) > 0 {
-		addrs, err := compose.ParseAddrs("redis", c.Topology.RedisAddrs)
-		if err != nil {
-			return usageError{err}
-		}
-		c.Topology.RedisAddrs = addrs
-		c.Topology.Redis.Masters = len(addrs)
+	if err := c.validateRedis(); err != nil {
+		return err
 	}
 	if m := c.Topology.Redis.Masters; m < 1 || m > redlock.MaxMasters {
 		return usagef("--masters %d: must be 1 to %d", m, redlock.MaxMasters)
@@ -207,13 +205,14 @@ func (c *RunConfig) runName() string { return c.Driver.Name() + "/" + c.Workload
 // bindEtcd registers the etcd backend's and cluster's flags.
 func bindEtcd(fs *pflag.FlagSet, c *RunConfig) {
 	e := &c.Driver.Etcd
-	fs.StringSliceVar(&c.Topology.EtcdAddrs, "etcd", nil, "external etcd cluster host:port,... (default: start --etcd-members local members)")
+	fs.StringSliceVar(&c.Topology.EtcdAddrs, "etcd", nil, "external etcd cluster host:port or https://host:port,... (default: start --etcd-members local members)")
 	fs.IntVar(&c.Topology.Etcd.Members, "etcd-members", c.Topology.Etcd.Members, "local etcd members to start, each its own process: 1|3|5")
 	fs.StringVar(&e.Mode, "etcd-mode", e.Mode, "etcd lock path: client (concurrency.Mutex) | rpc (v3lock Lock/Unlock RPCs)")
 	fs.BoolVar(&e.Wait, "etcd-wait", e.Wait, "client mode: one attempt is Mutex.Lock (FIFO queue) instead of TryLock")
 	fs.DurationVar(&e.WaitTimeout, "etcd-wait-timeout", e.WaitTimeout, "bound of one etcd attempt; a waiting attempt that runs out counts as busy")
 	fs.BoolVar(&e.SessionPerCycle, "etcd-session-per-cycle", e.SessionPerCycle, "grant and revoke a session every cycle instead of one per worker")
 	fs.BoolVar(&e.KeepAlive, "etcd-keepalive", e.KeepAlive, "keep session leases alive (false: a lease lives --ttl like a Redlock key; implies a session per cycle)")
+	bindEtcdAccess(fs, c)
 }
 
 // bindPeers registers the peer libraries' flags.
@@ -226,6 +225,9 @@ func (c *RunConfig) validateEtcd(needed bool) error {
 	c.Topology.NeedsEtcd = needed
 	if !needed {
 		return nil
+	}
+	if err := c.validateEtcdAccess(); err != nil {
+		return err
 	}
 	if len(c.Topology.EtcdAddrs) > 0 {
 		addrs, err := compose.ParseAddrs("etcd", c.Topology.EtcdAddrs)

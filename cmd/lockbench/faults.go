@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads"
 )
@@ -82,9 +83,9 @@ type availability struct {
 // openFaults parses cfg.Faults and, when a network fault is asked for, puts
 // proxies in front of the masters: addrs is what the driver must dial. nil
 // when the run has no faults.
-func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []string, err error) {
+func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, masters []redisconn.Endpoint, err error) {
 	if len(cfg.Faults) == 0 && cfg.RTT == 0 {
-		return nil, topo.RedisAddrs, nil
+		return nil, topo.Masters, nil
 	}
 	fs, proxied, err := faults.ParseAll(cfg.Faults)
 	if err != nil {
@@ -104,14 +105,17 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []st
 		fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
 		fr.target.Stall = fr.stalls.Arm
 	}
-	addrs = topo.RedisAddrs
-	if proxied {
+	masters = topo.Masters
+	if proxied { // plain TCP pass-through: TLS and AUTH travel inside it
 		p, err := compose.StartProxies(topo.RedisAddrs)
 		if err != nil {
 			return nil, nil, err
 		}
 		fr.target.Proxies = p
-		addrs = p.Addrs()
+		masters = make([]redisconn.Endpoint, len(topo.Masters))
+		for i, a := range p.Addrs() {
+			masters[i] = topo.Masters[i].Via(a)
+		}
 		if cfg.RTT > 0 {
 			if err := p.AddDelay(cfg.RTT); err != nil {
 				_ = p.Close()
@@ -119,7 +123,7 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, addrs []st
 			}
 		}
 	}
-	return fr, addrs, nil
+	return fr, masters, nil
 }
 
 // clientStalls is what the workload's Env.Stalls must be: the stalls the

@@ -55,6 +55,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 		return err
 	}
 	sum.Versions = withServerVersions(ctx, sum.Versions, topo)
+	sum.Servers = withServers(sum.Servers, topo, &cfg)
 	m, err := measureCell(ctx, cfg, topo)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -112,13 +113,11 @@ func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
 
 // withServerVersions adds the servers' own versions.
 func withServerVersions(ctx context.Context, v map[string]string, topo *compose.Topology) map[string]string {
-	if len(topo.RedisAddrs) > 0 {
-		if s, err := compose.RedisVersion(ctx, topo.RedisAddrs[0]); err == nil {
-			v["redis-server"] = s
-		}
+	if len(topo.Servers) > 0 {
+		v["redis-server"] = topo.Servers[0].Version
 	}
 	if len(topo.EtcdAddrs) > 0 {
-		if s, err := compose.EtcdVersion(ctx, topo.EtcdAddrs[0]); err == nil {
+		if s, err := compose.EtcdVersion(ctx, topo.EtcdAddrs[0], topo.EtcdAccess); err == nil {
 			v["etcd-server"] = s
 		}
 	}

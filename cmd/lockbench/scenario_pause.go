@@ -110,7 +110,7 @@ func measurePause(ctx context.Context, backend string) (pauseOutcome, error) {
 	}
 	defer topo.Close()
 	spec := cfg.Driver
-	spec.Workers, spec.RedisAddrs, spec.EtcdAddrs = 2, topo.RedisAddrs, topo.EtcdAddrs
+	spec.Workers, spec.Masters, spec.EtcdAddrs, spec.Etcd.Access = 2, topo.Masters, topo.EtcdAddrs, topo.EtcdAccess
 	withBackendAddrs(&spec, topo)
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {

@@ -139,6 +139,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return err
 	}
 	sum.Versions = withServerVersions(ctx, sum.Versions, topo)
+	sum.Servers = withServers(sum.Servers, topo, &sc.Base)
 	var cells []measured
 	var sweeps []results.Sweep
 	for _, mux := range sc.Muxes {

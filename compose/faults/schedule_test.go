@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 )
 
 func startMasters(t *testing.T, n int) *compose.Redis {
@@ -63,7 +64,7 @@ func TestKillRestartsEmpty(t *testing.T) {
 	r := startMasters(t, 2)
 	ctx := context.Background()
 	srv := r.Servers[0]
-	if err := compose.Ping(ctx, srv.Addr()); err != nil {
+	if err := compose.Ping(ctx, srv.Endpoint()); err != nil {
 		t.Fatal(err)
 	}
 	pid := srv.Pid()
@@ -71,7 +72,7 @@ func TestKillRestartsEmpty(t *testing.T) {
 	waitEvents(t, s, 4) // kill 1, restart 1, ready 1, kill 2
 	evs := s.Stop()
 	noErrors(t, evs)
-	if err := compose.Ping(ctx, srv.Addr()); err != nil {
+	if err := compose.Ping(ctx, srv.Endpoint()); err != nil {
 		t.Fatalf("master 1 not back: %v", err)
 	}
 	if srv.Pid() == pid || srv.Pid() == 0 {
@@ -97,7 +98,7 @@ func TestStopResumesOnStop(t *testing.T) {
 	s := Start(context.Background(), mustParse(t, "stop:masters=1:for=1h"), Target{Servers: r.Servers, TTL: time.Second})
 	waitEvents(t, s, 1)
 	pctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	err := compose.Ping(pctx, r.Servers[0].Addr())
+	err := compose.Ping(pctx, r.Servers[0].Endpoint())
 	cancel()
 	if err == nil {
 		t.Error("a SIGSTOPped master answered PING")
@@ -107,7 +108,7 @@ func TestStopResumesOnStop(t *testing.T) {
 	if len(evs) != 2 || evs[1].Action != "resume" {
 		t.Fatalf("events %+v: want stop, resume", evs)
 	}
-	if err := compose.Ping(context.Background(), r.Servers[0].Addr()); err != nil {
+	if err := compose.Ping(context.Background(), r.Servers[0].Endpoint()); err != nil {
 		t.Fatalf("master not resumed: %v", err)
 	}
 }
@@ -119,7 +120,10 @@ func TestPartitionThroughProxyHeals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	addrs := p.Addrs()
+	addrs := make([]redisconn.Endpoint, 2)
+	for i, a := range p.Addrs() {
+		addrs[i] = r.Servers[i].Endpoint().Via(a)
+	}
 	if err := compose.Ping(context.Background(), addrs[0]); err != nil {
 		t.Fatalf("through proxy: %v", err)
 	}

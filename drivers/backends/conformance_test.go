@@ -9,6 +9,7 @@ import (
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 )
 
@@ -17,7 +18,7 @@ var servers *compose.Redis
 func TestMain(m *testing.M) { drivertest.MainWithMasters(m, 5, &servers) }
 
 // masters are the 5 masters' addresses.
-func masters() []string { return servers.Addrs() }
+func masters() []redisconn.Endpoint { return servers.Endpoints() }
 
 // redlockCells is every client × strategy cell of the redlock backend on
 // the 5 masters, named client/mux, with 64 workers and default Redlock
@@ -28,7 +29,7 @@ func redlockCells() (names []string, specs []backends.Spec) {
 		for _, mux := range b.Muxes {
 			names = append(names, client+"/"+mux)
 			specs = append(specs, backends.Spec{Backend: "redlock", Client: client, Mux: mux, Workers: 64,
-				RedisAddrs: masters(), Redlock: redlock.DefaultConfig(), Tuning: backends.DefaultTuning()})
+				Masters: masters(), Redlock: redlock.DefaultConfig(), Tuning: backends.DefaultTuning()})
 		}
 	}
 	return names, specs

@@ -21,7 +21,7 @@ func init() {
 		default:
 			return nil, nil, fmt.Errorf("--mux %q: not available with --client goredis", s.Mux)
 		}
-		nodes, err := goredis.Dial(s.RedisAddrs, opt)
+		nodes, err := goredis.Dial(s.Masters, opt)
 		if err != nil {
 			return nil, nil, err
 		}

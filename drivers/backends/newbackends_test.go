@@ -16,7 +16,7 @@ import (
 
 // TestRedislockConformance: bsm/redislock on the first of the masters.
 func TestRedislockConformance(t *testing.T) {
-	spec := backends.Spec{Backend: "redislock", Workers: 16, RedisAddrs: masters(), Redlock: redlock.DefaultConfig()}
+	spec := backends.Spec{Backend: "redislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
 	// bsm/redislock's first script call is EVALSHA, NOSCRIPT, EVAL: two
 	// round trips a loaded machine must fit in the per-call bound.
 	spec.Redlock.NodeTimeout = 500 * time.Millisecond

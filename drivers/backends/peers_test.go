@@ -26,7 +26,7 @@ func openPeer(t *testing.T, spec backends.Spec) drivers.Locker {
 // without fail-fast.
 func TestRedsyncConformance(t *testing.T) {
 	for _, noFailFast := range []bool{false, true} {
-		spec := backends.Spec{Backend: "redsync", Workers: 16, RedisAddrs: masters(), Redlock: redlock.DefaultConfig(), RedsyncNoFailFast: noFailFast}
+		spec := backends.Spec{Backend: "redsync", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig(), RedsyncNoFailFast: noFailFast}
 		t.Run(spec.Name(), func(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := spec
@@ -41,7 +41,7 @@ func TestRedsyncConformance(t *testing.T) {
 // released, so the suite's expiry tests do not apply; these are the
 // properties that do.
 func TestRueidislock(t *testing.T) {
-	spec := backends.Spec{Backend: "rueidislock", Workers: 16, RedisAddrs: masters(), Redlock: redlock.DefaultConfig()}
+	spec := backends.Spec{Backend: "rueidislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
 	spec.Redlock.TTL = time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

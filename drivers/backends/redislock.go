@@ -18,8 +18,8 @@ func init() {
 }
 
 func openRedislock(_ context.Context, s Spec) (drivers.Locker, error) {
-	if len(s.RedisAddrs) == 0 {
+	if len(s.Masters) == 0 {
 		return nil, errors.New("backend redislock: no Redis master")
 	}
-	return bsmlock.New(s.RedisAddrs[0], s.Redlock, s.Workers)
+	return bsmlock.New(s.Masters[0], s.Redlock, s.Workers)
 }

@@ -27,7 +27,7 @@ func init() {
 
 func openRedsync(_ context.Context, s Spec) (drivers.Locker, error) {
 	// The same go-redis client settings as lockbench's own goredis adapter.
-	nodes, err := goredis.Dial(s.RedisAddrs, goredis.Options{PoolSize: s.Workers})
+	nodes, err := goredis.Dial(s.Masters, goredis.Options{PoolSize: s.Workers})
 	if err != nil {
 		return nil, err
 	}

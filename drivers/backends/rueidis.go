@@ -19,7 +19,7 @@ func init() {
 		default:
 			return nil, nil, fmt.Errorf("--mux %q: not available with --client rueidis", s.Mux)
 		}
-		nodes, err := rueidis.Dial(s.RedisAddrs, opt)
+		nodes, err := rueidis.Dial(s.Masters, opt)
 		if err != nil {
 			return nil, nil, err
 		}

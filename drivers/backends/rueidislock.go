@@ -18,10 +18,10 @@ func init() {
 }
 
 func openRueidislock(_ context.Context, s Spec) (drivers.Locker, error) {
-	if len(s.RedisAddrs) == 0 {
+	if len(s.Masters) == 0 {
 		return nil, errors.New("backend rueidislock: no Redis master")
 	}
 	// One endpoint: rueidislock spreads KeyMajority*2-1 keys over one
 	// client, it does not run Redlock over independent masters.
-	return rueidislock.New(rueidislock.Config{Addr: s.RedisAddrs[0], TTL: s.Redlock.TTL, KeyMajority: 1})
+	return rueidislock.New(rueidislock.Config{Master: s.Masters[0], TTL: s.Redlock.TTL, KeyMajority: 1})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/drivers/pglock"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/zklock"
 	"github.com/lockbench/lockbench/multiplex"
@@ -29,8 +30,8 @@ type Spec struct {
 	Tuning Tuning `json:"client_tuning"`
 	// Workers sizes connection pools so no worker waits for a connection.
 	Workers int `json:"-"`
-	// RedisAddrs are the masters (from compose).
-	RedisAddrs []string `json:"-"`
+	// Masters are the Redis masters with their credentials (from compose).
+	Masters []redisconn.Endpoint `json:"-"`
 	// Etcd configures the etcd backend (its TTL comes from Redlock.TTL).
 	Etcd etcdlock.Config `json:"etcd"`
 	// EtcdAddrs are the etcd members' client addresses (from compose).

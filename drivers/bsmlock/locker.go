@@ -16,6 +16,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 )
 
@@ -28,12 +29,15 @@ type Locker struct {
 
 var _ drivers.Locker = (*Locker)(nil)
 
-// New dials addr with a pool of poolSize connections.
-func New(addr string, cfg redlock.Config, poolSize int) (*Locker, error) {
+// New dials the master (address, credentials, TLS) with a pool of
+// poolSize connections.
+func New(master redisconn.Endpoint, cfg redlock.Config, poolSize int) (*Locker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	c := redis.NewClient(&redis.Options{Addr: addr, PoolSize: poolSize, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true})
+	o := master.GoRedis()
+	o.PoolSize, o.MaxRetries, o.DisableIdentity, o.ContextTimeoutEnabled = poolSize, -1, true, true
+	c := redis.NewClient(o)
 	return &Locker{c: c, lk: redislock.New(c), cfg: cfg}, nil
 }
 

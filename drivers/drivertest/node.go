@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
 )
@@ -23,13 +24,13 @@ type NodeConfig struct {
 
 // Dialer opens one adapter node per address; closeAll closes them.
 type Dialer[N multiplex.BatchNode] struct {
-	Dial     func(addrs []string, c NodeConfig) ([]N, error)
+	Dial     func(masters []redisconn.Endpoint, c NodeConfig) ([]N, error)
 	CloseAll func([]N) error
 }
 
-func (d Dialer[N]) one(t *testing.T, addr string, c NodeConfig) N {
+func (d Dialer[N]) one(t *testing.T, addr redisconn.Endpoint, c NodeConfig) N {
 	t.Helper()
-	nodes, err := d.Dial([]string{addr}, c)
+	nodes, err := d.Dial([]redisconn.Endpoint{addr}, c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func (d Dialer[N]) one(t *testing.T, addr string, c NodeConfig) N {
 }
 
 // locker builds a Redlock Locker over every address with strategy mux.
-func (d Dialer[N]) locker(tb testing.TB, addrs []string, mux string, c NodeConfig, cfg redlock.Config) drivers.Locker {
+func (d Dialer[N]) locker(tb testing.TB, addrs []redisconn.Endpoint, mux string, c NodeConfig, cfg redlock.Config) drivers.Locker {
 	tb.Helper()
 	nodes, err := d.Dial(addrs, c)
 	if err != nil {
@@ -74,7 +75,7 @@ func RunNode[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dial
 				Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 					cfg := redlock.DefaultConfig()
 					cfg.TTL, cfg.NodeTimeout = ttl, 200*time.Millisecond
-					return d.locker(t, servers.Addrs(), mux, NodeConfig{PoolSize: 64, Auto: mux == "auto", NodeTimeout: 200 * time.Millisecond}, cfg)
+					return d.locker(t, servers.Endpoints(), mux, NodeConfig{PoolSize: 64, Auto: mux == "auto", NodeTimeout: 200 * time.Millisecond}, cfg)
 				}, Options{})
 			})
 		}
@@ -83,8 +84,10 @@ func RunNode[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dial
 
 // admin is a plain go-redis client to a master for test set-up (SET,
 // SCRIPT FLUSH), independent of the adapter under test.
-func admin(t *testing.T, addr string) *redis.Client {
-	c := redis.NewClient(&redis.Options{Addr: addr, DisableIdentity: true})
+func admin(t *testing.T, addr redisconn.Endpoint) *redis.Client {
+	o := addr.GoRedis()
+	o.DisableIdentity = true
+	c := redis.NewClient(o)
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
@@ -126,7 +129,7 @@ func run(ctx context.Context, n multiplex.BatchNode, batch bool, cmds []multiple
 // and then as one batch, whose replies must follow the script in order.
 func nodeCommands[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dialer[N]) {
 	ctx := context.Background()
-	addr := servers.Addrs()[0]
+	addr := servers.Endpoints()[0]
 	for _, mode := range []struct {
 		name  string
 		cfg   NodeConfig
@@ -165,7 +168,7 @@ func nodeCommands[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d
 // still a valid order.)
 func batchNoScript[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dialer[N]) {
 	ctx := context.Background()
-	addr := servers.Addrs()[0]
+	addr := servers.Endpoints()[0]
 	n := d.one(t, addr, NodeConfig{PoolSize: 1})
 	key := uniqueKey("noscript")
 	a := admin(t, addr)
@@ -195,7 +198,7 @@ func batchNoScript[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, 
 // batchDeadline: a batch cut short by its deadline answers TimedOut, and the
 // next batch's replies still match its commands.
 func batchDeadline[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dialer[N]) {
-	n := d.one(t, servers.Addrs()[0], NodeConfig{PoolSize: 1})
+	n := d.one(t, servers.Endpoints()[0], NodeConfig{PoolSize: 1})
 	key := uniqueKey("deadline")
 	cmds := make([]multiplex.Cmd, 200)
 	for i := range cmds {

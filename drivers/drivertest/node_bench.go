@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
 )
@@ -15,7 +16,7 @@ import (
 // BenchCycle is one uncontended Redlock cycle (acquire + release) on addrs
 // per mux, at 1 and 256 concurrent lockers: the adapter and strategy cost
 // without the harness's recording.
-func BenchCycle[N multiplex.BatchNode](b *testing.B, addrs []string, d Dialer[N]) {
+func BenchCycle[N multiplex.BatchNode](b *testing.B, addrs []redisconn.Endpoint, d Dialer[N]) {
 	for _, mux := range Muxes {
 		for _, workers := range []int{1, 256} {
 			b.Run(fmt.Sprintf("%s/workers=%d", mux, workers), func(b *testing.B) {

@@ -23,7 +23,7 @@ func stalledMaster[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, 
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			srv := servers.Servers[0]
-			n := d.one(t, srv.Addr(), mode.cfg)
+			n := d.one(t, srv.Endpoint(), mode.cfg)
 			key := uniqueKey("stall:" + mode.name)
 			acquire := func(k, tok string) multiplex.Cmd {
 				return multiplex.Cmd{Kind: multiplex.Acquire, Key: k, Token: tok, TTL: time.Minute}

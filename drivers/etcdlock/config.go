@@ -8,6 +8,8 @@ package etcdlock
 import (
 	"fmt"
 	"time"
+
+	"github.com/lockbench/lockbench/drivers/etcdconn"
 )
 
 // Modes of taking the lock.
@@ -42,6 +44,9 @@ type Config struct {
 	KeepAlive bool `json:"keep_alive"`
 	// Prefix is put before every lock name.
 	Prefix string `json:"prefix"`
+	// Access is TLS and the etcd user (from compose: flags or the local
+	// cluster's own).
+	Access etcdconn.Access `json:"access"`
 }
 
 // DefaultConfig is client mode, TryLock, a kept-alive session per worker.

@@ -34,9 +34,13 @@ func New(ctx context.Context, endpoints []string, cfg Config) (*Locker, error) {
 	if len(endpoints) == 0 {
 		return nil, errors.New("etcdlock: no endpoints")
 	}
-	cli, err := clientv3.New(clientv3.Config{
+	cc := clientv3.Config{
 		Endpoints: endpoints, DialTimeout: 5 * time.Second, Context: context.WithoutCancel(ctx), Logger: zap.NewNop(),
-	})
+	}
+	if err := cfg.Access.Apply(&cc); err != nil {
+		return nil, err
+	}
+	cli, err := clientv3.New(cc)
 	if err != nil {
 		return nil, fmt.Errorf("etcdlock: dial %v: %w", endpoints, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
 )
@@ -78,12 +79,13 @@ var (
 	_ commander           = (*redis.AutoPipeliner)(nil)
 )
 
-// Dial opens a client per address. The clients honour context deadlines
-// (ContextTimeoutEnabled), which is how the per-master timeout is applied.
-func Dial(addrs []string, opt Options) ([]*Node, error) {
-	nodes := make([]*Node, 0, len(addrs))
-	for _, a := range addrs {
-		n := &Node{addr: a, c: redis.NewClient(clientOptions(a, opt))}
+// Dial opens a client per master (address, credentials, TLS). The clients
+// honour context deadlines (ContextTimeoutEnabled), which is how the
+// per-master timeout is applied.
+func Dial(masters []redisconn.Endpoint, opt Options) ([]*Node, error) {
+	nodes := make([]*Node, 0, len(masters))
+	for _, a := range masters {
+		n := &Node{addr: a.String(), c: redis.NewClient(clientOptions(a, opt))}
 		n.do = n.c
 		if opt.Auto {
 			ap, err := n.c.AutoPipelineWithOptions(autoOptions(opt))
@@ -99,17 +101,15 @@ func Dial(addrs []string, opt Options) ([]*Node, error) {
 	return nodes, nil
 }
 
-func clientOptions(addr string, opt Options) *redis.Options {
-	o := &redis.Options{
-		Addr:                  addr,
-		PoolSize:              opt.PoolSize,
-		ContextTimeoutEnabled: true,
-		DisableIdentity:       true, // no CLIENT SETINFO on connect: a benchmark dials often
-		// One attempt means one attempt: never resend a SET NX. This also
-		// stops the auto-pipeliner retrying a whole batch after a network
-		// error, which would run a SET NX twice.
-		MaxRetries: -1,
-	}
+func clientOptions(e redisconn.Endpoint, opt Options) *redis.Options {
+	o := e.GoRedis()
+	o.PoolSize = opt.PoolSize // 0: the library's default
+	o.ContextTimeoutEnabled = true
+	o.DisableIdentity = true // no CLIENT SETINFO on connect: a benchmark dials often
+	// One attempt means one attempt: never resend a SET NX. This also
+	// stops the auto-pipeliner retrying a whole batch after a network
+	// error, which would run a SET NX twice.
+	o.MaxRetries = -1
 	if opt.Auto && opt.NodeTimeout > 0 {
 		o.ReadTimeout, o.WriteTimeout = opt.NodeTimeout, opt.NodeTimeout
 	}
@@ -119,6 +119,7 @@ func clientOptions(addr string, opt Options) *redis.Options {
 // Client exposes the go-redis client (for tests and peer drivers).
 func (n *Node) Client() *redis.Client { return n.c }
 
+// Addr is the master as shown: redacted, never with its password.
 func (n *Node) Addr() string { return n.addr }
 
 // Close closes the client.

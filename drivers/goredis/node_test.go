@@ -6,6 +6,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/drivertest"
 	adapter "github.com/lockbench/lockbench/drivers/goredis"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 )
 
 var servers *compose.Redis
@@ -14,7 +15,7 @@ func TestMain(m *testing.M) { drivertest.MainWithMasters(m, 3, &servers) }
 
 // dialer maps the node suite's client modes onto go-redis.
 var dialer = drivertest.Dialer[*adapter.Node]{
-	Dial: func(addrs []string, c drivertest.NodeConfig) ([]*adapter.Node, error) {
+	Dial: func(addrs []redisconn.Endpoint, c drivertest.NodeConfig) ([]*adapter.Node, error) {
 		return adapter.Dial(addrs, adapter.Options{PoolSize: c.PoolSize, Auto: c.Auto, NodeTimeout: c.NodeTimeout})
 	},
 	CloseAll: adapter.CloseAll,
@@ -24,4 +25,4 @@ var dialer = drivertest.Dialer[*adapter.Node]{
 func TestNode(t *testing.T) { drivertest.RunNode(t, servers, dialer) }
 
 // BenchmarkCycle: one uncontended acquire + release per op, per mux.
-func BenchmarkCycle(b *testing.B) { drivertest.BenchCycle(b, servers.Addrs(), dialer) }
+func BenchmarkCycle(b *testing.B) { drivertest.BenchCycle(b, servers.Endpoints(), dialer) }

@@ -22,6 +22,7 @@ import (
 
 	rdb "github.com/redis/rueidis"
 
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
 )
@@ -110,16 +111,17 @@ var (
 	_ multiplex.BatchNode = (*Node)(nil)
 )
 
-// Dial opens a client per address. Deadlines come from the context.
-func Dial(addrs []string, opt Options) ([]*Node, error) {
-	nodes := make([]*Node, 0, len(addrs))
-	for _, a := range addrs {
+// Dial opens a client per master (address, credentials, TLS). Deadlines
+// come from the context.
+func Dial(masters []redisconn.Endpoint, opt Options) ([]*Node, error) {
+	nodes := make([]*Node, 0, len(masters))
+	for _, a := range masters {
 		c, err := rdb.NewClient(clientOptions(a, opt))
 		if err != nil {
 			_ = CloseAll(nodes)
 			return nil, fmt.Errorf("rueidis: dial %s: %w", a, err)
 		}
-		nodes = append(nodes, &Node{c: c, addr: a})
+		nodes = append(nodes, &Node{c: c, addr: a.String()})
 	}
 	return nodes, nil
 }
@@ -132,15 +134,13 @@ func Dial(addrs []string, opt Options) ([]*Node, error) {
 // fanout fell to ~150 cycles/s at 256 workers before this.
 const pooledBuffer = 16 << 10
 
-func clientOptions(addr string, opt Options) rdb.ClientOption {
-	o := rdb.ClientOption{
-		InitAddress:           []string{addr},
-		ForceSingleClient:     true, // independent masters, never a cluster
-		DisableCache:          true, // no client-side caching: locks are writes
-		DisableRetry:          true, // one attempt means one attempt
-		DisableAutoPipelining: !opt.Auto,
-		BlockingPoolSize:      max(opt.PoolSize, 1),
-	}
+func clientOptions(e redisconn.Endpoint, opt Options) rdb.ClientOption {
+	o := e.Rueidis()
+	o.ForceSingleClient = true // independent masters, never a cluster
+	o.DisableCache = true      // no client-side caching: locks are writes
+	o.DisableRetry = true      // one attempt means one attempt
+	o.DisableAutoPipelining = !opt.Auto
+	o.BlockingPoolSize = max(opt.PoolSize, 1)
 	if opt.Auto {
 		o.MaxFlushDelay = opt.MaxFlushDelay
 		o.PipelineMultiplex = pipelineMultiplex(opt.Pipes)

@@ -17,13 +17,22 @@ import (
 	"github.com/redis/rueidis/rueidislock"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 )
+
+// clientOption is the master's address, credentials and TLS (rueidis's
+// own ParseURL), one attempt per command.
+func clientOption(m redisconn.Endpoint) rueidis.ClientOption {
+	o := m.Rueidis()
+	o.DisableRetry = true
+	return o
+}
 
 // Config is the library's options lockbench sets.
 type Config struct {
-	Addr        string        // the one Redis endpoint
-	TTL         time.Duration // KeyValidity; extended every TTL/2
-	KeyMajority int32         // keys to win out of KeyMajority*2-1; default 1
+	Master      redisconn.Endpoint // the one Redis endpoint
+	TTL         time.Duration      // KeyValidity; extended every TTL/2
+	KeyMajority int32              // keys to win out of KeyMajority*2-1; default 1
 }
 
 // Locker takes rueidislock locks. One attempt is TryWithContext: it does
@@ -35,7 +44,7 @@ type Locker struct {
 
 var _ drivers.Locker = (*Locker)(nil)
 
-// New dials cfg.Addr.
+// New dials cfg.Master.
 func New(cfg Config) (*Locker, error) {
 	if cfg.KeyMajority == 0 {
 		cfg.KeyMajority = 1
@@ -44,14 +53,14 @@ func New(cfg Config) (*Locker, error) {
 		return nil, fmt.Errorf("rueidislock: ttl %v must be positive", cfg.TTL)
 	}
 	lk, err := rueidislock.NewLocker(rueidislock.LockerOption{
-		ClientOption:   rueidis.ClientOption{InitAddress: []string{cfg.Addr}, DisableRetry: true},
+		ClientOption:   clientOption(cfg.Master),
 		KeyPrefix:      "lockbench-rueidislock",
 		KeyValidity:    cfg.TTL,
 		KeyMajority:    cfg.KeyMajority,
 		NoLoopTracking: true, // Redis >= 7.0.5, as the README advises
 	})
 	if err != nil {
-		return nil, fmt.Errorf("rueidislock: dial %s: %w", cfg.Addr, err)
+		return nil, fmt.Errorf("rueidislock: dial %s: %w", cfg.Master, err)
 	}
 	return &Locker{lk: lk, cfg: cfg}, nil
 }

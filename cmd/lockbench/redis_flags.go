@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/results"
+)
+
+// redisHelp is the --redis flag's help, shared by every command that dials masters.
+const redisHelp = "external Redis masters, comma-separated: host:port, redis://[user[:password]@]host:port[/db] or rediss://… (TLS); " +
+	"a password is better given by " + redisconn.EnvPassword + " or --redis-password-file (default: start --masters local redis-server processes)"
+
+// bindRedisAuth registers the credentials and TLS flags of --redis.
+func bindRedisAuth(fs *pflag.FlagSet, c *RunConfig) {
+	a := &c.Topology.RedisAuth
+	fs.StringVar(&c.RedisPasswordFile, "redis-password-file", "", "read the masters' password from FILE (else "+redisconn.EnvPassword+"; the user from "+redisconn.EnvUser+")")
+	fs.StringVar(&a.TLS.CACert, "tls-ca-cert", "", "rediss:// masters: trust the CA certificates in this PEM file (default: the system's)")
+	fs.StringVar(&a.TLS.Cert, "tls-cert", "", "rediss:// masters: client certificate (PEM) for mutual TLS")
+	fs.StringVar(&a.TLS.Key, "tls-key", "", "rediss:// masters: the client certificate's key (PEM)")
+	fs.StringVar(&a.TLS.ServerName, "tls-server-name", "", "rediss:// masters: name to verify the certificate against (default: the host of each URL)")
+	fs.BoolVar(&a.TLS.InsecureSkipVerify, "tls-insecure-skip-verify", false, "rediss:// masters: do NOT verify the certificate (marked in every output)")
+}
+
+// validateRedis parses --redis once (a copy of a validated config keeps
+// its parsed masters) and leaves only redacted entries where config.json
+// can see them.
+func (c *RunConfig) validateRedis() error {
+	t := &c.Topology
+	if len(t.RedisMasters) > 0 {
+		return nil
+	}
+	if len(t.RedisAddrs) == 0 {
+		if t.RedisAuth.TLS != (redisconn.TLSFiles{}) {
+			return usagef("--tls-*: only with rediss:// masters in --redis (local masters run without TLS)")
+		}
+		return nil
+	}
+	if err := t.RedisAuth.LoadAuth(c.RedisPasswordFile); err != nil {
+		return usageError{err}
+	}
+	masters, err := redisconn.Parse("redis", t.RedisAddrs, t.RedisAuth)
+	if err != nil {
+		return usageError{err}
+	}
+	t.RedisMasters = masters
+	t.RedisAddrs = redisconn.Redacted(masters)
+	t.Redis.Masters = len(masters)
+	return nil
+}
+
+// withServers adds topo's servers' facts to a summary's and prints their
+// warnings once each on c's stderr (unless quiet), naming how many masters
+// share one.
+func withServers(list []results.Server, topo *compose.Topology, c *RunConfig) []results.Server {
+	list = append(list, topo.Servers...)
+	if c.Quiet {
+		return list
+	}
+	count := map[string]int{}
+	var order []string
+	for _, s := range topo.Servers {
+		for _, w := range s.Warnings {
+			if count[w] == 0 {
+				order = append(order, w)
+			}
+			count[w]++
+		}
+	}
+	for _, w := range order {
+		fmt.Fprintf(c.errOut(), "lockbench: warning: %d of %d masters: %s\n", count[w], len(topo.Servers), w)
+	}
+	return list
+}
+
+// redisList is --redis: comma-separated like pflag's string slices (CSV,
+// so a password with a comma can be quoted), but it keeps empty and blank
+// entries for validation to refuse by name (a StringSlice drops --redis ""
+// and would silently start local masters instead), never fails (pflag
+// would print the raw value, password and all), and shows itself redacted.
+type redisList struct{ list *[]string }
+
+func (r redisList) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		*r.list = append(*r.list, s)
+		return nil
+	}
+	rec, err := csv.NewReader(strings.NewReader(s)).Read()
+	if err != nil { // a stray quote in a password: pflag would print the raw value with its error
+		rec = strings.Split(s, ",")
+	}
+	*r.list = append(*r.list, rec...)
+	return nil
+}
+
+func (r redisList) String() string {
+	if r.list == nil {
+		return ""
+	}
+	out := make([]string, len(*r.list))
+	for i, e := range *r.list {
+		out[i] = redisconn.RedactURL(e)
+	}
+	return strings.Join(out, ",")
+}
+
+func (redisList) Type() string { return "urls" }

@@ -1,0 +1,160 @@
+package compose
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/results"
+)
+
+// adminClient is a one-connection client that never retries.
+func adminClient(e redisconn.Endpoint) *redis.Client {
+	o := e.GoRedis()
+	o.MaxRetries, o.DisableIdentity, o.ContextTimeoutEnabled, o.PoolSize = -1, true, true, 1
+	return redis.NewClient(o)
+}
+
+// Ping checks that the master at e answers PING (dial, TLS and AUTH first).
+func Ping(ctx context.Context, e redisconn.Endpoint) error {
+	c := adminClient(e)
+	defer c.Close()
+	return c.Ping(ctx).Err()
+}
+
+// CheckMaster is the up-front check of one master: dialled, authenticated,
+// PINGed, a master by ROLE, allowed the lock commands (SET NX PX and the
+// release and extend scripts, on a probe key of its own), and its facts
+// read. The error names the redacted master and the server's reason.
+func CheckMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, error) {
+	fail := func(err error) (results.Server, error) {
+		return results.Server{}, fmt.Errorf("%w: --redis %s: %s", ErrUnreachable, e, reason(e, err))
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	c := adminClient(e)
+	defer c.Close()
+	if err := c.Ping(ctx).Err(); err != nil {
+		return fail(err)
+	}
+	role, err := c.Do(ctx, "ROLE").Slice()
+	if err != nil {
+		return fail(err)
+	}
+	if len(role) == 0 || role[0] != "master" {
+		return fail(fmt.Errorf("ROLE is %v, not master: Redlock needs independent masters", role[0]))
+	}
+	if err := probeLockCommands(ctx, c); err != nil {
+		return fail(err)
+	}
+	info, err := c.Info(ctx).Result()
+	if err != nil {
+		return fail(err)
+	}
+	s := serverFacts(e, parseInfo(info), configGet(ctx, c, "appendfsync", "io-threads", "save"))
+	return s, nil
+}
+
+// probeLockCommands runs a lock's life once, so an ACL user without SET,
+// EVALSHA/EVAL or PEXPIRE fails here with the server's NOPERM rather than
+// as a run of errors.
+func probeLockCommands(ctx context.Context, c *redis.Client) error {
+	key := "lockbench:probe:" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	if err := c.SetNX(ctx, key, "probe", time.Second).Err(); err != nil {
+		return err
+	}
+	if err := redis.NewScript(redlock.ExtendScript).Run(ctx, c, []string{key}, "probe", "1000").Err(); err != nil {
+		return err
+	}
+	return redis.NewScript(redlock.ReleaseScript).Run(ctx, c, []string{key}, "probe").Err()
+}
+
+// reason is the server's or the network's word, with a hint where a bare
+// error would not say what is wrong.
+func reason(e redisconn.Endpoint, err error) string {
+	var unknown x509.UnknownAuthorityError
+	msg := err.Error()
+	switch {
+	case errors.As(err, &unknown):
+		return msg + " (give the CA with --tls-ca-cert)"
+	case strings.Contains(msg, "first record does not look like a TLS handshake"),
+		e.Secure() && errors.Is(err, context.DeadlineExceeded): // a plain server reads a ClientHello as a command and waits
+		return msg + " (a plain port: use redis://, not rediss://)"
+	case !e.Secure() && (errors.Is(err, io.EOF) || strings.Contains(msg, "connection reset")):
+		return msg + " (the server closed the connection: a TLS port? use rediss://)"
+	case strings.HasPrefix(msg, "NOAUTH"):
+		return msg + " (give a password: redis://:PASSWORD@host:port, " + redisconn.EnvPassword + " or --redis-password-file)"
+	}
+	return msg
+}
+
+// parseInfo reads INFO's key:value lines.
+func parseInfo(info string) map[string]string {
+	m := map[string]string{}
+	for _, line := range strings.Split(info, "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// configGet reads settings INFO does not show; an empty map where CONFIG
+// is not allowed (managed Redis, ACL users).
+func configGet(ctx context.Context, c *redis.Client, keys ...string) map[string]string {
+	out := map[string]string{}
+	for _, k := range keys {
+		if m, err := c.ConfigGet(ctx, k).Result(); err == nil {
+			for kk, v := range m {
+				out[kk] = v
+			}
+		}
+	}
+	return out
+}
+
+// serverFacts keeps the essentials and says where the setup cannot give
+// Redlock's guarantees.
+func serverFacts(e redisconn.Endpoint, info, conf map[string]string) results.Server {
+	s := results.Server{
+		Kind: "redis", Endpoint: e.String(), Version: info["redis_version"], Role: info["role"],
+		TLS: e.Secure(), TLSVerifyOff: e.TLS != nil && e.TLS.InsecureSkipVerify,
+		MaxmemoryPolicy: info["maxmemory_policy"], AppendOnly: info["aof_enabled"] == "1",
+		AppendFsync: conf["appendfsync"], RDBSaves: conf["save"] != "",
+		IOThreadsOn: info["io_threads_active"] == "1",
+	}
+	s.Maxmemory, _ = strconv.ParseInt(info["maxmemory"], 10, 64)
+	s.IOThreads, _ = strconv.Atoi(conf["io-threads"])
+	s.Warnings = warnings(s)
+	return s
+}
+
+// warnings are the setups under which a Redlock grant can be lost or doubled.
+func warnings(s results.Server) []string {
+	var w []string
+	if s.Role != "" && s.Role != "master" {
+		w = append(w, "role "+s.Role+": a replica is not an independent master")
+	}
+	switch {
+	case !s.AppendOnly:
+		w = append(w, "appendonly no: a restarted master forgets its locks; Redlock then needs every restart delayed by the TTL, which lockbench cannot check")
+	case s.AppendFsync != "" && s.AppendFsync != "always":
+		w = append(w, "appendfsync "+s.AppendFsync+": a crash loses the last writes, locks included; Redlock then needs restarts delayed by the TTL")
+	}
+	if s.Maxmemory > 0 && s.MaxmemoryPolicy != "noeviction" {
+		w = append(w, "maxmemory-policy "+s.MaxmemoryPolicy+" with maxmemory set: lock keys (all with a TTL) can be evicted while held")
+	}
+	if s.TLSVerifyOff {
+		w = append(w, "TLS certificate NOT verified (--tls-insecure-skip-verify): anyone on the path can pose as this master")
+	}
+	return w
+}

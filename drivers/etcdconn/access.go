@@ -1,0 +1,57 @@
+// Package etcdconn is how lockbench reaches an etcd cluster: TLS files and
+// an etcd user (etcdctl's names), the password never serialised. It imports
+// no other lockbench package.
+package etcdconn
+
+import (
+	"fmt"
+	"strings"
+
+	"go.etcd.io/etcd/client/pkg/v3/transport"
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// EnvPassword gives the etcd user's password, so it need not be on a
+// command line.
+const EnvPassword = "LOCKBENCH_ETCD_PASSWORD"
+
+// Access is how a client reaches and authenticates to the cluster: TLS
+// (etcdctl's --cacert/--cert/--key) and an etcd user. The password is never
+// serialised.
+type Access struct {
+	TLS      bool   `json:"tls"` // https:// endpoints; the system's CAs unless CACert
+	CACert   string `json:"ca_cert,omitempty"`
+	Cert     string `json:"cert,omitempty"`
+	Key      string `json:"key,omitempty"`
+	Username string `json:"username,omitempty"`
+	Password string `json:"-"`
+}
+
+// Apply sets c's TLS and credentials (etcd's transport.TLSInfo reads the
+// files), and gives c's bare host:port endpoints the https scheme the
+// client needs to dial them with TLS.
+func (a Access) Apply(c *clientv3.Config) error {
+	c.Username, c.Password = a.Username, a.Password
+	if !a.TLS && a.CACert == "" && a.Cert == "" {
+		return nil
+	}
+	eps := make([]string, len(c.Endpoints))
+	for i, e := range c.Endpoints {
+		if !strings.Contains(e, "://") {
+			e = "https://" + e
+		}
+		eps[i] = e
+	}
+	c.Endpoints = eps
+	info := transport.TLSInfo{TrustedCAFile: a.CACert, CertFile: a.Cert, KeyFile: a.Key}
+	var err error
+	if info.Empty() && a.CACert == "" {
+		c.TLS, err = (&transport.TLSInfo{}).ClientConfig()
+	} else {
+		c.TLS, err = info.ClientConfig()
+	}
+	if err != nil {
+		return fmt.Errorf("etcd TLS (--etcd-cacert %q, --etcd-cert %q, --etcd-key %q): %w", a.CACert, a.Cert, a.Key, err)
+	}
+	return nil
+}
