@@ -8,8 +8,10 @@ all: build
 deps:
 	@scripts/deps.sh
 
+# -buildvcs=auto: some machines set GOFLAGS=-buildvcs=false; --version
+# should still name the revision when the tree is a git checkout.
 build:
-	$(GO) build -o $(BIN) ./cmd/lockbench
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/lockbench
 
 # The main job on local, self-started servers: both clients × every strategy
 # × {uncontended, contended} on 5 masters, ~30 s, one table and one JSON.
