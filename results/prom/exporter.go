@@ -1,0 +1,227 @@
+// Package prom exports a run's measurements as Prometheus metrics while it
+// runs. It is fed the intervals the results registry merges once a second
+// (Cell.Observe, from the tick goroutine), never a recorded sample: a worker
+// never touches anything here, and a scrape only waits for a tick's short
+// update, never for a worker. It imports nothing of lockbench but results.
+//
+// Warmup: only measured-window intervals are fed (the workloads loop hands
+// OnInterval nothing from the warmup), so when a cell ends its counters
+// equal the summary's counts, and its histogram counts the summary's
+// latency counts.
+package prom
+
+import (
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// Labels name a cell; every series of the cell carries them.
+type Labels struct {
+	Backend, Client, Mux, Workload string
+	Masters                        int
+}
+
+func (l Labels) values() []string {
+	return []string{l.Backend, l.Client, l.Mux, l.Workload, strconv.Itoa(l.Masters)}
+}
+
+var cellLabels = []string{"backend", "client", "mux", "workload", "masters"}
+
+// Buckets are the op duration histogram's upper bounds in seconds: 5 µs to
+// 10 s in steps of √2, so a quantile read off them is within ~20 % from a
+// loopback acquire (tens of µs) to a stalled cycle (seconds).
+var Buckets = prometheus.ExponentialBucketsRange(5e-6, 10, 43)
+
+// Metric names, exported so the dashboard test can check queries.
+const (
+	MetricCycles     = "lockbench_cycles_total"
+	MetricAttempts   = "lockbench_attempts_total"
+	MetricReleases   = "lockbench_releases_total"
+	MetricGaveUp     = "lockbench_gave_up_total"
+	MetricViolations = "lockbench_violations_total"
+	MetricDuration   = "lockbench_op_duration_seconds"
+	MetricWorkers    = "lockbench_workers_in_flight"
+	MetricMasters    = "lockbench_masters"
+	MetricDropped    = "lockbench_dropped_samples_total"
+)
+
+var (
+	descCycles = prometheus.NewDesc(MetricCycles,
+		"Lock cycles completed (acquired, held, released) in the measured window.", cellLabels, nil)
+	descAttempts = prometheus.NewDesc(MetricAttempts,
+		"Lock attempts by outcome (acquired, busy, split_brain, timeout, error) in the measured window.",
+		append(cellLabels[:len(cellLabels):len(cellLabels)], "outcome"), nil)
+	descReleases = prometheus.NewDesc(MetricReleases,
+		"Releases by outcome (acquired = released; timeout = the lock had expired; error).",
+		append(cellLabels[:len(cellLabels):len(cellLabels)], "outcome"), nil)
+	descGaveUp = prometheus.NewDesc(MetricGaveUp,
+		"Cycles that ran out of --tries without acquiring.", cellLabels, nil)
+	descViolations = prometheus.NewDesc(MetricViolations,
+		"Safety violations the referee saw: two grants of one key with overlapping validity, or a fence going backwards.", cellLabels, nil)
+	descDuration = prometheus.NewDesc(MetricDuration,
+		"Op latency from the (intended) start: acquire = one attempt, acquire_total = until acquired, release, cycle, extend.",
+		append(cellLabels[:len(cellLabels):len(cellLabels)], "op"), nil)
+	descWorkers = prometheus.NewDesc(MetricWorkers,
+		"Workers driving the cell now (0 once it ended).", cellLabels, nil)
+	descMasters = prometheus.NewDesc(MetricMasters,
+		"Redis masters the cell's Redlock reaches (0 for etcd).", cellLabels, nil)
+	descDropped = prometheus.NewDesc(MetricDropped,
+		"Latencies outside the histogram geometry (over 1 h), not in any bucket.", cellLabels, nil)
+)
+
+// Exporter is a prometheus.Collector holding every cell's running totals.
+type Exporter struct {
+	mu    sync.Mutex
+	cells []*Cell // in start order; a cell's series stay after it ends
+}
+
+// New makes an empty exporter; register it with a prometheus.Registerer.
+func New() *Exporter { return &Exporter{} }
+
+// Cell is one measured cell's running totals. A nil *Cell ignores every call,
+// so callers need no branch when metrics are off.
+type Cell struct {
+	e       *Exporter
+	labels  []string
+	masters int
+	// Guarded by e.mu.
+	workers    int
+	counts     [results.NumOps][results.NumOutcomes]uint64
+	buckets    [results.NumOps][]uint64 // per bucket, not cumulative; last = +Inf
+	sums       [results.NumOps]float64
+	hcount     [results.NumOps]uint64
+	violations uint64
+	dropped    uint64
+}
+
+// Cell starts the series of a cell with workers in flight. A nil exporter
+// returns a nil cell.
+func (e *Exporter) Cell(l Labels, workers int) *Cell {
+	if e == nil {
+		return nil
+	}
+	c := &Cell{e: e, labels: l.values(), masters: l.Masters, workers: workers}
+	for op := range c.buckets {
+		c.buckets[op] = make([]uint64, len(Buckets)+1)
+	}
+	e.mu.Lock()
+	e.cells = append(e.cells, c)
+	e.mu.Unlock()
+	return c
+}
+
+// Observe adds one merged interval and sets the violations seen so far
+// (the referee's running count). Call it from the tick, after Registry.Tick
+// and before the next one.
+func (c *Cell) Observe(iv *results.Interval, violations int64) {
+	if c == nil {
+		return
+	}
+	// Read the histograms outside the lock: a scrape waits only for the adds.
+	var add [results.NumOps][]uint64
+	var sums [results.NumOps]float64
+	var n [results.NumOps]uint64
+	for _, op := range results.Ops() {
+		h := iv.Latency(op)
+		if h == nil || h.TotalCount() == 0 {
+			continue
+		}
+		add[op] = make([]uint64, len(Buckets)+1)
+		for _, b := range h.Distribution() {
+			if b.Count == 0 {
+				continue
+			}
+			// A value's bucket is decided by the lowest value hdr could have
+			// recorded it as: within 0.1 % (3 significant digits).
+			i := sort.SearchFloat64s(Buckets, float64(b.From)/1e9)
+			add[op][i] += uint64(b.Count)
+			n[op] += uint64(b.Count)
+		}
+		sums[op] = h.Mean() * float64(h.TotalCount()) / 1e9
+	}
+	c.e.mu.Lock()
+	defer c.e.mu.Unlock()
+	for op := range c.counts {
+		for o := range c.counts[op] {
+			c.counts[op][o] += uint64(iv.Count(results.Op(op), results.Outcome(o)))
+		}
+		if add[op] != nil {
+			for i, v := range add[op] {
+				c.buckets[op][i] += v
+			}
+			c.sums[op] += sums[op]
+			c.hcount[op] += n[op]
+		}
+	}
+	c.violations = uint64(max(violations, 0))
+	c.dropped += uint64(max(iv.Dropped, 0))
+}
+
+// Done marks the cell ended: no workers in flight. Its totals stay.
+func (c *Cell) Done() {
+	if c == nil {
+		return
+	}
+	c.e.mu.Lock()
+	c.workers = 0
+	c.e.mu.Unlock()
+}
+
+// Describe implements prometheus.Collector.
+func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descCycles, descAttempts, descReleases, descGaveUp,
+		descViolations, descDuration, descWorkers, descMasters, descDropped} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector: a snapshot of every cell.
+func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, c := range e.cells {
+		c.collect(ch)
+	}
+}
+
+func (c *Cell) collect(ch chan<- prometheus.Metric) {
+	with := func(extra string) []string { return append(c.labels[:len(c.labels):len(c.labels)], extra) }
+	counter := func(d *prometheus.Desc, v uint64, lv []string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), lv...)
+	}
+	counter(descCycles, c.counts[results.OpCycle][results.OK], c.labels)
+	for o := range results.NumOutcomes {
+		counter(descAttempts, c.counts[results.OpAcquire][o], with(o.String()))
+	}
+	for _, o := range []results.Outcome{results.OK, results.Timeout, results.Error} {
+		counter(descReleases, c.counts[results.OpRelease][o], with(o.String()))
+	}
+	var gaveUp uint64
+	for o, v := range c.counts[results.OpAcquireTotal] {
+		if results.Outcome(o) != results.OK {
+			gaveUp += v
+		}
+	}
+	counter(descGaveUp, gaveUp, c.labels)
+	counter(descViolations, c.violations, c.labels)
+	counter(descDropped, c.dropped, c.labels)
+	ch <- prometheus.MustNewConstMetric(descWorkers, prometheus.GaugeValue, float64(c.workers), c.labels...)
+	ch <- prometheus.MustNewConstMetric(descMasters, prometheus.GaugeValue, float64(c.masters), c.labels...)
+	for _, op := range results.Ops() {
+		if op == results.OpExtend && c.hcount[op] == 0 {
+			continue // most runs never extend
+		}
+		cum := make(map[float64]uint64, len(Buckets))
+		var run uint64
+		for i, ub := range Buckets {
+			run += c.buckets[op][i]
+			cum[ub] = run
+		}
+		ch <- prometheus.MustNewConstHistogram(descDuration, c.hcount[op], c.sums[op], cum, with(op.String())...)
+	}
+}

@@ -1,0 +1,55 @@
+package prom
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Server serves an exporter's metrics at /metrics.
+type Server struct {
+	srv *http.Server
+	ln  net.Listener
+	err chan error
+}
+
+// Handler is the /metrics handler of e, beside the Go runtime's and the
+// process's own collectors.
+func Handler(e *Exporter) http.Handler {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(e, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+}
+
+// Listen binds addr (HOST:PORT; port 0 picks a free one) at once, so a
+// taken port is an error before anything starts, and serves e on it until
+// Close.
+func Listen(addr string, e *Exporter) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", Handler(e))
+	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, ln: ln, err: make(chan error, 1)}
+	go func() { s.err <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+// Addr is the address served, with the port chosen.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Close stops serving, letting a scrape in flight finish until ctx ends.
+func (s *Server) Close(ctx context.Context) error {
+	err := s.srv.Shutdown(ctx)
+	if serr := <-s.err; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
