@@ -4,60 +4,185 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// TableOptions add optional columns.
+// TableWidth is the default table's budget: it fits a 100-column terminal.
+const TableWidth = 100
+
+// TableOptions choose the columns and the width.
 type TableOptions struct {
-	// Ratios, keyed by run name, adds a column "vs base" (e.g. the ratio of
-	// each run's throughput to the sequential baseline of the same run).
+	// Ratios, keyed by run name, adds a column (e.g. the ratio of each run's
+	// throughput to the sequential baseline of the same run).
 	Ratios    map[string]float64
 	RatioName string
+	// Wide shows every column instead of the essentials.
+	Wide bool
+	// MaxWidth bounds the default table in columns (a terminal's width):
+	// the run name wraps to fit, with tablewriter's own wrapping. 0:
+	// TableWidth. A Wide table is never bounded: it is for files and wide
+	// terminals, and a wrapped 20-column table reads worse than a long line.
+	MaxWidth int
 }
 
-// WriteTable prints the end-of-run table, one row per run. A "stale"
-// column (stale overlaps, beside violations) appears only when some run
-// has any.
-func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
-	header := []any{"run", "workers", "cycles/s", "attempts/s",
-		"acquire p50 µs", "acquire p99 µs", "acq_total p99 µs", "cycle p50 µs", "cycle p99 µs",
-		"acquired", "busy", "split", "timeouts", "errors", "violations"}
-	stale := false
-	for _, r := range runs {
-		stale = stale || r.Counts.StaleOverlaps > 0
-	}
-	if stale {
-		header = append(header, "stale")
-	}
-	header = append(header, "split %", "retries/acq", "fairness", "margin p50 ms", "missed starts", "server µs/cycle")
-	if opt.Ratios != nil {
-		name := opt.RatioName
-		if name == "" {
-			name = "ratio"
+// column is one table column: shown by default when essential, always with
+// --wide; when is nil or true for some run.
+type column struct {
+	head      string // "\n" splits a header over two lines
+	essential bool
+	when      func(runs []Run, opt TableOptions) bool
+	cell      func(r Run, opt TableOptions) string
+}
+
+// columns in table order. The essentials are what a reader compares at a
+// glance: throughput, acquire p50/p99, cycle p99, split-brain and error
+// shares, violations and the ratio.
+var columns = []column{
+	{head: "run", essential: true, cell: func(r Run, _ TableOptions) string {
+		if r.Interrupted {
+			return r.Name + " *"
 		}
-		header = append(header, name)
-	}
-	t.Header(header...)
-	for _, r := range runs {
-		row := []any{r.Name, r.Workers, num(r.Throughput.CyclesPerS), num(r.Throughput.AttemptsPerS),
-			us(r.LatencyUS["acquire"].P50), us(r.LatencyUS["acquire"].P99), us(r.LatencyUS["acquire_total"].P99),
-			us(r.LatencyUS["cycle"].P50), us(r.LatencyUS["cycle"].P99),
-			r.Counts.Acquired, r.Counts.Busy, r.Counts.SplitBrain, r.Counts.Timeouts, r.Counts.Errors, r.Counts.Violations}
-		if stale {
-			row = append(row, r.Counts.StaleOverlaps)
-		}
-		row = append(row, refereeCells(r)...)
-		row = append(row, serverCostCell(r.Cost))
-		if opt.Ratios != nil {
-			if v, ok := opt.Ratios[r.Name]; ok {
-				row = append(row, fmt.Sprintf("%.2f×", v))
-			} else {
-				row = append(row, "-")
+		return r.Name
+	}},
+	{head: "workers", cell: func(r Run, _ TableOptions) string { return strconv.Itoa(r.Workers) }},
+	{head: "cycles/s", essential: true, cell: func(r Run, _ TableOptions) string { return num(r.Throughput.CyclesPerS) }},
+	{head: "attempts/s", cell: func(r Run, _ TableOptions) string { return num(r.Throughput.AttemptsPerS) }},
+	{head: "acquire\np50 µs", essential: true, cell: latency("acquire", 50)},
+	{head: "acquire\np99 µs", essential: true, cell: latency("acquire", 99)},
+	{head: "acq_total\np99 µs", cell: latency("acquire_total", 99)},
+	{head: "cycle\np50 µs", cell: latency("cycle", 50)},
+	{head: "cycle\np99 µs", essential: true, cell: latency("cycle", 99)},
+	{head: "acquired", cell: count(func(c Counts) int64 { return c.Acquired })},
+	{head: "busy", cell: count(func(c Counts) int64 { return c.Busy })},
+	{head: "split", cell: count(func(c Counts) int64 { return c.SplitBrain })},
+	{head: "timeouts", cell: count(func(c Counts) int64 { return c.Timeouts })},
+	{head: "errors", cell: count(func(c Counts) int64 { return c.Errors })},
+	{head: "split\n%", essential: true, cell: func(r Run, _ TableOptions) string { return percent(r.SplitBrainRate) }},
+	{head: "errors\n%", essential: true, cell: func(r Run, _ TableOptions) string { return percent(ErrorRate(r)) }},
+	{head: "viola-\ntions", essential: true, cell: count(func(c Counts) int64 { return c.Violations })},
+	{head: "stale", essential: true, when: func(runs []Run, _ TableOptions) bool {
+		for _, r := range runs {
+			if r.Counts.StaleOverlaps > 0 {
+				return true
 			}
 		}
+		return false
+	}, cell: count(func(c Counts) int64 { return c.StaleOverlaps })},
+	{head: "retries\n/acq", cell: func(r Run, _ TableOptions) string { return strconv.FormatFloat(r.RetriesPerAcquire, 'f', 2, 64) }},
+	{head: "fairness", cell: func(r Run, _ TableOptions) string { return strconv.FormatFloat(r.Fairness, 'f', 3, 64) }},
+	{head: "margin\np50 ms", cell: func(r Run, _ TableOptions) string {
+		if m := r.ValidityMarginUS; m != nil && m.Count > 0 {
+			return strconv.FormatFloat(m.P50/1e3, 'f', 1, 64)
+		}
+		return "-"
+	}},
+	{head: "missed\nstarts", cell: func(r Run, _ TableOptions) string {
+		if r.Rate > 0 {
+			return strconv.FormatInt(r.MissedStarts, 10)
+		}
+		return "-"
+	}},
+	{head: "server\nµs/cycle", cell: func(r Run, _ TableOptions) string { return serverCostCell(r.Cost) }},
+	{head: "ratio", essential: true, when: func(_ []Run, opt TableOptions) bool { return opt.Ratios != nil },
+		cell: func(r Run, opt TableOptions) string {
+			if v, ok := opt.Ratios[r.Name]; ok {
+				return fmt.Sprintf("%.2f×", v)
+			}
+			return "-"
+		}},
+}
+
+// ErrorRate is the share of attempts that failed on the masters (errors and
+// timeouts) plus failed releases: what a sweep holds to --max-error-rate.
+func ErrorRate(r Run) float64 {
+	if r.Counts.Attempts == 0 {
+		return 0
+	}
+	return float64(r.Counts.Errors+r.Counts.Timeouts+r.Counts.ReleaseErrors) / float64(r.Counts.Attempts)
+}
+
+// tableColumns picks the columns opt asks for.
+func tableColumns(runs []Run, opt TableOptions) []column {
+	var out []column
+	for _, c := range columns {
+		if (c.essential || opt.Wide) && (c.when == nil || c.when(runs, opt)) {
+			if c.head == "ratio" && opt.RatioName != "" {
+				c.head = opt.RatioName
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// NewTable is the style every lockbench table shares: no outer border, a
+// rule under the header, one space between columns, numbers right-aligned;
+// tablewriter wraps headers and cells to maxWidth (0: unbounded).
+func NewTable(w io.Writer, maxWidth int) *tablewriter.Table {
+	return tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleLight),
+			Settings: tw.Settings{
+				Separators: tw.Separators{ShowHeader: tw.On, BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.On},
+			},
+		})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignRight),
+		tablewriter.WithRowAlignment(tw.AlignRight),
+		tablewriter.WithPadding(tw.Padding{Left: " ", Right: "", Overwrite: true}),
+		tablewriter.WithMaxWidth(maxWidth),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNormal),
+		tablewriter.WithRowAutoWrap(tw.WrapBreak),
+		tablewriter.WithTrimSpace(tw.Off),
+	)
+}
+
+// WriteTable prints the end-of-run table, one row per run: the essential
+// columns within opt.MaxWidth, or every column with opt.Wide. An
+// interrupted run is marked with * and a note under the table.
+func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
+	width := opt.MaxWidth
+	switch {
+	case opt.Wide:
+		width = 0
+	case width == 0:
+		width = TableWidth
+	}
+	cols := tableColumns(runs, opt)
+	header := make([]any, len(cols))
+	for i, c := range cols {
+		header[i] = c.head
+	}
+	rows := make([][]any, len(runs))
+	interrupted := false
+	for j, r := range runs {
+		interrupted = interrupted || r.Interrupted
+		rows[j] = make([]any, len(cols))
+		for i, c := range cols {
+			rows[j][i] = c.cell(r, opt)
+		}
+	}
+	t := NewTable(w, width)
+	t.Header(header...)
+	t.Configure(func(cfg *tablewriter.Config) {
+		cfg.Header.Alignment.PerColumn = []tw.Align{tw.AlignLeft}
+		cfg.Row.Alignment.PerColumn = []tw.Align{tw.AlignLeft}
+		if width > 0 {
+			// The run name takes what the numbers leave; only a name too
+			// long for it wraps (tablewriter otherwise narrows every column).
+			name := max(width-numbersWidth(header, rows), 16)
+			cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
+			cfg.Header.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
+		}
+	})
+	for _, row := range rows {
 		if err := t.Append(row...); err != nil {
 			return err
 		}
@@ -65,32 +190,46 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
+	if interrupted {
+		if _, err := fmt.Fprintln(w, "* interrupted: measured until the signal, shorter than --duration"); err != nil {
+			return err
+		}
+	}
 	return WriteErrors(w, runs)
 }
 
-func num(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
-
-func us(v float64) string {
-	if v >= 100 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
+// numbersWidth is the width every column but the first takes, one space
+// of padding each, plus the first column's padding.
+func numbersWidth(header []any, rows [][]any) int {
+	total := 1
+	for i := 1; i < len(header); i++ {
+		w := 0
+		for _, line := range strings.Split(header[i].(string), "\n") {
+			w = max(w, twwidth.Width(line))
+		}
+		for _, r := range rows {
+			w = max(w, twwidth.Width(r[i].(string)))
+		}
+		total += w + 1
 	}
-	return strconv.FormatFloat(v, 'f', 1, 64)
+	return total
 }
 
-// ProgressLine is the once-a-second stderr line: elapsed, cycles/s in the
-// last interval, p50/p99 of cycles so far, failures so far.
-func ProgressLine(name string, elapsedS float64, iv, total *Interval) string {
-	secs := iv.End.Sub(iv.Start).Seconds()
-	rate := 0.0
-	if secs > 0 {
-		rate = float64(iv.Count(OpCycle, OK)) / secs
+func latency(op string, p int) func(Run, TableOptions) string {
+	return func(r Run, _ TableOptions) string {
+		l := r.LatencyUS[op]
+		if p == 50 {
+			return us(l.P50)
+		}
+		return us(l.P99)
 	}
-	h := total.Latency(OpCycle)
-	errs := total.Count(OpAcquire, Error) + total.Count(OpAcquire, Timeout) + total.Total(OpRelease) - total.Count(OpRelease, OK)
-	return fmt.Sprintf("%s %5.1fs  %8.0f cycles/s  cycle p50 %s µs p99 %s µs  busy %d split %d errors %d",
-		name, elapsedS, rate, us(float64(h.ValueAtPercentile(50))/1e3), us(float64(h.ValueAtPercentile(99))/1e3),
-		total.Count(OpAcquire, Busy), total.Count(OpAcquire, SplitBrain), errs)
 }
+
+func count(f func(Counts) int64) func(Run, TableOptions) string {
+	return func(r Run, _ TableOptions) string { return strconv.FormatInt(f(r.Counts), 10) }
+}
+
+func percent(share float64) string { return strconv.FormatFloat(100*share, 'f', 1, 64) }
 
 // serverCostCell is the masters' CPU per cycle; "-" when unknown, a "*"
 // when read from INFO cpu (external masters: other clients count too).
@@ -105,15 +244,11 @@ func serverCostCell(c *Cost) string {
 	return v
 }
 
-// refereeCells are the referee's and the pacer's columns.
-func refereeCells(r Run) []any {
-	margin, missed := "-", "-"
-	if m := r.ValidityMarginUS; m != nil && m.Count > 0 {
-		margin = strconv.FormatFloat(m.P50/1e3, 'f', 1, 64)
+func num(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+
+func us(v float64) string {
+	if v >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	if r.Rate > 0 {
-		missed = strconv.FormatInt(r.MissedStarts, 10)
-	}
-	return []any{strconv.FormatFloat(100*r.SplitBrainRate, 'f', 1, 64), strconv.FormatFloat(r.RetriesPerAcquire, 'f', 2, 64),
-		strconv.FormatFloat(r.Fairness, 'f', 3, 64), margin, missed}
+	return strconv.FormatFloat(v, 'f', 1, 64)
 }

@@ -1,0 +1,59 @@
+package results
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+)
+
+// csvOps are the ops whose percentiles the CSV carries.
+var csvOps = []string{"acquire", "acquire_total", "release", "cycle"}
+
+// WriteCSV writes the runs table for spreadsheets: one header row of
+// snake_case names, one row per run, plain numbers (µs, shares in [0, 1]),
+// every column the JSON has for a run but Extra — except the compare's ratio
+// to sequential and fraction of the ceiling, when present.
+func WriteCSV(w io.Writer, runs []Run) error {
+	header := []string{"name", "backend", "client", "mux", "masters", "workload", "keys", "workers", "rate",
+		"duration_s", "interrupted", "cycles_per_s", "attempts_per_s"}
+	for _, op := range csvOps {
+		for _, p := range []string{"p50", "p90", "p99", "p999", "max"} {
+			header = append(header, op+"_"+p+"_us")
+		}
+	}
+	header = append(header, "attempts", "acquired", "busy", "split_brain", "timeouts", "errors", "violations",
+		"stale_overlaps", "cycles", "gave_up", "release_errors", "split_brain_rate", "error_rate",
+		"retries_per_acquire", "fairness", "allocs_per_cycle", "missed_starts", "vs_sequential", "of_ceiling")
+	cw := csv.NewWriter(w)
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	i := func(v int64) string { return strconv.FormatInt(v, 10) }
+	for _, r := range runs {
+		row := []string{r.Name, r.Backend, r.Client, r.Mux, i(int64(r.Masters)), r.Workload, i(int64(r.Keys)),
+			i(int64(r.Workers)), f(r.Rate), f(r.DurationS), strconv.FormatBool(r.Interrupted),
+			f(r.Throughput.CyclesPerS), f(r.Throughput.AttemptsPerS)}
+		for _, op := range csvOps {
+			p := r.LatencyUS[op]
+			row = append(row, f(p.P50), f(p.P90), f(p.P99), f(p.P999), f(p.Max))
+		}
+		c := r.Counts
+		row = append(row, i(c.Attempts), i(c.Acquired), i(c.Busy), i(c.SplitBrain), i(c.Timeouts), i(c.Errors),
+			i(c.Violations), i(c.StaleOverlaps), i(c.Cycles), i(c.GaveUp), i(c.ReleaseErrors),
+			f(r.SplitBrainRate), f(ErrorRate(r)), f(r.RetriesPerAcquire), f(r.Fairness), f(r.AllocsPerCycle),
+			i(r.MissedStarts), extra(r, "vs_sequential"), extra(r, "of_ceiling"))
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func extra(r Run, key string) string {
+	if v, ok := r.Extra[key].(float64); ok {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return ""
+}

@@ -1,0 +1,126 @@
+package results
+
+import (
+	"encoding/csv"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// tableRuns are rows as wide as real ones: the longest names a compare
+// prints, big counts, every optional column triggered.
+func tableRuns() []Run {
+	var runs []Run
+	names := []string{"redlock/goredis/sequential/uncontended", "redlock/rueidis/pipeline/contended/7m",
+		"etcd/client-wait/session-per-cycle/contended", "redsync/goredis/contended"}
+	for i, n := range names {
+		runs = append(runs, Run{
+			Name: n, Workers: 256, Rate: 20000, Interrupted: i == 1,
+			Throughput: Throughput{CyclesPerS: 123456, AttemptsPerS: 1234567},
+			LatencyUS: map[string]Percentiles{
+				"acquire": {P50: 12345, P99: 123456}, "acquire_total": {P99: 1234567}, "cycle": {P50: 12345, P99: 1234567}},
+			Counts:         Counts{Attempts: 12345678, Acquired: 1234567, Busy: 1234567, SplitBrain: 1234567, Timeouts: 12345, Errors: 12345, Violations: 12, StaleOverlaps: 3},
+			SplitBrainRate: 0.5, RetriesPerAcquire: 9.99, Fairness: 0.999, ValidityMarginUS: &Percentiles{Count: 1, P50: 9999000}, MissedStarts: 12345,
+		})
+	}
+	return runs
+}
+
+// TestTableWidth: the default table of every kind fits TableWidth columns
+// (or the width asked for), and the essentials are all there.
+func TestTableWidth(t *testing.T) {
+	runs := tableRuns()
+	ratios := map[string]float64{}
+	for _, r := range runs {
+		ratios[r.Name] = 12.34
+	}
+	cases := []struct {
+		name  string
+		opt   TableOptions
+		width int
+		heads []string
+	}{
+		{"run", TableOptions{}, TableWidth, []string{"run", "cycles/s", "acquire", "cycle", "split", "errors", "viola", "stale"}},
+		{"compare", TableOptions{Ratios: ratios, RatioName: "vs seq"}, TableWidth, []string{"vs seq"}},
+		{"terminal 90", TableOptions{Ratios: ratios, MaxWidth: 90}, 90, []string{"ratio"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := WriteTable(&b, runs, c.opt); err != nil {
+				t.Fatal(err)
+			}
+			out := b.String()
+			for i, line := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+				if n := utf8.RuneCountInString(line); n > c.width {
+					t.Errorf("line %d is %d columns, over %d: %q", i, n, c.width, line)
+				}
+			}
+			for _, h := range c.heads {
+				if !strings.Contains(out, h) {
+					t.Errorf("no %q column:\n%s", h, out)
+				}
+			}
+			if !strings.Contains(out, "* interrupted") {
+				t.Errorf("interrupted run not marked:\n%s", out)
+			}
+			if testing.Verbose() {
+				fmt.Println(out)
+			}
+		})
+	}
+}
+
+// TestTableWideHasEverything: --wide shows every column, unbounded (a
+// terminal wraps its lines; a file keeps them whole).
+func TestTableWideHasEverything(t *testing.T) {
+	var b strings.Builder
+	if err := WriteTable(&b, tableRuns(), TableOptions{Wide: true, MaxWidth: 80}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range columns {
+		if c.head == "ratio" {
+			continue
+		}
+		first := strings.SplitN(c.head, "\n", 2)[0]
+		if !strings.Contains(b.String(), first) {
+			t.Errorf("--wide lacks %q", first)
+		}
+	}
+}
+
+// TestCSV: one header and one row per run, every row as long as the
+// header, and values that read back as what the run holds.
+func TestCSV(t *testing.T) {
+	runs := tableRuns()
+	runs[0].Name = `odd, "name"`
+	runs[0].Extra = map[string]any{"vs_sequential": 2.5}
+	var b strings.Builder
+	if err := WriteCSV(&b, runs); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(runs)+1 {
+		t.Fatalf("%d records, want header + %d", len(recs), len(runs))
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for j, r := range runs {
+		rec := recs[j+1]
+		for name, want := range map[string]string{"name": r.Name, "cycles_per_s": "123456", "cycle_p99_us": "1.234567e+06",
+			"violations": "12", "interrupted": fmt.Sprint(r.Interrupted)} {
+			if got := rec[col[name]]; got != want {
+				t.Errorf("run %d %s = %q, want %q", j, name, got, want)
+			}
+		}
+	}
+	if got := recs[1][col["vs_sequential"]]; got != "2.5" {
+		t.Errorf("vs_sequential = %q, want 2.5", got)
+	}
+}
