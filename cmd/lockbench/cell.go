@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -47,13 +47,22 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	clock := results.NewClock()
 	referee := results.NewReferee(cfg.Workload.Workers, clock, 0)
 	env := workloads.Env{Locker: fr.wrap(locker), Registry: reg, Clock: clock, Referee: referee, Stalls: fr.clientStalls()}
+	prog := cfg.progress
 	if !cfg.Quiet {
-		env.Progress = func(elapsed time.Duration, iv, total *results.Interval) {
-			fmt.Fprintln(os.Stderr, results.ProgressLine(name, elapsed.Seconds(), iv, total))
+		if prog == nil {
+			prog = newProgress(1, 0)
 		}
+		prog.begin(name, cfg.Workload.Warmup)
+		env.Progress = prog.tick
 	}
 	hlog := results.NewIntervalLog()
-	env.OnInterval = fr.observe(hlog.Add)
+	cellMetrics := cfg.metrics.Cell(prom.Labels{Backend: spec.Backend, Client: spec.Client, Mux: spec.Mux,
+		Workload: cfg.Workload.Workload, Masters: cellMasters(spec, topo)}, cfg.Workload.Workers)
+	defer cellMetrics.Done()
+	env.OnInterval = fr.observe(func(iv *results.Interval) {
+		hlog.Add(iv)
+		cellMetrics.Observe(iv, referee.Violations()) // on the tick: never per sample
+	})
 	server, closeServer := serverCPU(topo)
 	defer closeServer()
 	cw := &costWindow{server: server}
@@ -94,6 +103,9 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 			fmt.Fprintf(os.Stderr, "lockbench: %s: %d of %d scheduled starts missed (%d late > 1 ms, %d never begun, max lag %.1f ms): --workers %d did not keep --rate %g\n",
 				name, p.Missed, p.Scheduled, p.Late, p.Unstarted, p.MaxLagUS/1e3, cfg.Workload.Workers, p.Rate)
 		}
+	}
+	if !cfg.Quiet {
+		prog.end(run)
 	}
 	return measured{Run: run, Registry: reg, Hlog: hlog}, nil
 }

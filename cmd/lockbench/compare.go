@@ -74,6 +74,7 @@ masters), and writes one summary JSON holding every run.`,
 	bindDriver(fs, &cc.Base)
 	bindWorkload(fs, &cc.Base)
 	bindOutput(fs, &cc.Base)
+	bindDisplay(fs, &cc.Base)
 	fs.Var(redisList{&cc.Base.Topology.RedisAddrs}, "redis", redisHelp)
 	bindRedisAuth(fs, &cc.Base)
 	fs.StringVar(&cc.Base.Topology.Redis.Persistence, "persistence", cc.Base.Topology.Redis.Persistence, "local masters' persistence: none|everysec|always (AOF fsync)")
@@ -201,6 +202,12 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 		return err
 	}
 	defer stopProfile()
+	stopMetrics, err := startMetrics(&cc.Base)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+	prog := newProgress(len(cells), cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
 	var (
 		done     []measured
 		ceilings = map[int]float64{}
@@ -225,10 +232,11 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 		// release that timed out) would otherwise block a contended cell's
 		// hot key for up to --ttl.
 		cell.cfg.Workload.Prefix = fmt.Sprintf("%s:c%d", cell.cfg.Workload.Prefix, i)
+		cell.cfg.metrics, cell.cfg.progress = cc.Base.metrics, prog
 		if cell.masters != topoFor {
 			closeTopo()
 			spec := cell.cfg.Topology
-			if topo, runErr = compose.Up(ctx, spec); runErr != nil {
+			if topo, runErr = upTopology(ctx, spec, cell.cfg.Quiet); runErr != nil {
 				break
 			}
 			topoFor = cell.masters

@@ -12,18 +12,25 @@ import (
 
 // writeCompare prints the table (and ceilings) and writes --json and --out.
 func writeCompare(base RunConfig, sum *results.Summary, cells []measured, ceilings map[int]float64) error {
-	if base.Format == "gobench" {
+	switch {
+	case base.Format == "gobench":
 		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
 			return err
 		}
-	} else if base.JSON != "-" {
+	case base.Format == "csv":
+		if err := results.WriteCSV(os.Stdout, sum.Runs); err != nil {
+			return err
+		}
+	case base.JSON != "-":
 		ratios := map[string]float64{}
 		for _, r := range sum.Runs {
 			if v, ok := r.Extra["vs_sequential"].(float64); ok {
 				ratios[r.Name] = v
 			}
 		}
-		if err := results.WriteTable(os.Stdout, sum.Runs, results.TableOptions{Ratios: ratios, RatioName: "vs sequential"}); err != nil {
+		opt := tableOptions(base)
+		opt.Ratios, opt.RatioName = ratios, "vs seq"
+		if err := results.WriteTable(os.Stdout, sum.Runs, opt); err != nil {
 			return err
 		}
 		printCompareSummary(os.Stdout, sum.Runs, ceilings)

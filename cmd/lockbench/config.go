@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
+	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -36,9 +37,14 @@ type RunConfig struct {
 	// stderr receives warnings about the results (cmd.ErrOrStderr, so tests
 	// run commands in-process); nil is os.Stderr.
 	stderr io.Writer
-	Format string `json:"-"` // stdout: table | gobench
+	Format string `json:"-"` // stdout: table | csv | gobench
 	// RedisPasswordFile is --redis-password-file (redis_flags.go).
 	RedisPasswordFile string `json:"-"`
+	// MetricsAddr, Wide: see bindDisplay (display.go).
+	MetricsAddr string         `json:"-"`
+	Wide        bool           `json:"-"`
+	metrics     *prom.Exporter // set by startMetrics; nil: no --metrics-addr
+	progress    *progress      // a multi-cell command's; nil: measureCell makes one
 }
 
 func defaultRunConfig() RunConfig {
@@ -95,7 +101,7 @@ func bindOutput(fs *pflag.FlagSet, c *RunConfig) {
 	fs.StringVar(&c.Out, "out", "", "write summary.json, config.json and .hlog interval logs into DIR")
 	fs.BoolVarP(&c.Quiet, "quiet", "q", false, "no progress line on stderr")
 	fs.BoolVar(&c.AllowFailures, "allow-failures", false, "exit 0 even when more than half the attempts fail (implied by --fault)")
-	fs.StringVar(&c.Format, "format", "table", "stdout: table | gobench (Go benchmark lines for benchstat and CI benchmark actions)")
+	fs.StringVar(&c.Format, "format", "table", "stdout: table | csv (the runs table, every column) | gobench (Go benchmark lines for benchstat and CI benchmark actions)")
 }
 
 // maxWorkers bounds --workers. At 100000 a 2 s run took 12.9 s, 1.2 GB and
@@ -108,10 +114,10 @@ func (c *RunConfig) validate() error {
 	switch {
 	case c.Format == "":
 		c.Format = "table"
-	case c.Format != "table" && c.Format != "gobench":
-		return usagef("--format %q: want table or gobench", c.Format)
-	case c.Format == "gobench" && c.JSON == "-":
-		return usagef("--format gobench: stdout is taken by --json -")
+	case c.Format != "table" && c.Format != "csv" && c.Format != "gobench":
+		return usagef("--format %q: want table, csv or gobench", c.Format)
+	case c.Format != "table" && c.JSON == "-":
+		return usagef("--format %s: stdout is taken by --json -", c.Format)
 	}
 	if err := c.Driver.Validate(); err != nil {
 		return usageError{err}

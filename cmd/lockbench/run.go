@@ -38,6 +38,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 	bindBackends(fs, &cfg)
 	bindWorkload(fs, &cfg)
 	bindOutput(fs, &cfg)
+	bindDisplay(fs, &cfg)
 	bindFaults(fs, &cfg)
 	return cmd
 }
@@ -45,7 +46,12 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 // runOne is `lockbench run`: up, measure, write, down.
 func runOne(ctx context.Context, cfg RunConfig) error {
 	started := time.Now()
-	topo, err := compose.Up(ctx, cfg.Topology)
+	stopMetrics, err := startMetrics(&cfg)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+	topo, err := upTopology(ctx, cfg.Topology, cfg.Quiet)
 	if err != nil {
 		return upError(ctx, err)
 	}
@@ -89,12 +95,17 @@ func upError(ctx context.Context, err error) error {
 
 // writeResults prints the table and writes --json and --out.
 func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
-	if cfg.Format == "gobench" {
+	switch {
+	case cfg.Format == "gobench":
 		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
 			return err
 		}
-	} else if cfg.JSON != "-" {
-		if err := results.WriteTable(os.Stdout, sum.Runs, results.TableOptions{}); err != nil {
+	case cfg.Format == "csv":
+		if err := results.WriteCSV(os.Stdout, sum.Runs); err != nil {
+			return err
+		}
+	case cfg.JSON != "-":
+		if err := results.WriteTable(os.Stdout, sum.Runs, tableOptions(cfg)); err != nil {
 			return err
 		}
 	}

@@ -7,13 +7,15 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/prom"
 )
 
 func init() { extraCommands = append(extraCommands, newScenarioCmd) }
@@ -161,7 +163,7 @@ func scenarioNames() []string {
 }
 
 func newScenarioCmd() *cobra.Command {
-	var jsonPath string
+	var jsonPath, metricsAddr string
 	cmd := &cobra.Command{
 		Use:   "scenario NAME|all",
 		Short: "Run a named Redlock failure scenario and print measured vs expected",
@@ -194,9 +196,14 @@ func newScenarioCmd() *cobra.Command {
 			if jsonPath == "-" {
 				out = cmd.ErrOrStderr() // stdout is the JSON alone
 			}
-			var err error
+			metrics := RunConfig{MetricsAddr: metricsAddr}
+			stopMetrics, err := startMetrics(&metrics)
+			if err != nil {
+				return err
+			}
+			defer stopMetrics()
 			if len(run) > 0 {
-				err = runScenarios(cmd.Context(), out, run, jsonPath)
+				err = runScenarios(cmd.Context(), out, run, jsonPath, metrics.metrics)
 			}
 			if len(failover) > 0 && (err == nil || errors.As(err, new(exitError))) {
 				if len(run) > 0 {
@@ -213,6 +220,7 @@ func newScenarioCmd() *cobra.Command {
 			return err
 		},
 	}
+	cmd.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://HOST:PORT/metrics while measuring")
 	cmd.Flags().StringVar(&jsonPath, "json", "", "write the scenarios' summary JSON (runs with their fault events and timelines) to FILE")
 	return cmd
 }
@@ -230,7 +238,7 @@ func scenarioHelp() string {
 	return b.String()
 }
 
-func runScenarios(ctx context.Context, w io.Writer, list []scenario, jsonPath string) error {
+func runScenarios(ctx context.Context, w io.Writer, list []scenario, jsonPath string, metrics *prom.Exporter) error {
 	started := time.Now()
 	var runs []results.Run
 	var outs []scenarioOutcome
@@ -238,6 +246,7 @@ func runScenarios(ctx context.Context, w io.Writer, list []scenario, jsonPath st
 		cfg := defaultRunConfig()
 		base(&cfg)
 		s.setup(&cfg)
+		cfg.metrics = metrics
 		if err := cfg.validate(); err != nil {
 			return fmt.Errorf("scenario %s: %w", s.name, err)
 		}
@@ -357,8 +366,8 @@ func ratio(s, n float64) float64 {
 }
 
 func writeScenarioTable(w io.Writer, outs []scenarioOutcome) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "scenario\tviolations\tacquired/s before\tduring\tafter\tlongest outage\trecovery\texpected\tas expected")
+	t := results.NewTable(w, results.TableWidth)
+	t.Header("scenario", "viola-\ntions", "acquired/s\nbefore", "\nduring", "\nafter", "longest\noutage", "recovery", "expected", "as\nexpected")
 	for _, o := range outs {
 		rec := "-"
 		if o.RecoveryMS >= 0 {
@@ -372,7 +381,14 @@ func writeScenarioTable(w io.Writer, outs []scenarioOutcome) {
 		if !o.AsExpect {
 			verdict = "NO"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%s\t%.0f ms\t%s\t%s\t%s\n", o.Scenario, o.Violations, o.Before, o.During, after, o.LongestOutageMS, rec, o.Expected, verdict)
+		_ = t.Append(o.Scenario, o.Violations, fmt.Sprintf("%.0f", o.Before), fmt.Sprintf("%.0f", o.During), after,
+			fmt.Sprintf("%.0f ms", o.LongestOutageMS), rec, o.Expected, verdict)
 	}
-	tw.Flush()
+	t.Configure(func(cfg *tablewriter.Config) {
+		left := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}
+		cfg.Header.Alignment.PerColumn, cfg.Row.Alignment.PerColumn = left, left
+		// The expected outcome is prose: it wraps at words within its column.
+		cfg.Row.Formatting.AutoWrap = tw.WrapNormal
+	})
+	_ = t.Render()
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/compose"
@@ -74,6 +76,7 @@ sustainable load.
 	bindBackends(fs, &sc.Base)
 	bindWorkload(fs, &sc.Base)
 	bindOutput(fs, &sc.Base)
+	bindDisplay(fs, &sc.Base)
 	fs.StringSliceVar(&sc.Muxes, "muxes", nil, "strategies to sweep, comma-separated (default: --mux)")
 	fs.StringVar(&sc.By, "by", sc.By, "what to step: rate (open loop, --workers fixed) | workers (closed loop)")
 	fs.StringVar(&sc.Op, "op", sc.Op, "op whose p99 is held to --slo: "+strings.Join(sweepOps, "|"))
@@ -129,7 +132,12 @@ func (sc *SweepConfig) validate() error {
 // runSweep brings the servers up once and sweeps each strategy on them.
 func runSweep(ctx context.Context, sc SweepConfig) error {
 	started := time.Now()
-	topo, err := compose.Up(ctx, sc.Base.Topology)
+	stopMetrics, err := startMetrics(&sc.Base)
+	if err != nil {
+		return err
+	}
+	defer stopMetrics()
+	topo, err := upTopology(ctx, sc.Base.Topology, sc.Base.Quiet)
 	if err != nil {
 		return upError(ctx, err)
 	}
@@ -164,9 +172,13 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 	}
 	sum.Interrupted = ctx.Err() != nil
 	switch {
-	case sc.Base.Format == "gobench":
-		// stdout is for benchmark lines; the knees go to stderr.
-		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
+	case sc.Base.Format == "gobench" || sc.Base.Format == "csv":
+		// stdout is for benchmark lines or CSV; the knees go to stderr.
+		write := results.WriteGoBench
+		if sc.Base.Format == "csv" {
+			write = func(w io.Writer, s *results.Summary) error { return results.WriteCSV(w, s.Runs) }
+		}
+		if err := write(os.Stdout, sum); err != nil {
 			return err
 		}
 		printKnees(os.Stderr, sweeps, sc)
@@ -201,7 +213,9 @@ func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, topo *compose.To
 		}
 		st := judgeStep(sc, s, m.Run)
 		m.Run.Name = fmt.Sprintf("%s@%s=%g", sw.Name, sc.By, load)
-		fmt.Fprintf(os.Stderr, "sweep %-48s %8.0f cycles/s  %s p99 %9.0f µs  %s\n", m.Run.Name, st.CyclesPerS, sc.Op, st.P99US, verdict(st))
+		if !sc.Base.Quiet {
+			fmt.Fprintf(os.Stderr, "step %s: %.0f cycles/s, %s p99 %.0f µs: %s\n", m.Run.Name, st.CyclesPerS, sc.Op, st.P99US, verdict(st))
+		}
 		cells = append(cells, m)
 		sw.Steps = append(sw.Steps, st)
 		// The knee is the highest load that held, whatever it achieved.
@@ -216,22 +230,30 @@ func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, topo *compose.To
 
 func printKnees(w io.Writer, sweeps []results.Sweep, sc SweepConfig) {
 	fmt.Fprintf(w, "knee: highest load with %s p99 < %v and no errors\n", sc.Op, sc.SLO)
+	t := results.NewTable(w, results.TableWidth)
+	t.Header("strategy", "knee", "cycles/s", sc.Op+"\np99 µs", "note")
 	for _, s := range sweeps {
 		if len(s.Steps) == 0 {
 			continue
 		}
 		if s.Knee < 0 {
 			last := s.Steps[len(s.Steps)-1]
-			fmt.Fprintf(w, "  %-44s none: every step failed, down to %s %g: %s\n", s.Name, sc.By, loadOf(sc, last), last.Reason)
+			_ = t.Append(s.Name, "none", "-", "-", fmt.Sprintf("every step failed, down to %s %g: %s", sc.By, loadOf(sc, last), last.Reason))
 			continue
 		}
 		k := s.Steps[s.Knee]
-		load := fmt.Sprintf("rate %.0f/s", k.Rate)
+		load := fmt.Sprintf("%.0f/s", k.Rate)
 		if sc.By == "workers" {
 			load = fmt.Sprintf("%d workers", k.Workers)
 		}
-		fmt.Fprintf(w, "  %-44s %s: %.0f cycles/s at p99 %.0f µs\n", s.Name, load, k.CyclesPerS, k.P99US)
+		_ = t.Append(s.Name, load, fmt.Sprintf("%.0f", k.CyclesPerS), fmt.Sprintf("%.0f", k.P99US), "")
 	}
+	t.Configure(func(cfg *tablewriter.Config) {
+		cfg.Header.Alignment.PerColumn = []tw.Align{tw.AlignLeft}
+		cfg.Row.Alignment.PerColumn = []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}
+		cfg.Row.Formatting.AutoWrap = tw.WrapNormal
+	})
+	_ = t.Render()
 }
 
 func writeSweep(cfg RunConfig, sum *results.Summary, cells []measured, sweeps []results.Sweep) error {
