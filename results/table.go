@@ -177,7 +177,7 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 		if width > 0 {
 			// The run name takes what the numbers leave; only a name too
 			// long for it wraps (tablewriter otherwise narrows every column).
-			name := max(width-numbersWidth(header, rows), 16)
+			name := FlexWidth(header, rows, 0, width)
 			cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
 			cfg.Header.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
 		}
@@ -198,21 +198,28 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 	return WriteErrors(w, runs)
 }
 
-// numbersWidth is the width every column but the first takes, one space
-// of padding each, plus the first column's padding.
-func numbersWidth(header []any, rows [][]any) int {
-	total := 1
-	for i := 1; i < len(header); i++ {
+// FlexWidth is the most columns column flex of a NewTable may take so the
+// table fits width: what the other columns' headers and cells need (one
+// space of padding each) leaves it, and at least 16. Setting it as the
+// column's ColMaxWidths makes only that column wrap; tablewriter would
+// otherwise narrow every column.
+func FlexWidth(header []any, rows [][]any, flex, width int) int {
+	used := 0
+	for i := range header {
+		if i == flex {
+			used++ // its padding
+			continue
+		}
 		w := 0
-		for _, line := range strings.Split(header[i].(string), "\n") {
+		for _, line := range strings.Split(fmt.Sprint(header[i]), "\n") {
 			w = max(w, twwidth.Width(line))
 		}
 		for _, r := range rows {
-			w = max(w, twwidth.Width(r[i].(string)))
+			w = max(w, twwidth.Width(fmt.Sprint(r[i])))
 		}
-		total += w + 1
+		used += w + 1
 	}
-	return total
+	return max(width-used, 16)
 }
 
 func latency(op string, p int) func(Run, TableOptions) string {

@@ -366,12 +366,12 @@ func ratio(s, n float64) float64 {
 }
 
 func writeScenarioTable(w io.Writer, outs []scenarioOutcome) {
-	t := results.NewTable(w, results.TableWidth)
-	t.Header("scenario", "viola-\ntions", "acquired/s\nbefore", "\nduring", "\nafter", "longest\noutage", "recovery", "expected", "as\nexpected")
+	header := []any{"scenario", "viola-\ntions", "acquired/s\nbefore", "\nduring", "\nafter", "outage\nms", "recovery\nms", "expected", "ok"}
+	var rows [][]any
 	for _, o := range outs {
 		rec := "-"
 		if o.RecoveryMS >= 0 {
-			rec = fmt.Sprintf("%.0f ms", o.RecoveryMS)
+			rec = fmt.Sprintf("%.0f", o.RecoveryMS)
 		}
 		after := "-"
 		if o.After >= 0 {
@@ -381,14 +381,20 @@ func writeScenarioTable(w io.Writer, outs []scenarioOutcome) {
 		if !o.AsExpect {
 			verdict = "NO"
 		}
-		_ = t.Append(o.Scenario, o.Violations, fmt.Sprintf("%.0f", o.Before), fmt.Sprintf("%.0f", o.During), after,
-			fmt.Sprintf("%.0f ms", o.LongestOutageMS), rec, o.Expected, verdict)
+		rows = append(rows, []any{o.Scenario, fmt.Sprint(o.Violations), fmt.Sprintf("%.0f", o.Before), fmt.Sprintf("%.0f", o.During), after,
+			fmt.Sprintf("%.0f", o.LongestOutageMS), rec, o.Expected, verdict})
 	}
+	t := results.NewTable(w, results.TableWidth)
 	t.Configure(func(cfg *tablewriter.Config) {
-		left := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}
-		cfg.Header.Alignment.PerColumn, cfg.Row.Alignment.PerColumn = left, left
-		// The expected outcome is prose: it wraps at words within its column.
+		align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}
+		cfg.Header.Alignment.PerColumn, cfg.Row.Alignment.PerColumn = align, align
+		// The expected outcome is prose: only it wraps, at words.
 		cfg.Row.Formatting.AutoWrap = tw.WrapNormal
+		cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{7: results.FlexWidth(header, rows, 7, results.TableWidth)}
 	})
+	t.Header(header...)
+	for _, r := range rows {
+		_ = t.Append(r...)
+	}
 	_ = t.Render()
 }
