@@ -75,9 +75,9 @@ func TestMetricsEqualSummary(t *testing.T) {
 		prom.MetricCycles: c.Cycles, prom.MetricViolations: c.Violations, prom.MetricGaveUp: c.GaveUp,
 		prom.MetricAttempts + "{acquired}": c.Acquired, prom.MetricAttempts + "{busy}": c.Busy,
 		prom.MetricAttempts + "{split_brain}": c.SplitBrain, prom.MetricAttempts + "{timeout}": c.Timeouts,
-		prom.MetricAttempts + "{error}": c.Errors,
-		prom.MetricReleases + "{timeout}":  c.ReleaseErrors - int64(got[prom.MetricReleases+"{error}"]),
-		prom.MetricWorkers:                 0, // the cell ended
+		prom.MetricAttempts + "{error}":   c.Errors,
+		prom.MetricReleases + "{timeout}": c.ReleaseErrors - int64(got[prom.MetricReleases+"{error}"]),
+		prom.MetricWorkers:                0, // the cell ended
 	}
 	for _, op := range []string{"acquire", "acquire_total", "release", "cycle"} {
 		want[prom.MetricDuration+"{"+op+"}"] = m.Run.LatencyUS[op].Count
