@@ -171,16 +171,23 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 	}
 	t := NewTable(w, width)
 	t.Header(header...)
+	if width > 0 {
+		// The run name takes what the numbers leave; a name too long for it
+		// is broken after a "/" (its parts read whole), and tablewriter
+		// breaks a part still too long (it would otherwise narrow every
+		// column).
+		name := FlexWidth(header, rows, 0, width)
+		for _, r := range rows {
+			r[0] = breakAtSlash(r[0].(string), name)
+		}
+		t.Configure(func(cfg *tablewriter.Config) {
+			cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
+			cfg.Header.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
+		})
+	}
 	t.Configure(func(cfg *tablewriter.Config) {
 		cfg.Header.Alignment.PerColumn = []tw.Align{tw.AlignLeft}
 		cfg.Row.Alignment.PerColumn = []tw.Align{tw.AlignLeft}
-		if width > 0 {
-			// The run name takes what the numbers leave; only a name too
-			// long for it wraps (tablewriter otherwise narrows every column).
-			name := FlexWidth(header, rows, 0, width)
-			cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
-			cfg.Header.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
-		}
 	})
 	for _, row := range rows {
 		if err := t.Append(row...); err != nil {
@@ -222,9 +229,27 @@ func FlexWidth(header []any, rows [][]any, flex, width int) int {
 	return max(width-used, 16)
 }
 
+// breakAtSlash splits name into lines of at most width columns after a
+// "/", where it can.
+func breakAtSlash(name string, width int) string {
+	var lines []string
+	for twwidth.Width(name) > width {
+		cut := strings.LastIndex(name[:min(len(name), width)], "/")
+		if cut <= 0 {
+			break
+		}
+		lines = append(lines, name[:cut+1])
+		name = name[cut+1:]
+	}
+	return strings.Join(append(lines, name), "\n")
+}
+
 func latency(op string, p int) func(Run, TableOptions) string {
 	return func(r Run, _ TableOptions) string {
 		l := r.LatencyUS[op]
+		if l.Count == 0 {
+			return "-"
+		}
 		if p == 50 {
 			return us(l.P50)
 		}

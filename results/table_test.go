@@ -19,7 +19,7 @@ func tableRuns() []Run {
 			Name: n, Workers: 256, Rate: 20000, Interrupted: i == 1,
 			Throughput: Throughput{CyclesPerS: 123456, AttemptsPerS: 1234567},
 			LatencyUS: map[string]Percentiles{
-				"acquire": {P50: 12345, P99: 123456}, "acquire_total": {P99: 1234567}, "cycle": {P50: 12345, P99: 1234567}},
+				"acquire": {Count: 1, P50: 12345, P99: 123456}, "acquire_total": {Count: 1, P99: 1234567}, "cycle": {Count: 1, P50: 12345, P99: 1234567}},
 			Counts:         Counts{Attempts: 12345678, Acquired: 1234567, Busy: 1234567, SplitBrain: 1234567, Timeouts: 12345, Errors: 12345, Violations: 12, StaleOverlaps: 3},
 			SplitBrainRate: 0.5, RetriesPerAcquire: 9.99, Fairness: 0.999, ValidityMarginUS: &Percentiles{Count: 1, P50: 9999000}, MissedStarts: 12345,
 		})
