@@ -7,16 +7,16 @@ import (
 
 // ProgressLine is the once-a-second stderr line of a cell, labelled so the
 // per-second figures (now:) are not mistaken for the running totals
-// (total:): "  3s  now: 12345 cycles/s p99 812 µs | total: 37035 cycles
-// p99 790 µs, split 0.0%, errors 0". It fits 100 columns.
+// (total:): "  3s  now:  12345 cycles/s, p99 812µs | total: 37035 cycles,
+// p99 790µs, split 0.0%, errors 0". It fits 100 columns.
 func ProgressLine(elapsed time.Duration, iv, total *Interval) string {
 	secs := iv.End.Sub(iv.Start).Seconds()
 	rate := 0.0
 	if secs > 0 {
 		rate = float64(iv.Count(OpCycle, OK)) / secs
 	}
-	line := fmt.Sprintf("%4.0fs  now: %6.0f cycles/s p99 %s µs | total: %d cycles p99 %s µs",
-		elapsed.Seconds(), rate, us(p99(iv)), total.Count(OpCycle, OK), us(p99(total)))
+	line := fmt.Sprintf("%4.0fs  now: %6.0f cycles/s, p99 %s | total: %d cycles, p99 %s",
+		elapsed.Seconds(), rate, short(p99(iv)), total.Count(OpCycle, OK), short(p99(total)))
 	if split, busy := total.Count(OpAcquire, SplitBrain), total.Count(OpAcquire, Busy); split+busy > 0 {
 		line += ", split " + percent(float64(split)/float64(split+busy)) + "%"
 	}
@@ -24,7 +24,20 @@ func ProgressLine(elapsed time.Duration, iv, total *Interval) string {
 	return line + fmt.Sprintf(", errors %d", errs)
 }
 
-// p99 of the cycle latency in µs.
-func p99(iv *Interval) float64 {
-	return float64(iv.Latency(OpCycle).ValueAtPercentile(99)) / 1e3
+// p99 of the cycle latency.
+func p99(iv *Interval) time.Duration {
+	return time.Duration(iv.Latency(OpCycle).ValueAtPercentile(99))
+}
+
+// short is a latency in 3 or 4 characters and its unit: 812µs, 4.1ms, 87ms, 1.06s.
+func short(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d >= 10*time.Millisecond:
+		return fmt.Sprintf("%.0fms", float64(d)/1e6)
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.1fms", float64(d)/1e6)
+	}
+	return fmt.Sprintf("%.0fµs", float64(d)/1e3)
 }

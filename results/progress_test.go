@@ -1,0 +1,33 @@
+package results
+
+import (
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// TestProgressLine: labelled per-second and total figures that add up to
+// what was recorded, within 100 columns even for huge counts and latencies.
+func TestProgressLine(t *testing.T) {
+	reg := NewRegistry(false)
+	rec := reg.NewRecorder()
+	for range 3 {
+		rec.Record(OpCycle, OK, 0, 0, int64(3*time.Second))
+	}
+	reg.Tick()
+	for range 2 {
+		rec.Record(OpCycle, OK, 0, 0, int64(900*time.Microsecond))
+	}
+	rec.Record(OpAcquire, Error, 0, 0, 1000)
+	iv := reg.Tick()
+	line := ProgressLine(12345*time.Second, iv, reg.Total())
+	for _, want := range []string{"now:", "total: 5 cycles", "p99 900µs", "p99 3.00s", "errors 1"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("%q lacks %q", line, want)
+		}
+	}
+	if n := utf8.RuneCountInString(line); n > TableWidth {
+		t.Errorf("%d columns: %q", n, line)
+	}
+}
