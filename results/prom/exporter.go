@@ -33,9 +33,26 @@ func (l Labels) values() []string {
 var cellLabels = []string{"backend", "client", "mux", "workload", "masters"}
 
 // Buckets are the op duration histogram's upper bounds in seconds: 5 µs to
-// 10 s in steps of √2, so a quantile read off them is within ~20 % from a
-// loopback acquire (tens of µs) to a stalled cycle (seconds).
-var Buckets = prometheus.ExponentialBucketsRange(5e-6, 10, 43)
+// 10 s at 1, 1.5, 2, 3, 5, 7 per decade (each at most 1.67× the one
+// before), so a quantile read off them holds from a loopback acquire (tens
+// of µs) to a stalled cycle (seconds), and the bounds read as round numbers
+// (le="0.0003"). The summary JSON keeps the exact HDR percentiles.
+var Buckets = decades(5e-6, 10, 1, 1.5, 2, 3, 5, 7)
+
+func decades(lo, hi float64, steps ...float64) []float64 {
+	var out []float64
+	for exp := -7; exp <= 2; exp++ {
+		for _, m := range steps {
+			// Parsed from decimal so a bound prints as written (0.0003,
+			// not 0.00030000000000000003).
+			v, _ := strconv.ParseFloat(strconv.FormatFloat(m, 'f', -1, 64)+"e"+strconv.Itoa(exp), 64)
+			if v >= lo && v <= hi {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
 
 // Metric names, exported so the dashboard test can check queries.
 const (

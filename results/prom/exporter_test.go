@@ -1,6 +1,7 @@
 package prom
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +164,21 @@ func TestLint(t *testing.T) {
 lockbench_workers_in_flight{backend="redlock",client="goredis",masters="5",mux="fanout",workload="contended"} 1
 `), MetricWorkers); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestBuckets: increasing, from 5 µs to 10 s, no step over 1.67×, and
+// bounds that print as round decimals.
+func TestBuckets(t *testing.T) {
+	if Buckets[0] != 5e-6 || Buckets[len(Buckets)-1] != 10 {
+		t.Fatalf("buckets %v..%v, want 5e-06..10", Buckets[0], Buckets[len(Buckets)-1])
+	}
+	for i := 1; i < len(Buckets); i++ {
+		if r := Buckets[i] / Buckets[i-1]; r <= 1 || r > 1.67 {
+			t.Errorf("bucket %v after %v: step %.2f", Buckets[i], Buckets[i-1], r)
+		}
+		if s := fmt.Sprint(Buckets[i]); len(s) > 8 {
+			t.Errorf("bound prints as %s", s)
+		}
 	}
 }
