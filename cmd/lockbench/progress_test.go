@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/csv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// TestProgressPlain: outside a terminal every phase is a whole line: the
+// cell header (k of n), the warmup, one labelled line a second.
+func TestProgressPlain(t *testing.T) {
+	var b strings.Builder
+	p := &progress{w: &b, n: 2, start: time.Now(), per: time.Second}
+	reg := results.NewRegistry(false)
+	reg.NewRecorder().Record(results.OpCycle, results.OK, 0, 0, 1000)
+	iv := reg.Tick()
+	p.begin("redlock/goredis/fanout/uncontended", 2*time.Second)
+	p.tick(time.Second, iv, reg.Total())
+	p.end(results.Run{})
+	p.begin("redlock/goredis/auto/uncontended", 0)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	want := []string{"cell 1 of 2: redlock/goredis/fanout/uncontended", "warmup 2s…", "now:", "cell 2 of 2: redlock/goredis/auto/uncontended"}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), b.String())
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) {
+			t.Errorf("line %d %q lacks %q", i, lines[i], w)
+		}
+	}
+	if strings.Contains(b.String(), "\r") {
+		t.Error("carriage return outside a terminal")
+	}
+}
+
+// TestProgressLive: on a terminal one line per cell, rewritten in place,
+// never wider than the terminal, ended by a newline with the cell's result.
+func TestProgressLive(t *testing.T) {
+	var b strings.Builder
+	p := &progress{w: &b, n: 16, live: true, width: 40, start: time.Now(), per: 2 * time.Second}
+	p.begin("redlock/rueidis/sequential/uncontended", time.Second)
+	p.end(results.Run{Throughput: results.Throughput{CyclesPerS: 1234}})
+	out := b.String()
+	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
+		t.Errorf("want one finished line, got %q", out)
+	}
+	for _, draw := range strings.Split(strings.TrimSuffix(out, "\n"), "\r\033[K") {
+		if n := len([]rune(draw)); n >= p.width {
+			t.Errorf("drawn %d columns on a %d-column terminal: %q", n, p.width, draw)
+		}
+	}
+	if !strings.Contains(out, "cell 1/16 0:00/~0:32") {
+		t.Errorf("no cell k/n elapsed/estimate in %q", out)
+	}
+}
+
+// TestFormatCSV: --format csv prints the runs table as CSV, one row per
+// run, the counts as the JSON has them; with --json - it is bad input.
+func TestFormatCSV(t *testing.T) {
+	stdout, stderr, code := cli(t, time.Minute, "run", "--masters", "1", "--workers", "2", "--duration", "700ms", "--warmup", "0s", "--format", "csv", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatalf("%v:\n%s", err, stdout)
+	}
+	if len(recs) != 2 || recs[0][0] != "name" || recs[1][0] != "redlock/goredis/fanout/uncontended" {
+		t.Fatalf("want a header and one run:\n%s", stdout)
+	}
+	_, stderr, code = cli(t, 10*time.Second, "run", "--format", "csv", "--json", "-")
+	if code != exitUsage || !strings.Contains(stderr, "--format csv") {
+		t.Errorf("--format csv --json -: exit %d, %q", code, stderr)
+	}
+}
