@@ -61,7 +61,11 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	defer cellMetrics.Done()
 	env.OnInterval = fr.observe(func(iv *results.Interval) {
 		hlog.Add(iv)
-		cellMetrics.Observe(iv, referee.Violations()) // on the tick: never per sample
+		// On the tick, never per sample.
+		cellMetrics.Observe(iv, referee.Violations())
+		if cellMetrics != nil {
+			cellMetrics.ObserveMasters(metricMasterErrors(errLog, topo.RedisAddrs, spec.Backend))
+		}
 	})
 	server, closeServer := serverCPU(topo)
 	defer closeServer()

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
 )
@@ -109,4 +110,19 @@ func describeTopology(spec compose.Spec) string {
 		s = "starting"
 	}
 	return s
+}
+
+// metricMasterErrors is the error log's running per-master counts, named as
+// the errors block under the table names them.
+func metricMasterErrors(log drivers.ErrorReporter, addrs []string, backend string) []prom.MasterErrors {
+	rep := log.Errors()
+	out := make([]prom.MasterErrors, 0, len(rep))
+	for _, m := range rep {
+		addr := backend
+		if _, capture := log.(errorCapture); !capture && m.Master < len(addrs) {
+			addr = addrs[m.Master]
+		}
+		out = append(out, prom.MasterErrors{Index: m.Master + 1, Addr: addr, Errors: m.Errors})
+	}
+	return out
 }

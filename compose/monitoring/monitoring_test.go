@@ -33,6 +33,7 @@ func exported(t *testing.T) map[string]bool {
 	reg := results.NewRegistry(false)
 	reg.NewRecorder().Record(results.OpCycle, results.OK, 0, 0, 1000)
 	c.Observe(reg.Tick(), 0)
+	c.ObserveMasters([]prom.MasterErrors{{Index: 1, Addr: "127.0.0.1:7001", Errors: 1}})
 	r := prometheus.NewPedanticRegistry()
 	r.MustRegister(e)
 	fams, err := r.Gather()
@@ -146,7 +147,7 @@ func TestDashboardQueriesNameExportedMetrics(t *testing.T) {
 		}
 	}
 	for _, m := range []string{prom.MetricCycles, prom.MetricAttempts, prom.MetricViolations, prom.MetricDuration,
-		prom.MetricWorkers, prom.MetricReleases, prom.MetricGaveUp} {
+		prom.MetricWorkers, prom.MetricReleases, prom.MetricGaveUp, prom.MetricMasterErrs} {
 		if !used[m] {
 			t.Errorf("dashboard does not show %s", m)
 		}

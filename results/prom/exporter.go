@@ -65,6 +65,7 @@ const (
 	MetricWorkers    = "lockbench_workers_in_flight"
 	MetricMasters    = "lockbench_masters"
 	MetricDropped    = "lockbench_dropped_samples_total"
+	MetricMasterErrs = "lockbench_master_errors_total"
 )
 
 var (
@@ -87,6 +88,9 @@ var (
 		"Workers driving the cell now (0 once it ended).", cellLabels, nil)
 	descMasters = prometheus.NewDesc(MetricMasters,
 		"Redis masters the cell's Redlock reaches (0 for etcd).", cellLabels, nil)
+	descMasterErrs = prometheus.NewDesc(MetricMasterErrs,
+		"Failed and timed-out commands per master (per backend when it does not say which server failed), warmup included, as the errors block under the table counts them.",
+		append(cellLabels[:len(cellLabels):len(cellLabels)], "master", "addr"), nil)
 	descDropped = prometheus.NewDesc(MetricDropped,
 		"Latencies outside the histogram geometry (over 1 h), not in any bucket.", cellLabels, nil)
 )
@@ -114,6 +118,14 @@ type Cell struct {
 	hcount     [results.NumOps]uint64
 	violations uint64
 	dropped    uint64
+	masterErrs []MasterErrors
+}
+
+// MasterErrors is one master's failed and timed-out commands so far.
+type MasterErrors struct {
+	Index  int    // 1-based, as --fault masters=... counts
+	Addr   string // address, or the backend's name
+	Errors int64
 }
 
 // Cell starts the series of a cell with workers in flight. A nil exporter
@@ -179,6 +191,17 @@ func (c *Cell) Observe(iv *results.Interval, violations int64) {
 	c.dropped += uint64(max(iv.Dropped, 0))
 }
 
+// ObserveMasters sets each master's errors so far (running counts, as the
+// driver's error log keeps them). Call it on the tick.
+func (c *Cell) ObserveMasters(ms []MasterErrors) {
+	if c == nil {
+		return
+	}
+	c.e.mu.Lock()
+	c.masterErrs = append(c.masterErrs[:0], ms...)
+	c.e.mu.Unlock()
+}
+
 // Done marks the cell ended: no workers in flight. Its totals stay.
 func (c *Cell) Done() {
 	if c == nil {
@@ -192,7 +215,7 @@ func (c *Cell) Done() {
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCycles, descAttempts, descReleases, descGaveUp,
-		descViolations, descDuration, descWorkers, descMasters, descDropped} {
+		descViolations, descDuration, descWorkers, descMasters, descDropped, descMasterErrs} {
 		ch <- d
 	}
 }
@@ -227,6 +250,9 @@ func (c *Cell) collect(ch chan<- prometheus.Metric) {
 	counter(descGaveUp, gaveUp, c.labels)
 	counter(descViolations, c.violations, c.labels)
 	counter(descDropped, c.dropped, c.labels)
+	for _, m := range c.masterErrs {
+		counter(descMasterErrs, uint64(max(m.Errors, 0)), append(c.labels[:len(c.labels):len(c.labels)], strconv.Itoa(m.Index), m.Addr))
+	}
 	ch <- prometheus.MustNewConstMetric(descWorkers, prometheus.GaugeValue, float64(c.workers), c.labels...)
 	ch <- prometheus.MustNewConstMetric(descMasters, prometheus.GaugeValue, float64(c.masters), c.labels...)
 	for _, op := range results.Ops() {

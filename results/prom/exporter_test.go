@@ -182,3 +182,21 @@ func TestBuckets(t *testing.T) {
 		}
 	}
 }
+
+// TestMasterErrors: each master's running count is one series labelled with
+// its index and address; a later observation replaces the earlier one.
+func TestMasterErrors(t *testing.T) {
+	e := New()
+	c := e.Cell(testLabels, 1)
+	c.ObserveMasters([]MasterErrors{{Index: 2, Addr: "127.0.0.1:7002", Errors: 5}})
+	c.ObserveMasters([]MasterErrors{{Index: 2, Addr: "127.0.0.1:7002", Errors: 9}, {Index: 4, Addr: "127.0.0.1:7004", Errors: 1}})
+	f := gather(t, e)[MetricMasterErrs]
+	if n := len(f.GetMetric()); n != 2 {
+		t.Fatalf("%d series, want 2", n)
+	}
+	for master, want := range map[string]float64{"2": 9, "4": 1} {
+		if m := metricWith(f, "master", master); m == nil || m.GetCounter().GetValue() != want {
+			t.Errorf("master %s: %v, want %v", master, m, want)
+		}
+	}
+}
