@@ -57,7 +57,7 @@ func TestObserveSumsIntervals(t *testing.T) {
 			rec.Record(results.OpCycle, results.OK, 0, 0, int64(d))
 		}
 		rec.Record(results.OpRelease, results.Timeout, 0, 0, 1000)
-		rec.Count(results.OpAcquireTotal, results.Busy)
+		rec.Count(results.OpAcquireTotal, results.Busy, 1)
 		c.Observe(reg.Tick(), int64(tick))
 	}
 	total := reg.Total()
