@@ -23,7 +23,8 @@ func WriteCSV(w io.Writer, runs []Run) error {
 	}
 	header = append(header, "attempts", "acquired", "busy", "split_brain", "timeouts", "errors", "violations",
 		"stale_overlaps", "cycles", "gave_up", "release_errors", "split_brain_rate", "error_rate",
-		"retries_per_acquire", "fairness", "allocs_per_cycle", "missed_starts", "vs_sequential", "of_ceiling")
+		"retries_per_acquire", "fairness", "allocs_per_cycle", "missed_starts", "vs_sequential", "of_ceiling",
+		"client_cpu_us_per_cycle", "server_cpu_us_per_cycle", "server_cpu_source", "client_writes_per_cycle")
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return err
@@ -43,6 +44,11 @@ func WriteCSV(w io.Writer, runs []Run) error {
 			i(c.Violations), i(c.StaleOverlaps), i(c.Cycles), i(c.GaveUp), i(c.ReleaseErrors),
 			f(r.SplitBrainRate), f(ErrorRate(r)), f(r.RetriesPerAcquire), f(r.Fairness), f(r.AllocsPerCycle),
 			i(r.MissedStarts), extra(r, "vs_sequential"), extra(r, "of_ceiling"))
+		if c := r.Cost; c != nil {
+			row = append(row, f(c.ClientCPUUSPerCycle), f(c.ServerCPUUSPerCycle), c.ServerCPUSource, f(c.ClientWritesPerCycle))
+		} else {
+			row = append(row, "", "", "", "")
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
