@@ -149,10 +149,11 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	for _, m := range e.Members {
 		// The member is this program re-executed with its config in the
 		// environment (etcdmember.ServeIfChild), not a separate binary.
-		env, err := etcdmember.Config{Name: m.Name, Dir: m.Dir,
+		mc := etcdmember.Config{Name: m.Name, Dir: m.Dir,
 			ClientURL: scheme + hostPort(m.ClientPort), PeerURL: url(m.PeerPort),
 			Cluster: cluster, Token: filepath.Base(root),
-			CertFile: tls.CertFile, KeyFile: tls.KeyFile, CAFile: tls.CAFile}.Env()
+			CertFile: tls.CertFile, KeyFile: tls.KeyFile, CAFile: tls.CAFile}
+		env, err := mc.Env()
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +162,7 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 		if opt.Log != nil {
 			log = io.MultiWriter(opt.Log, m.tail)
 		}
-		m.proc = &process{name: "etcd " + m.Name + " :" + strconv.Itoa(m.ClientPort), argv: []string{bin}, env: []string{env}, log: log}
+		m.proc = &process{name: "etcd " + m.Name + " :" + strconv.Itoa(m.ClientPort), argv: mc.Argv(bin), env: []string{env}, log: log}
 		if err := m.proc.start(); err != nil {
 			return nil, err
 		}

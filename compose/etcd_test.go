@@ -31,6 +31,10 @@ func TestStartEtcd(t *testing.T) {
 			if got := len(e.Addrs()); got != members {
 				t.Fatalf("%d addrs, want %d", got, members)
 			}
+			// Members are this test binary re-executed, as its children.
+			if kids := compose.Children(os.Getpid(), etcdmember.Arg); len(kids) != members {
+				t.Fatalf("%d member processes under this one, want %d", len(kids), members)
+			}
 			var pids []int
 			for _, m := range e.Members {
 				if !compose.Alive(m.Pid()) {

@@ -25,9 +25,17 @@ import (
 	"go.etcd.io/etcd/server/v3/embed"
 )
 
-// EnvVar marks a re-executed process as an etcd member; its value is the
-// member's Config as JSON.
+// EnvVar carries a re-executed member's Config as JSON.
 const EnvVar = "LOCKBENCH_ETCD_MEMBER"
+
+// Arg is the re-executed process's first argument. With EnvVar it marks the
+// process as a member (an exported EnvVar alone starts nothing), and it
+// names the process in ps and to compose.Children.
+const Arg = "lockbench-etcd-member"
+
+// Argv is the command line of the member c re-executing bin: bin, Arg and
+// the member's data dir (for whoever reads ps).
+func (c Config) Argv(bin string) []string { return []string{bin, Arg, c.Dir} }
 
 // Config describes one member.
 type Config struct {
@@ -57,11 +65,12 @@ func (c Config) Env() (string, error) {
 }
 
 // ServeIfChild serves the member described by EnvVar until SIGTERM or
-// SIGINT and exits the process; without EnvVar it returns at once. Call it
+// SIGINT and exits the process; unless os.Args[1] is Arg and EnvVar is set,
+// it returns at once. Call it
 // first in main and in TestMain of any package that starts etcd members.
 func ServeIfChild() {
 	v, ok := os.LookupEnv(EnvVar)
-	if !ok {
+	if !ok || len(os.Args) < 2 || os.Args[1] != Arg {
 		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)

@@ -41,3 +41,17 @@ func TestConfigEmbed(t *testing.T) {
 		t.Fatalf("Env() = %q, %v", env, err)
 	}
 }
+
+// An exported EnvVar alone does not turn a program into a member: only the
+// re-executed command line (Arg first) does.
+func TestServeIfChildNeedsArg(t *testing.T) {
+	env, err := Config{Name: "m0", Dir: t.TempDir(), ClientURL: "http://127.0.0.1:1", PeerURL: "http://127.0.0.1:2"}.Env()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvVar, strings.TrimPrefix(env, EnvVar+"="))
+	ServeIfChild() // would serve and exit the test binary if it did not check Arg
+	if got := (Config{Dir: "/d"}).Argv("/bin/x"); len(got) != 3 || got[1] != Arg {
+		t.Errorf("Argv = %q, want Arg second", got)
+	}
+}
