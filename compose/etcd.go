@@ -15,6 +15,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/lockbench/lockbench/compose/certs"
+	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"go.uber.org/zap"
 )
@@ -22,8 +23,9 @@ import (
 // EtcdOptions describe a local etcd cluster to start.
 type EtcdOptions struct {
 	Members int `json:"members"` // 1, 3 or 5
-	// Bin is the lockbench binary that has the hidden `serve etcd`
-	// subcommand; default os.Executable(). Tests outside lockbench build it.
+	// Bin is the program re-executed as each member; default
+	// os.Executable(). It must call etcdmember.ServeIfChild first in main
+	// (lockbench does) or TestMain (the tests that start etcd do).
 	Bin string    `json:"-"`
 	Log io.Writer `json:"-"` // members' output; default discarded
 	// Secure serves clients over mutual TLS (a CA made for the run) with
@@ -88,7 +90,7 @@ func StartEtcd(ctx context.Context, opt EtcdOptions) (*Etcd, error) {
 	if bin == "" {
 		var err error
 		if bin, err = os.Executable(); err != nil {
-			return nil, fmt.Errorf("compose: lockbench binary for etcd members: %w", err)
+			return nil, fmt.Errorf("compose: executable for etcd members: %w", err)
 		}
 	}
 	var lastErr error
@@ -116,7 +118,7 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 			_ = e.Close()
 		}
 	}()
-	var tlsArgs []string
+	var tls etcdmember.Config
 	scheme := "http://"
 	if opt.Secure {
 		files, err := certs.Generate(root)
@@ -126,7 +128,7 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 		// Mutual TLS (a trusted CA makes etcd ask for client
 		// certificates) and, once up, password auth.
 		e.Access = etcdconn.Access{TLS: true, CACert: files.CA, Cert: files.ClientCert, Key: files.ClientKey}
-		tlsArgs = []string{"--cert-file", files.ServerCert, "--key-file", files.ServerKey, "--trusted-ca-file", files.CA}
+		tls = etcdmember.Config{CertFile: files.ServerCert, KeyFile: files.ServerKey, CAFile: files.CA}
 		scheme = "https://"
 	}
 	peers := make([]string, opt.Members)
@@ -145,16 +147,22 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	// Start every member before waiting on any: a member of a 3- or
 	// 5-member cluster cannot serve until a quorum of its peers is up.
 	for _, m := range e.Members {
-		argv := []string{bin, "serve", "etcd", "--name", m.Name, "--data-dir", m.Dir,
-			"--client-url", scheme + hostPort(m.ClientPort), "--peer-url", url(m.PeerPort),
-			"--initial-cluster", cluster, "--cluster-token", filepath.Base(root)}
-		argv = append(argv, tlsArgs...)
+		// The member is this program re-executed with its config in the
+		// environment (etcdmember.ServeIfChild), not a separate binary.
+		mc := etcdmember.Config{Name: m.Name, Dir: m.Dir,
+			ClientURL: scheme + hostPort(m.ClientPort), PeerURL: url(m.PeerPort),
+			Cluster: cluster, Token: filepath.Base(root),
+			CertFile: tls.CertFile, KeyFile: tls.KeyFile, CAFile: tls.CAFile}
+		env, err := mc.Env()
+		if err != nil {
+			return nil, err
+		}
 		m.tail = &tailBuffer{}
 		var log io.Writer = m.tail
 		if opt.Log != nil {
 			log = io.MultiWriter(opt.Log, m.tail)
 		}
-		m.proc = &process{name: "etcd " + m.Name + " :" + strconv.Itoa(m.ClientPort), argv: argv, log: log}
+		m.proc = &process{name: "etcd " + m.Name + " :" + strconv.Itoa(m.ClientPort), argv: mc.Argv(bin), env: []string{env}, log: log}
 		if err := m.proc.start(); err != nil {
 			return nil, err
 		}

@@ -16,7 +16,7 @@ func TestEtcdSecure(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var log strings.Builder
-	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Bin: lockbenchBin, Secure: true, Log: &log})
+	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Secure: true, Log: &log})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}

@@ -4,35 +4,19 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/etcdmember"
 )
 
-// lockbenchBin is a lockbench binary built for the test: the etcd members
-// run as `lockbench serve etcd` processes.
-var lockbenchBin string
-
+// The etcd members are this test binary re-executed: TestMain serves them.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "lockbench-compose-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	lockbenchBin = filepath.Join(dir, "lockbench")
-	build := exec.Command("go", "build", "-o", lockbenchBin, "github.com/lockbench/lockbench/cmd/lockbench")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build lockbench:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	etcdmember.ServeIfChild()
+	os.Exit(m.Run())
 }
 
 func TestStartEtcd(t *testing.T) {
@@ -40,12 +24,16 @@ func TestStartEtcd(t *testing.T) {
 		t.Run(fmt.Sprint(members), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
-			e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: members, Bin: lockbenchBin})
+			e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: members})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := len(e.Addrs()); got != members {
 				t.Fatalf("%d addrs, want %d", got, members)
+			}
+			// Members are this test binary re-executed, as its children.
+			if kids := compose.Children(os.Getpid(), etcdmember.Arg); len(kids) != members {
+				t.Fatalf("%d member processes under this one, want %d", len(kids), members)
 			}
 			var pids []int
 			for _, m := range e.Members {
@@ -78,7 +66,7 @@ func TestStartEtcd(t *testing.T) {
 
 func TestStartEtcdRejectsMemberCount(t *testing.T) {
 	for _, n := range []int{0, 2, 4, 7} {
-		if _, err := compose.StartEtcd(context.Background(), compose.EtcdOptions{Members: n, Bin: lockbenchBin}); err == nil {
+		if _, err := compose.StartEtcd(context.Background(), compose.EtcdOptions{Members: n}); err == nil {
 			t.Errorf("members %d: no error", n)
 		}
 	}
@@ -89,7 +77,7 @@ func TestStartEtcdRejectsMemberCount(t *testing.T) {
 func TestUpEtcd(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	topo, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, Etcd: compose.EtcdOptions{Members: 1, Bin: lockbenchBin}})
+	topo, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, Etcd: compose.EtcdOptions{Members: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +92,7 @@ func TestUpEtcd(t *testing.T) {
 		t.Fatalf("member pid %d survived Close", pid)
 	}
 	// External members are dialed, not started.
-	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Bin: lockbenchBin})
+	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

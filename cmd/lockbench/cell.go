@@ -9,7 +9,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
-	"github.com/lockbench/lockbench/workloads"
+	"github.com/lockbench/lockbench/workloads/measure"
 )
 
 // measured is one cell's outcome: the JSON row and the registry behind it
@@ -20,8 +20,9 @@ type measured struct {
 	Hlog     *results.IntervalLog // one interval per second per op, for --out
 }
 
-// measureCell opens the configured Locker on topo, drives the workload and
-// fills a results.Run. A ctx canceled mid-run yields what was measured with
+// measureCell opens the configured Locker on topo (behind the fault
+// proxies), measures it with workloads/measure and adds what only the CLI
+// knows: the cell's names, errors per master, cost and the fault report. A ctx canceled mid-run yields what was measured with
 // Interrupted set, not an error.
 func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (measured, error) {
 	spec := cfg.Driver
@@ -43,73 +44,60 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	locker, errLog := withErrorLog(locker)
 
 	name := cfg.runName()
-	reg := results.NewRegistry(cfg.Workload.Rate > 0) // open loop: keep service time apart
-	clock := results.NewClock()
-	referee := results.NewReferee(cfg.Workload.Workers, clock, 0)
-	env := workloads.Env{Locker: fr.wrap(locker), Registry: reg, Clock: clock, Referee: referee, Stalls: fr.clientStalls()}
+	var hooks measure.Hooks
 	prog := cfg.progress
 	if !cfg.Quiet {
 		if prog == nil {
 			prog = newProgress(1, 0)
 		}
 		prog.begin(name, cfg.Workload.Warmup)
-		env.Progress = prog.tick
+		hooks.Progress = prog.tick
 	}
 	hlog := results.NewIntervalLog()
+	violations := func() int64 { return 0 }
+	hooks.Violations = func(live func() int64) { violations = live }
 	cellMetrics := cfg.metrics.Cell(prom.Labels{Backend: spec.Backend, Client: spec.Client, Mux: spec.Mux,
 		Workload: cfg.Workload.Workload, Masters: cellMasters(spec, topo)}, cfg.Workload.Workers)
 	defer cellMetrics.Done()
-	env.OnInterval = fr.observe(func(iv *results.Interval) {
+	hooks.OnInterval = fr.observe(func(iv *results.Interval) {
 		hlog.Add(iv)
 		// On the tick, never per sample.
-		cellMetrics.Observe(iv, referee.Violations())
+		cellMetrics.Observe(iv, violations())
 		if cellMetrics != nil {
 			cellMetrics.ObserveMasters(metricMasterErrors(errLog, topo.RedisAddrs, spec.Backend))
 		}
 	})
+	hooks.Stalls = fr.clientStalls()
 	server, closeServer := serverCPU(topo)
 	defer closeServer()
 	cw := &costWindow{server: server}
-	env.OnWindow = cw.edge
+	hooks.OnWindow = cw.edge
 	fr.start(ctx)
-	res, err := workloads.Run(ctx, cfg.Workload, env)
+	m, err := measure.Measure(ctx, fr.wrap(locker), cfg.Workload, hooks)
 	if err != nil {
 		return measured{}, err
 	}
-	run := results.Run{
-		Name: name, Backend: spec.Backend, Client: spec.Client, Mux: spec.Mux,
-		Masters: cellMasters(spec, topo), Workload: cfg.Workload.Workload, Keys: cfg.Workload.Keys,
-		Workers: cfg.Workload.Workers, Interrupted: res.Interrupted, AllocsPerCycle: res.AllocsPerCycle,
-		NothingMeasured: res.NothingMeasured,
-		AddedRTTUS:      float64(cfg.RTT.Microseconds()),
-	}
-	if res.NothingMeasured {
+	run := m.Run
+	run.Name, run.Backend, run.Client, run.Mux = name, spec.Backend, spec.Client, spec.Mux
+	run.Masters = cellMasters(spec, topo)
+	run.AddedRTTUS = float64(cfg.RTT.Microseconds())
+	if run.NothingMeasured {
 		fmt.Fprintf(os.Stderr, "lockbench: %s: interrupted during the warmup: nothing was measured\n", name)
 	}
-	if cfg.Workload.Workload == "uncontended" {
-		run.Keys = 0
-	}
-	total := reg.Total()
-	run.Fill(total)
+	total := m.Registry.Total()
 	labels := topo.RedisAddrs
 	if _, ok := errLog.(errorCapture); ok {
 		labels = []string{spec.Backend}
 	}
 	run.ErrorsByMaster = masterErrors(errLog.Errors(), labels, total.Start, total.End)
 	run.Cost = cw.cost(run.Counts.Cycles)
-	run.FillReferee(referee.Report())
 	fr.finish(&run) // Extra["faults"]: specs, events, availability timeline
-	run.Rate = cfg.Workload.Rate
-	if p := res.Pacing; p != nil {
-		run.MissedStarts = p.Missed
-		run.Extra["pacing"] = p // Extra was made by FillReferee
-		if p.Scheduled > 0 && float64(p.Missed) > 0.01*float64(p.Scheduled) {
-			fmt.Fprintf(os.Stderr, "lockbench: %s: %d of %d scheduled starts missed (%d late > 1 ms, %d never begun, max lag %.1f ms): --workers %d did not keep --rate %g\n",
-				name, p.Missed, p.Scheduled, p.Late, p.Unstarted, p.MaxLagUS/1e3, cfg.Workload.Workers, p.Rate)
-		}
+	if p := m.Result.Pacing; p != nil && p.Scheduled > 0 && float64(p.Missed) > 0.01*float64(p.Scheduled) {
+		fmt.Fprintf(os.Stderr, "lockbench: %s: %d of %d scheduled starts missed (%d late > 1 ms, %d never begun, max lag %.1f ms): --workers %d did not keep --rate %g\n",
+			name, p.Missed, p.Scheduled, p.Late, p.Unstarted, p.MaxLagUS/1e3, cfg.Workload.Workers, p.Rate)
 	}
 	if !cfg.Quiet {
 		prog.end(run)
 	}
-	return measured{Run: run, Registry: reg, Hlog: hlog}, nil
+	return measured{Run: run, Registry: m.Registry, Hlog: hlog}, nil
 }

@@ -19,7 +19,7 @@ import (
 func TestEtcdSecureExternal(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Bin: lockbenchBin, Secure: true})
+	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Secure: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/etcdmember"
 	"io"
 	"os"
 	"os/signal"
@@ -41,6 +42,7 @@ var errInterrupted = errors.New("interrupted")
 var errInterruptedEarly = errors.New("interrupted before anything was written")
 
 func main() {
+	etcdmember.ServeIfChild() // compose re-executes lockbench as each etcd member
 	compose.QuietClientLogs()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/compose/etcdmember"
 )
 
 // lockbenchBin is the binary built once for the CLI tests: they run it as a
@@ -17,6 +19,9 @@ import (
 var lockbenchBin string
 
 func TestMain(m *testing.M) {
+	// In-process commands that start etcd re-execute this test binary as
+	// each member (compose/etcdmember): serve it before anything else.
+	etcdmember.ServeIfChild()
 	dir, err := os.MkdirTemp("", "lockbench-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

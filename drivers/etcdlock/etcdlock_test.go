@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,31 +12,20 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/drivertest"
 )
 
-// endpoints are a real one-member etcd (a `lockbench serve etcd` process
-// with fsync on) started for the package's tests.
+// endpoints are a real one-member etcd (this test binary re-executed as an
+// etcdmember, fsync on) started for the package's tests.
 var endpoints []string
 
 func TestMain(m *testing.M) {
+	etcdmember.ServeIfChild()
 	os.Exit(func() int {
-		dir, err := os.MkdirTemp("", "etcdlock-test-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		bin := filepath.Join(dir, "lockbench")
-		build := exec.Command("go", "build", "-o", bin, "github.com/lockbench/lockbench/cmd/lockbench")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "build lockbench:", err)
-			return 1
-		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Bin: bin})
+		e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1})
 		cancel()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
