@@ -262,7 +262,7 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	w.env.Referee.Released(w.id, key, rs)
 	if ctx.Err() != nil {
 		// The run is over: free the key for whoever runs next, unrecorded.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		rctx, cancel := context.WithTimeout(drivers.ShuttingDown(context.WithoutCancel(ctx)), time.Second)
 		_ = lease.Unlock(rctx)
 		cancel()
 		w.env.Referee.Unlocked(w.id, key, clock.Now())

@@ -119,14 +119,15 @@ func (l *Locker) Close() error {
 func (l *Locker) Errors() []drivers.MasterErrors { return l.errs.Report() }
 
 // observe notes in the error log which masters answered and which failed.
-// Replies cut short because the run is ending are not failures.
+// Replies cut short because the run is ending, and the releases made after
+// it ended (drivers.ShuttingDown), are not failures of the run.
 func (l *Locker) observe(ctx context.Context, out []multiplex.Reply) {
 	for i, r := range out {
 		switch r.Status {
 		case multiplex.OK, multiplex.Refused:
 			l.errs.Answered(i)
 		default:
-			if ctx.Err() == nil {
+			if !drivers.IsShutdown(ctx) {
 				l.errs.Failed(i, r.Err)
 			}
 		}

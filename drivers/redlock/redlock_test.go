@@ -260,3 +260,35 @@ func TestUnlockJudgesGrantingMasters(t *testing.T) {
 		})
 	}
 }
+
+// TestShutdownReleaseNotLogged: a release that times out after the run
+// ended (drivers.ShuttingDown, as the workload frees its keys) is not an
+// error of the run; the same release during the run is.
+func TestShutdownReleaseNotLogged(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		shutdown bool
+		want     int64
+	}{{"during the run", false, 1}, {"after the run", true, 0}} {
+		t.Run(tc.name, func(t *testing.T) {
+			nodes := []multiplex.Node{&fakeMaster{}, &fakeMaster{}, &fakeMaster{release: multiplex.TimedOut}}
+			l, _ := New(multiplex.NewSequential(nodes), DefaultConfig(), nil)
+			lease, _, err := l.Lock(context.Background(), "k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if tc.shutdown {
+				ctx = drivers.ShuttingDown(ctx)
+			}
+			_ = lease.Unlock(ctx)
+			var got int64
+			for _, m := range l.Errors() {
+				got += m.Errors
+			}
+			if got != tc.want {
+				t.Fatalf("errors logged = %d, want %d (%+v)", got, tc.want, l.Errors())
+			}
+		})
+	}
+}
