@@ -78,7 +78,7 @@ func ceilingCostText(c *results.Cost) string {
 	if c.ServerCPUSource != "" {
 		server = fmt.Sprintf("%.1f µs", c.ServerCPUUSPerCycle)
 	}
-	return fmt.Sprintf("per cycle: client (redis-benchmark) %.1f µs, server %s", c.ClientCPUUSPerCycle, server)
+	return fmt.Sprintf("per cycle %.1f µs client, %s server", c.ClientCPUUSPerCycle, server)
 }
 
 // loadReleaseScript puts the release script into every master's cache.

@@ -65,11 +65,18 @@ func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float
 				break
 			}
 		}
-		fmt.Fprintf(w, "ceiling (redis-benchmark on %d masters at once, pipelined 16 deep): %.0f cycles/s%s\n", m, ceilings[m], cost)
+		fmt.Fprintf(w, "ceiling (redis-benchmark -P 16, %d masters): %.0f cycles/s%s\n", m, ceilings[m], cost)
 	}
-	fmt.Fprintf(w, "%-48s %10s %9s %13s %10s %10s %8s", "run", "cycles/s", "vs seq", "allocs/cycle", "client µs", "server µs", "writes")
+	// Per cycle: allocations, client and server CPU µs, client write
+	// syscalls. The name column is as wide as the longest name, so the list
+	// fits 100 columns with the ceiling column.
+	nameW := len("run")
+	for _, r := range runs {
+		nameW = max(nameW, len(r.Name))
+	}
+	fmt.Fprintf(w, "%-*s %8s %7s %7s %9s %9s %7s", nameW, "run", "cycles/s", "vs seq", "allocs", "client µs", "server µs", "writes")
 	if len(ceilings) > 0 {
-		fmt.Fprintf(w, " %11s", "of ceiling")
+		fmt.Fprintf(w, " %8s", "ceiling")
 	}
 	fmt.Fprintln(w)
 	for _, r := range runs {
@@ -80,9 +87,9 @@ func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float
 		if v, ok := r.Extra["of_ceiling"].(float64); ok {
 			ofC = fmt.Sprintf("%.1f%%", 100*v)
 		}
-		fmt.Fprintf(w, "%-48s %10.0f %9s %13.1f %s", r.Name, r.Throughput.CyclesPerS, ratio, r.AllocsPerCycle, costCells(r.Cost))
+		fmt.Fprintf(w, "%-*s %8.0f %7s %7.1f %s", nameW, r.Name, r.Throughput.CyclesPerS, ratio, r.AllocsPerCycle, costCells(r.Cost))
 		if len(ceilings) > 0 {
-			fmt.Fprintf(w, " %11s", ofC)
+			fmt.Fprintf(w, " %8s", ofC)
 		}
 		fmt.Fprintln(w)
 	}
@@ -92,7 +99,7 @@ func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float
 // cycle (server marked * when read from INFO cpu).
 func costCells(c *results.Cost) string {
 	if c == nil {
-		return fmt.Sprintf("%10s %10s %8s", "-", "-", "-")
+		return fmt.Sprintf("%9s %9s %7s", "-", "-", "-")
 	}
 	server := "-"
 	if c.ServerCPUSource != "" {
@@ -101,7 +108,7 @@ func costCells(c *results.Cost) string {
 			server += "*"
 		}
 	}
-	return fmt.Sprintf("%10.1f %10s %8.2f", c.ClientCPUUSPerCycle, server, c.ClientWritesPerCycle)
+	return fmt.Sprintf("%9.1f %9s %7.2f", c.ClientCPUUSPerCycle, server, c.ClientWritesPerCycle)
 }
 
 // startCPUProfile profiles lockbench itself (not the servers) into path

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// TestCompareSummaryFits100Columns: the per-cycle cost list under the
+// compare table, with the ceiling column and the longest cell names
+// make run prints, fits a 100-column terminal.
+func TestCompareSummaryFits100Columns(t *testing.T) {
+	cost := &results.Cost{ClientCPUUSPerCycle: 16723.9, ServerCPUUSPerCycle: 12978.7, ServerCPUSource: "proc", ClientWritesPerCycle: 583.77}
+	ceiling := &results.Cost{ClientCPUUSPerCycle: 999.9, ServerCPUUSPerCycle: 999.9, ServerCPUSource: "proc"}
+	runs := []results.Run{
+		{Name: "redlock/rueidis/sequential/uncontended", Masters: 5, Throughput: results.Throughput{CyclesPerS: 123456},
+			AllocsPerCycle: 5249.4, Cost: cost, Extra: map[string]any{"vs_sequential": 15.57, "of_ceiling": 0.525, "ceiling_cost": ceiling}},
+		{Name: "redlock/goredis/auto/contended", Masters: 5, AllocsPerCycle: 4.2},
+	}
+	var b bytes.Buffer
+	printCompareSummary(&b, runs, map[int]float64{5: 1234567})
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("want ceiling, header and rows, got:\n%s", b.String())
+	}
+	for _, l := range lines {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("%d columns: %q", n, l)
+		}
+	}
+}
