@@ -76,9 +76,9 @@ func ceilingCostText(c *results.Cost) string {
 	}
 	server := "-"
 	if c.ServerCPUSource != "" {
-		server = fmt.Sprintf("%.1f µs", c.ServerCPUUSPerCycle)
+		server = fmt.Sprintf("%.1f", c.ServerCPUUSPerCycle)
 	}
-	return fmt.Sprintf("per cycle %.1f µs client, %s server", c.ClientCPUUSPerCycle, server)
+	return fmt.Sprintf("µs/cycle: client %.1f, server %s", c.ClientCPUUSPerCycle, server)
 }
 
 // loadReleaseScript puts the release script into every master's cache.
