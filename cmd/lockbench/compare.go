@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 func init() { extraCommands = append(extraCommands, newCompareCmd) }
@@ -214,13 +214,13 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 		// ceilingCosts: the ceiling's own cost per cycle, per masters count
 		ceilingCosts = map[int]*results.Cost{}
 		runErr       error
-		topo         *compose.Topology
+		l            *lab.Lab
 		topoFor      = -1
 	)
 	closeTopo := func() {
-		if topo != nil {
-			_ = topo.Close()
-			topo = nil
+		if l != nil {
+			_ = l.Close()
+			l = nil
 		}
 	}
 	defer closeTopo()
@@ -236,15 +236,14 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 		if cell.masters != topoFor {
 			closeTopo()
 			spec := cell.cfg.Topology
-			if topo, runErr = upTopology(ctx, spec, cell.cfg.Quiet); runErr != nil {
+			if l, runErr = upLab(ctx, spec, &cell.cfg); runErr != nil {
 				break
 			}
 			topoFor = cell.masters
-			sum.Versions = withServerVersions(ctx, sum.Versions, topo)
-			sum.Servers = withServers(sum.Servers, topo, &cc.Base)
+			withLab(ctx, sum, l, &cc.Base)
 			if cc.Ceiling {
-				server, closeServer := serverCPU(topo)
-				c, cost, err := measureCeiling(ctx, topo.Masters, cc.Base.Topology.RedisAuth.TLS, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet, server)
+				server, closeServer := l.ServerCPU()
+				c, cost, err := measureCeiling(ctx, l.Topo.Masters, cc.Base.Topology.RedisAuth.TLS, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet, server)
 				closeServer()
 				if err != nil {
 					runErr = fmt.Errorf("--ceiling: %w", err)
@@ -254,9 +253,9 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 				ceilingCosts[cell.masters] = cost
 			}
 		}
-		m, err := measureCell(ctx, cell.cfg, topo)
+		m, err := measureCell(ctx, cell.cfg, l)
 		if err != nil {
-			runErr = fmt.Errorf("%s: %w", cell.cfg.runName(), err)
+			runErr = fmt.Errorf("%s: %w", cell.cfg.Name(), err)
 			break
 		}
 		if len(cc.Masters) > 1 {

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/drivers/pglock"
 )
@@ -97,20 +95,4 @@ func (cc *CompareConfig) withBaselines(cells []compareCell) ([]compareCell, erro
 		out[i].cfg.Topology.NoRedis = false // the group shares the Redis masters
 	}
 	return out, nil
-}
-
-// cellMasters is the servers a cell's lock lives on: the etcd members for
-// the etcd backend, the one endpoint rueidislock dials, the Redis masters
-// otherwise.
-func cellMasters(spec backends.Spec, topo *compose.Topology) int {
-	if b, _ := backends.Lookup(spec.Backend); b.NeedsEtcd {
-		return len(topo.EtcdAddrs)
-	}
-	if b, _ := backends.Lookup(spec.Backend); b.NeedsZooKeeper || b.NeedsPostgres || b.NeedsSentinel {
-		return 1
-	}
-	if spec.Backend == "rueidislock" || spec.Backend == "redislock" {
-		return min(len(topo.RedisAddrs), 1)
-	}
-	return len(topo.RedisAddrs)
 }

@@ -6,31 +6,25 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
 	"github.com/lockbench/lockbench/results/prom"
-	"github.com/lockbench/lockbench/workloads"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // RunConfig is everything a run was told. It is written into every result.
+// The cell itself is a lab.Config; the rest is how the CLI writes and shows
+// it.
 type RunConfig struct {
-	Driver   backends.Spec    `json:"driver"`
-	Topology compose.Spec     `json:"topology"`
-	Workload workloads.Config `json:"workload"`
-	Faults   []string         `json:"faults,omitempty"` // --fault specs played during the run (faults.go)
-	// RTT is a round trip added to every master through a proxy (compare
-	// --rtt): network distance on loopback.
-	RTT   time.Duration `json:"rtt,omitempty"`
-	JSON  string        `json:"-"`
-	Out   string        `json:"-"`
-	Quiet bool          `json:"-"`
+	lab.Config
+	JSON  string `json:"-"`
+	Out   string `json:"-"`
+	Quiet bool   `json:"-"`
 	// AllowFailures: a run where most attempts fail is what was wanted
 	// (a fault experiment by hand); without it such a run exits 1.
 	AllowFailures bool `json:"allow_failures,omitempty"`
@@ -48,13 +42,7 @@ type RunConfig struct {
 }
 
 func defaultRunConfig() RunConfig {
-	c := RunConfig{
-		Driver:   backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout", Redlock: redlock.DefaultConfig(), Etcd: etcdlock.DefaultConfig(), Tuning: backends.DefaultTuning()},
-		Topology: compose.Spec{Redis: compose.RedisOptions{Masters: 5, Persistence: "none"}, Etcd: compose.EtcdOptions{Members: 3}},
-		Workload: workloads.DefaultConfig(),
-	}
-	defaultBackends(&c)
-	return c
+	return RunConfig{Config: lab.DefaultConfig()}
 }
 
 // bindTopology registers the server flags.
@@ -204,9 +192,6 @@ func (c *RunConfig) errOut() io.Writer {
 	}
 	return c.stderr
 }
-
-// runName is backend/client/mux/workload.
-func (c *RunConfig) runName() string { return c.Driver.Name() + "/" + c.Workload.Workload }
 
 // bindEtcd registers the etcd backend's and cluster's flags.
 func bindEtcd(fs *pflag.FlagSet, c *RunConfig) {

@@ -1,25 +1,12 @@
 package main
 
 import (
-	"time"
-
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/pglock"
-	"github.com/lockbench/lockbench/drivers/zklock"
 )
-
-// defaultBackends sets the ZooKeeper, PostgreSQL and single-instance
-// backends' defaults.
-func defaultBackends(c *RunConfig) {
-	c.Driver.ZooKeeper = zklock.DefaultConfig()
-	c.Driver.Postgres = pglock.DefaultConfig()
-	c.Driver.WaitTimeout = 100 * time.Millisecond
-	c.Topology.Sentinel = compose.DefaultSentinelOptions()
-}
 
 // bindBackends registers the zookeeper, postgres and single backends' flags.
 func bindBackends(fs *pflag.FlagSet, c *RunConfig) {
@@ -48,15 +35,6 @@ func (c *RunConfig) validateBackends(b backends.Backend) error {
 		t.ZooKeeperAddrs = addrs
 	}
 	return nil
-}
-
-// withBackendAddrs gives spec the servers topo has for the zookeeper,
-// postgres and single backends.
-func withBackendAddrs(spec *backends.Spec, topo *compose.Topology) {
-	spec.ZooKeeperAddrs, spec.PostgresURL = topo.ZooKeeperAddrs, topo.PostgresURL
-	if topo.Sentinel != nil {
-		spec.SentinelAddrs, spec.SentinelMaster = topo.Sentinel.Addrs(), compose.SentinelMaster
-	}
 }
 
 // shareBackendServers makes every cell of a compare group start the

@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
 )
@@ -59,70 +57,4 @@ func tableOptions(c RunConfig) results.TableOptions {
 		}
 	}
 	return opt
-}
-
-// upTopology is compose.Up with its phase on stderr: "starting 5 redis
-// masters… ready (120 ms)". On a terminal the first half shows while the
-// servers start; elsewhere (logs) the line is written whole once they are
-// up, so a failure leaves only its one error line.
-func upTopology(ctx context.Context, spec compose.Spec, quiet bool) (*compose.Topology, error) {
-	if quiet {
-		return compose.Up(ctx, spec)
-	}
-	tty := term.IsTerminal(int(os.Stderr.Fd()))
-	if tty {
-		fmt.Fprintf(os.Stderr, "%s… ", describeTopology(spec))
-	}
-	start := time.Now()
-	topo, err := compose.Up(ctx, spec)
-	switch {
-	case err != nil && tty:
-		fmt.Fprint(os.Stderr, "\r\033[K")
-	case err != nil:
-	case tty:
-		fmt.Fprintf(os.Stderr, "ready (%d ms)\n", time.Since(start).Milliseconds())
-	default:
-		fmt.Fprintf(os.Stderr, "%s… ready (%d ms)\n", describeTopology(spec), time.Since(start).Milliseconds())
-	}
-	return topo, err
-}
-
-func describeTopology(spec compose.Spec) string {
-	var s string
-	switch {
-	case spec.NoRedis:
-	case len(spec.RedisAddrs) > 0:
-		s = fmt.Sprintf("dialing %d redis masters", len(spec.RedisAddrs))
-	default:
-		s = fmt.Sprintf("starting %d redis masters", spec.Redis.Masters)
-	}
-	if spec.NeedsEtcd {
-		if s != "" {
-			s += " and "
-		}
-		if len(spec.EtcdAddrs) > 0 {
-			s += fmt.Sprintf("dialing %d etcd members", len(spec.EtcdAddrs))
-		} else {
-			s += fmt.Sprintf("starting %d etcd members", spec.Etcd.Members)
-		}
-	}
-	if s == "" {
-		s = "starting"
-	}
-	return s
-}
-
-// metricMasterErrors is the error log's running per-master counts, named as
-// the errors block under the table names them.
-func metricMasterErrors(log drivers.ErrorReporter, addrs []string, backend string) []prom.MasterErrors {
-	rep := log.Errors()
-	out := make([]prom.MasterErrors, 0, len(rep))
-	for _, m := range rep {
-		addr := backend
-		if _, capture := log.(errorCapture); !capture && m.Master < len(addrs) {
-			addr = addrs[m.Master]
-		}
-		out = append(out, prom.MasterErrors{Index: m.Master + 1, Addr: addr, Errors: m.Errors})
-	}
-	return out
 }

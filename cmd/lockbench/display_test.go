@@ -11,9 +11,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // TestMetricsEqualSummary: on real masters, after a contended cell with a
@@ -31,14 +31,14 @@ func TestMetricsEqualSummary(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	topo, err := compose.Up(ctx, cfg.Topology)
+	l, err := lab.Up(ctx, cfg.Topology, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer topo.Close()
+	defer l.Close()
 	e := prom.New()
 	cfg.metrics = e
-	m, err := measureCell(ctx, cfg, topo)
+	m, err := measureCell(ctx, cfg, l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/etcdmember"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/etcdmember"
 
 	"github.com/spf13/cobra"
 )

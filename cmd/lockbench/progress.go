@@ -42,7 +42,7 @@ func newProgress(n int, per time.Duration) *progress {
 }
 
 // begin starts the next cell.
-func (p *progress) begin(name string, warmup time.Duration) {
+func (p *progress) Begin(name string, warmup time.Duration) {
 	p.k++
 	p.name = name
 	elapsed := time.Since(p.start)
@@ -66,7 +66,7 @@ func (p *progress) begin(name string, warmup time.Duration) {
 }
 
 // tick is the once-a-second report of the cell.
-func (p *progress) tick(elapsed time.Duration, iv, total *results.Interval) {
+func (p *progress) Tick(elapsed time.Duration, iv, total *results.Interval) {
 	if !p.live {
 		fmt.Fprintln(p.w, results.ProgressLine(elapsed, iv, total))
 		return
@@ -80,7 +80,7 @@ func (p *progress) tick(elapsed time.Duration, iv, total *results.Interval) {
 }
 
 // end leaves the cell's line with its result.
-func (p *progress) end(r results.Run) {
+func (p *progress) End(r results.Run) {
 	if !p.live {
 		return
 	}

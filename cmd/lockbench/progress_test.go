@@ -17,10 +17,10 @@ func TestProgressPlain(t *testing.T) {
 	reg := results.NewRegistry(false)
 	reg.NewRecorder().Record(results.OpCycle, results.OK, 0, 0, 1000)
 	iv := reg.Tick()
-	p.begin("redlock/goredis/fanout/uncontended", 2*time.Second)
-	p.tick(time.Second, iv, reg.Total())
-	p.end(results.Run{})
-	p.begin("redlock/goredis/auto/uncontended", 0)
+	p.Begin("redlock/goredis/fanout/uncontended", 2*time.Second)
+	p.Tick(time.Second, iv, reg.Total())
+	p.End(results.Run{})
+	p.Begin("redlock/goredis/auto/uncontended", 0)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	want := []string{"cell 1 of 2: redlock/goredis/fanout/uncontended", "warmup 2s…", "now:", "cell 2 of 2: redlock/goredis/auto/uncontended"}
 	if len(lines) != len(want) {
@@ -41,8 +41,8 @@ func TestProgressPlain(t *testing.T) {
 func TestProgressLive(t *testing.T) {
 	var b strings.Builder
 	p := &progress{w: &b, n: 16, live: true, width: 40, start: time.Now(), per: 2 * time.Second}
-	p.begin("redlock/rueidis/sequential/uncontended", time.Second)
-	p.end(results.Run{Throughput: results.Throughput{CyclesPerS: 1234}})
+	p.Begin("redlock/rueidis/sequential/uncontended", time.Second)
+	p.End(results.Run{Throughput: results.Throughput{CyclesPerS: 1234}})
 	out := b.String()
 	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
 		t.Errorf("want one finished line, got %q", out)

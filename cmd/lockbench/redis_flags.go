@@ -2,14 +2,11 @@ package main
 
 import (
 	"encoding/csv"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/results"
 )
 
 // redisHelp is the --redis flag's help, shared by every command that dials masters.
@@ -52,30 +49,6 @@ func (c *RunConfig) validateRedis() error {
 	t.RedisAddrs = redisconn.Redacted(masters)
 	t.Redis.Masters = len(masters)
 	return nil
-}
-
-// withServers adds topo's servers' facts to a summary's and prints their
-// warnings once each on c's stderr (unless quiet), naming how many masters
-// share one.
-func withServers(list []results.Server, topo *compose.Topology, c *RunConfig) []results.Server {
-	list = append(list, topo.Servers...)
-	if c.Quiet {
-		return list
-	}
-	count := map[string]int{}
-	var order []string
-	for _, s := range topo.Servers {
-		for _, w := range s.Warnings {
-			if count[w] == 0 {
-				order = append(order, w)
-			}
-			count[w]++
-		}
-	}
-	for _, w := range order {
-		fmt.Fprintf(c.errOut(), "lockbench: warning: %d of %d masters: %s\n", count[w], len(topo.Servers), w)
-	}
-	return list
 }
 
 // redisList is --redis: comma-separated like pflag's string slices (CSV,

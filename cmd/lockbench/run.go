@@ -51,18 +51,17 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 		return err
 	}
 	defer stopMetrics()
-	topo, err := upTopology(ctx, cfg.Topology, cfg.Quiet)
+	l, err := upLab(ctx, cfg.Topology, &cfg)
 	if err != nil {
 		return upError(ctx, err)
 	}
-	defer topo.Close()
+	defer l.Close()
 	sum, err := results.NewSummary(started, cfg)
 	if err != nil {
 		return err
 	}
-	sum.Versions = withServerVersions(ctx, sum.Versions, topo)
-	sum.Servers = withServers(sum.Servers, topo, &cfg)
-	m, err := measureCell(ctx, cfg, topo)
+	withLab(ctx, sum, l, &cfg)
+	m, err := measureCell(ctx, cfg, l)
 	if err != nil {
 		if ctx.Err() != nil {
 			return errInterruptedEarly // e.g. while the driver dialed
@@ -120,17 +119,4 @@ func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
 		}
 	}
 	return nil
-}
-
-// withServerVersions adds the servers' own versions.
-func withServerVersions(ctx context.Context, v map[string]string, topo *compose.Topology) map[string]string {
-	if len(topo.Servers) > 0 {
-		v["redis-server"] = topo.Servers[0].Version
-	}
-	if len(topo.EtcdAddrs) > 0 {
-		if s, err := compose.EtcdVersion(ctx, topo.EtcdAddrs[0], topo.EtcdAccess); err == nil {
-			v["etcd-server"] = s
-		}
-	}
-	return v
 }

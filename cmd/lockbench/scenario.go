@@ -13,9 +13,9 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 func init() { extraCommands = append(extraCommands, newScenarioCmd) }
@@ -301,19 +301,19 @@ func scenarioNamesOf(list []scenario) []string {
 }
 
 func measureScenario(ctx context.Context, cfg RunConfig) (measured, error) {
-	topo, err := compose.Up(ctx, cfg.Topology)
+	l, err := lab.Up(ctx, cfg.Topology, nil)
 	if err != nil {
 		return measured{}, upError(ctx, err)
 	}
-	defer topo.Close()
-	return measureCell(ctx, cfg, topo)
+	defer l.Close()
+	return measureCell(ctx, cfg, l)
 }
 
 // outcomeOf reads the referee's violations and the fault report's
 // availability timeline out of a run.
 func outcomeOf(run results.Run, duration time.Duration) scenarioOutcome {
 	o := scenarioOutcome{Violations: run.Counts.Violations, Acquired: run.Counts.Acquired, Attempts: run.Counts.Attempts, RecoveryMS: -1}
-	rep, _ := run.Extra["faults"].(faultReport)
+	rep, _ := run.Extra["faults"].(lab.FaultReport)
 	first, last := duration.Seconds(), 0.0
 	for _, e := range rep.Events {
 		at := e.AtMS / 1e3

@@ -9,9 +9,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // client-pause is the critique's process pause: holder A stalls inside its
@@ -104,14 +104,14 @@ func measurePause(ctx context.Context, backend string) (pauseOutcome, error) {
 	if err := cfg.validate(); err != nil {
 		return o, err
 	}
-	topo, err := compose.Up(ctx, cfg.Topology)
+	l, err := lab.Up(ctx, cfg.Topology, nil)
 	if err != nil {
 		return o, upError(ctx, err)
 	}
-	defer topo.Close()
+	defer l.Close()
 	spec := cfg.Driver
-	spec.Workers, spec.Masters, spec.EtcdAddrs, spec.Etcd.Access = 2, topo.Masters, topo.EtcdAddrs, topo.EtcdAccess
-	withBackendAddrs(&spec, topo)
+	spec.Workers = 2
+	l.Endpoints(&spec)
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {
 		return o, err

@@ -15,8 +15,8 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // SweepConfig is a capacity sweep. It is written into the summary.
@@ -137,24 +137,23 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return err
 	}
 	defer stopMetrics()
-	topo, err := upTopology(ctx, sc.Base.Topology, sc.Base.Quiet)
+	l, err := upLab(ctx, sc.Base.Topology, &sc.Base)
 	if err != nil {
 		return upError(ctx, err)
 	}
-	defer topo.Close()
+	defer l.Close()
 	sum, err := results.NewSummary(started, sc)
 	if err != nil {
 		return err
 	}
-	sum.Versions = withServerVersions(ctx, sum.Versions, topo)
-	sum.Servers = withServers(sum.Servers, topo, &sc.Base)
+	withLab(ctx, sum, l, &sc.Base)
 	var cells []measured
 	var sweeps []results.Sweep
 	for _, mux := range sc.Muxes {
 		c := sc.Base
 		c.Driver.Mux = mux
 		c.Quiet = true
-		sw, ms, err := sweepOne(ctx, sc, c, topo)
+		sw, ms, err := sweepOne(ctx, sc, c, l)
 		cells = append(cells, ms...)
 		if err != nil && ctx.Err() == nil {
 			return err
@@ -197,8 +196,8 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 }
 
 // sweepOne steps one strategy up to its first bad step, then bisects.
-func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, topo *compose.Topology) (results.Sweep, []measured, error) {
-	sw := results.Sweep{Name: c.runName(), Op: sc.Op, SLOUS: float64(sc.SLO) / 1e3, Stepped: sc.By, Knee: -1}
+func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, l *lab.Lab) (results.Sweep, []measured, error) {
+	sw := results.Sweep{Name: c.Name(), Op: sc.Op, SLOUS: float64(sc.SLO) / 1e3, Stepped: sc.By, Knee: -1}
 	var cells []measured
 	step := func(load float64) (bool, error) {
 		s := c
@@ -207,7 +206,7 @@ func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, topo *compose.To
 		} else {
 			s.Workload.Workers = int(load)
 		}
-		m, err := measureCell(ctx, s, topo)
+		m, err := measureCell(ctx, s, l)
 		if err != nil {
 			return false, err
 		}

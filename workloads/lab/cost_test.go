@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/prometheus/procfs"
-
-	"github.com/lockbench/lockbench/compose"
 )
 
 // TestCostServerCPUAgreesWithProc: a run's cost.server_cpu_us_per_cycle,
@@ -18,19 +16,16 @@ import (
 // masters little next to the load.
 func TestCostServerCPUAgreesWithProc(t *testing.T) {
 	ctx := context.Background()
-	cfg := defaultRunConfig()
+	cfg := DefaultConfig()
 	cfg.Driver.Client, cfg.Driver.Mux = "rueidis", "pipeline"
 	cfg.Topology.Redis.Masters = 3
 	cfg.Workload.Workers, cfg.Workload.Warmup, cfg.Workload.Duration = 16, 0, 2*time.Second
-	cfg.Quiet = true
-	if err := cfg.validate(); err != nil {
-		t.Fatal(err)
-	}
-	topo, err := compose.Up(ctx, cfg.Topology)
+	l, err := Up(ctx, cfg.Topology, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer topo.Close()
+	defer l.Close()
+	topo := l.Topo
 	mastersCPU := func() float64 {
 		total := 0.0
 		for _, s := range topo.Redis.Servers {
@@ -47,7 +42,7 @@ func TestCostServerCPUAgreesWithProc(t *testing.T) {
 		return total
 	}
 	before := mastersCPU()
-	m, err := measureCell(ctx, cfg, topo)
+	m, err := l.Measure(ctx, cfg, Observers{})
 	if err != nil {
 		t.Fatal(err)
 	}

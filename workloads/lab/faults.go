@@ -1,13 +1,11 @@
-package main
+package lab
 
 import (
 	"context"
-	"os"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/faults"
@@ -16,44 +14,6 @@ import (
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads"
 )
-
-// bindFaults registers --fault. A StringArray, not a slice: "masters=1,2"
-// keeps its comma.
-func bindFaults(fs *pflag.FlagSet, c *RunConfig) {
-	fs.StringArrayVar(&c.Faults, "fault", nil, "inject a fault during the run (repeatable), e.g. kill:masters=3:at=5s:restart=immediate|delayed|never, "+
-		"stop:masters=1:at=5s:for=2s, latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s, partition:masters=1,2:at=5s:for=3s, reset:masters=1:at=5s, "+
-		"pause-client:workers=1:at=2s:for=ttl+1s, clock-jump:masters=2:+5s[:at=2s][:for=3s]; "+
-		"at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s)")
-}
-
-// validateFaults parses every --fault against the topology the run will have.
-func (c *RunConfig) validateFaults() error {
-	if len(c.Faults) == 0 {
-		return nil
-	}
-	fs, _, err := faults.ParseAll(c.Faults)
-	if err != nil {
-		return usageError{err}
-	}
-	local := len(c.Topology.RedisAddrs) == 0
-	for _, f := range fs {
-		servers, err := c.faultServers(f)
-		if err != nil {
-			return err
-		}
-		if err := f.Check(servers, c.Workload.Workers, local); err != nil {
-			return usageError{err}
-		}
-		if end := c.Workload.Warmup + c.Workload.Duration; f.At.Resolve(c.Driver.Redlock.TTL) >= end {
-			return usagef("--fault %q: at=%v is not before the end of the run (--warmup %v + --duration %v = %v)",
-				f.Spec, f.At.Resolve(c.Driver.Redlock.TTL), c.Workload.Warmup, c.Workload.Duration, end)
-		}
-	}
-	// Masters run under clockshift only when a clock jump needs it; the
-	// config records it.
-	c.Topology.Redis.ClockShift = faults.Has(fs, faults.ClockJump)
-	return nil
-}
 
 // faultRun is the faults of one cell: proxies opened before the driver
 // dials, a schedule started with the load, and the availability timeline
@@ -69,11 +29,11 @@ type faultRun struct {
 	stalls  *workloads.Stalls // pause-client faults arm them; nil without
 
 	mu       sync.Mutex
-	timeline []availability
+	timeline []Availability
 }
 
-// availability is one merged interval of the run, seen from the faults.
-type availability struct {
+// Availability is one merged interval of the run, seen from the faults.
+type Availability struct {
 	FromS    float64 `json:"from_s"` // since the load started
 	ToS      float64 `json:"to_s"`
 	Acquired int64   `json:"acquired"`
@@ -83,19 +43,18 @@ type availability struct {
 // openFaults parses cfg.Faults and, when a network fault is asked for, puts
 // proxies in front of the masters: addrs is what the driver must dial. nil
 // when the run has no faults.
-func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, masters []redisconn.Endpoint, err error) {
+func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []redisconn.Endpoint, err error) {
+	topo := l.Topo
 	if len(cfg.Faults) == 0 && cfg.RTT == 0 {
 		return nil, topo.Masters, nil
 	}
 	fs, proxied, err := faults.ParseAll(cfg.Faults)
 	if err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, err
 	}
 	proxied = proxied || cfg.RTT > 0
 	fr = &faultRun{faults: fs, target: faults.Target{TTL: cfg.Driver.Redlock.TTL}, span: cfg.Workload.Warmup + cfg.Workload.Ramp + cfg.Workload.Duration}
-	if !cfg.Quiet {
-		fr.target.Log = os.Stderr
-	}
+	fr.target.Log = log
 	if topo.Redis != nil {
 		fr.target.Servers = topo.Redis.Servers
 	} else if topo.Sentinel != nil {
@@ -150,7 +109,7 @@ func (fr *faultRun) observe(next func(*results.Interval)) func(*results.Interval
 		return next
 	}
 	return func(iv *results.Interval) {
-		a := availability{
+		a := Availability{
 			FromS: iv.Start.Sub(fr.started).Seconds(), ToS: iv.End.Sub(fr.started).Seconds(),
 			Acquired: iv.Count(results.OpAcquire, results.OK), Attempts: iv.Total(results.OpAcquire),
 		}
@@ -163,13 +122,13 @@ func (fr *faultRun) observe(next func(*results.Interval)) func(*results.Interval
 	}
 }
 
-// faultReport is Extra["faults"] of a run.
-type faultReport struct {
+// FaultReport is Extra["faults"] of a run.
+type FaultReport struct {
 	Specs    []faults.Fault `json:"specs"`
 	Events   []faults.Event `json:"events"`
-	Timeline []availability `json:"timeline"`
+	Timeline []Availability `json:"timeline"`
 	// Recoveries: time from each repair to the next grant (10 ms resolution).
-	Recoveries []recovery `json:"recoveries"`
+	Recoveries []Recovery `json:"recoveries"`
 	// LongestOutageMS: the longest time without any grant from the first
 	// fault to the end of the load (10 ms resolution).
 	LongestOutageMS float64 `json:"longest_outage_ms"`
@@ -202,7 +161,7 @@ func (fr *faultRun) finish(run *results.Run) {
 	}
 	end := float64(time.Since(fr.started).Milliseconds())
 	fr.mu.Lock()
-	run.Extra["faults"] = faultReport{Specs: fr.faults, Events: events, Timeline: fr.timeline,
+	run.Extra["faults"] = FaultReport{Specs: fr.faults, Events: events, Timeline: fr.timeline,
 		Recoveries: fr.recoveries(events), LongestOutageMS: fr.longestOutageMS(events, end), Grants10ms: fr.grantCounts(end),
 		Stalls: fr.stalls.Taken()}
 	fr.mu.Unlock()
@@ -239,13 +198,13 @@ func (g grantCounter) Lock(ctx context.Context, key string) (drivers.Lease, driv
 
 // recoveries: for each repair event (restart, resume, heal), the time from
 // it to the first grant after it; -1 when none came.
-func (fr *faultRun) recoveries(events []faults.Event) []recovery {
-	var out []recovery
+func (fr *faultRun) recoveries(events []faults.Event) []Recovery {
+	var out []Recovery
 	for _, e := range events {
 		if e.Action != "restart" && e.Action != "resume" && e.Action != "heal" {
 			continue
 		}
-		r := recovery{Fault: e.Fault, AtMS: e.AtMS, AfterMS: -1}
+		r := Recovery{Fault: e.Fault, AtMS: e.AtMS, AfterMS: -1}
 		for i := int(e.AtMS / float64(grantBucket.Milliseconds())); i < len(fr.grants); i++ {
 			if i >= 0 && fr.grants[i].Load() > 0 {
 				r.AfterMS = max(0, float64((time.Duration(i)*grantBucket).Milliseconds())-e.AtMS)
@@ -257,9 +216,9 @@ func (fr *faultRun) recoveries(events []faults.Event) []recovery {
 	return out
 }
 
-// recovery is how long after a repair the first lock was granted, at
+// Recovery is how long after a repair the first lock was granted, at
 // grantBucket resolution.
-type recovery struct {
+type Recovery struct {
 	Fault   string  `json:"fault"`
 	AtMS    float64 `json:"at_ms"`
 	AfterMS float64 `json:"first_grant_after_ms"`

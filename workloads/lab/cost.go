@@ -1,4 +1,4 @@
-package main
+package lab
 
 import (
 	"context"
@@ -12,6 +12,10 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
 )
+
+// ServerCPU is how the lab reads its masters' CPU (for a ceiling's cost
+// beside the cells'): see serverCPU.
+func (l *Lab) ServerCPU() (results.ServerCPU, func()) { return serverCPU(l.Topo) }
 
 // serverCPU is how a run reads its masters' CPU: /proc for local masters,
 // INFO cpu for external ones (which also counts their other clients). The

@@ -1,0 +1,117 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/prom"
+	"github.com/lockbench/lockbench/workloads/measure"
+)
+
+// Cell is one measured cell: the JSON row and what lies behind it.
+type Cell struct {
+	Run      results.Run
+	Registry *results.Registry    // the histograms
+	Hlog     *results.IntervalLog // one interval per second per op, for interval logs
+}
+
+// Progress is told where a cell is: as it begins, once a second, and at
+// its end. The CLI's progress line is one.
+type Progress interface {
+	Begin(name string, warmup time.Duration)
+	Tick(elapsed time.Duration, iv, total *results.Interval)
+	End(run results.Run)
+}
+
+// Observers are what watches a cell besides the result; every field may
+// be nil.
+type Observers struct {
+	// Log receives fault events and warnings about the cell (nil: quiet).
+	Log io.Writer
+	// Progress is told the cell's phases and per-second figures.
+	Progress Progress
+	// Metrics exports the cell's counters on the tick (--metrics-addr).
+	Metrics *prom.Exporter
+}
+
+// Measure opens cfg's Locker on the lab's servers (behind fault proxies
+// when cfg asks for network faults or an added RTT), measures it with
+// workloads/measure and adds what the lab knows: the cell's names, errors
+// per master, cost per cycle and the fault report. A ctx canceled mid-run
+// yields what was measured with Interrupted set, not an error.
+func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, error) {
+	spec := cfg.Driver
+	spec.Workers = cfg.Workload.Workers
+	fr, addrs, err := l.openFaults(cfg, obs.Log)
+	if err != nil {
+		return Cell{}, err
+	}
+	defer fr.finish(nil)
+	l.Endpoints(&spec)
+	spec.Masters = addrs
+	locker, err := backends.Open(ctx, spec)
+	if err != nil {
+		return Cell{}, err
+	}
+	defer locker.Close()
+	locker, errLog := withErrorLog(locker)
+
+	name := cfg.Name()
+	var hooks measure.Hooks
+	if obs.Progress != nil {
+		obs.Progress.Begin(name, cfg.Workload.Warmup)
+		hooks.Progress = obs.Progress.Tick
+	}
+	hlog := results.NewIntervalLog()
+	violations := func() int64 { return 0 }
+	hooks.Violations = func(live func() int64) { violations = live }
+	masters := l.Masters(spec)
+	cellMetrics := obs.Metrics.Cell(prom.Labels{Backend: spec.Backend, Client: spec.Client, Mux: spec.Mux,
+		Workload: cfg.Workload.Workload, Masters: masters}, cfg.Workload.Workers)
+	defer cellMetrics.Done()
+	hooks.OnInterval = fr.observe(func(iv *results.Interval) {
+		hlog.Add(iv)
+		// On the tick, never per sample.
+		cellMetrics.Observe(iv, violations())
+		if cellMetrics != nil {
+			cellMetrics.ObserveMasters(metricMasterErrors(errLog, l.Topo.RedisAddrs, spec.Backend))
+		}
+	})
+	hooks.Stalls = fr.clientStalls()
+	server, closeServer := serverCPU(l.Topo)
+	defer closeServer()
+	cw := &costWindow{server: server}
+	hooks.OnWindow = cw.edge
+	fr.start(ctx)
+	m, err := measure.Measure(ctx, fr.wrap(locker), cfg.Workload, hooks)
+	if err != nil {
+		return Cell{}, err
+	}
+	run := m.Run
+	run.Name, run.Backend, run.Client, run.Mux = name, spec.Backend, spec.Client, spec.Mux
+	run.Masters = masters
+	run.AddedRTTUS = float64(cfg.RTT.Microseconds())
+	if run.NothingMeasured && obs.Log != nil {
+		fmt.Fprintf(obs.Log, "lockbench: %s: interrupted during the warmup: nothing was measured\n", name)
+	}
+	total := m.Registry.Total()
+	labels := l.Topo.RedisAddrs
+	if _, ok := errLog.(errorCapture); ok {
+		labels = []string{spec.Backend}
+	}
+	run.ErrorsByMaster = masterErrors(errLog.Errors(), labels, total.Start, total.End)
+	run.Cost = cw.cost(run.Counts.Cycles)
+	fr.finish(&run) // the fault report: specs, events, availability timeline
+	if p := m.Result.Pacing; p != nil && p.Scheduled > 0 && float64(p.Missed) > 0.01*float64(p.Scheduled) && obs.Log != nil {
+		fmt.Fprintf(obs.Log, "lockbench: %s: %d of %d scheduled starts missed (%d late > 1 ms, %d never begun, max lag %.1f ms): --workers %d did not keep --rate %g\n",
+			name, p.Missed, p.Scheduled, p.Late, p.Unstarted, p.MaxLagUS/1e3, cfg.Workload.Workers, p.Rate)
+	}
+	if obs.Progress != nil {
+		obs.Progress.End(run)
+	}
+	return Cell{Run: run, Registry: m.Registry, Hlog: hlog}, nil
+}

@@ -1,0 +1,43 @@
+package lab
+
+import (
+	"time"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/etcdlock"
+	"github.com/lockbench/lockbench/drivers/pglock"
+	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/drivers/zklock"
+	"github.com/lockbench/lockbench/workloads"
+)
+
+// Config is one cell: everything a measurement was told. It is written
+// into every result (the CLI's config embeds it, so its JSON keys are the
+// summary's "config" keys).
+type Config struct {
+	Driver   backends.Spec    `json:"driver"`
+	Topology compose.Spec     `json:"topology"`
+	Workload workloads.Config `json:"workload"`
+	// Faults are --fault specs played during the run (compose/faults).
+	Faults []string `json:"faults,omitempty"`
+	// RTT is a round trip added to every master through a proxy (compare
+	// --rtt): network distance on loopback.
+	RTT time.Duration `json:"rtt,omitempty"`
+}
+
+// DefaultConfig is Redlock over go-redis fan-out on 5 local masters, the
+// workloads' defaults, and every backend's own defaults.
+func DefaultConfig() Config {
+	return Config{
+		Driver: backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout",
+			Redlock: redlock.DefaultConfig(), Etcd: etcdlock.DefaultConfig(), Tuning: backends.DefaultTuning(),
+			ZooKeeper: zklock.DefaultConfig(), Postgres: pglock.DefaultConfig(), WaitTimeout: 100 * time.Millisecond},
+		Topology: compose.Spec{Redis: compose.RedisOptions{Masters: 5, Persistence: "none"}, Etcd: compose.EtcdOptions{Members: 3},
+			Sentinel: compose.DefaultSentinelOptions()},
+		Workload: workloads.DefaultConfig(),
+	}
+}
+
+// Name is backend/client/mux/workload.
+func (c Config) Name() string { return c.Driver.Name() + "/" + c.Workload.Workload }

@@ -1,0 +1,100 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/prom"
+)
+
+// stoppedAfter and stoppedFailures: a master counts as having stopped
+// answering when its commands failed, none answered, for this long and this
+// many times up to the end of the run. An overloaded master that still
+// answers now and then is not named.
+const (
+	stoppedAfter    = 500 * time.Millisecond
+	stoppedFailures = 5
+)
+
+// errorCapture keeps the error messages of a backend whose Locker does not
+// say which server failed (etcd, peer libraries): every attempt that ended
+// in an error or a timeout is counted under the backend's name. Successful
+// attempts cost one comparison.
+type errorCapture struct {
+	drivers.Locker
+	log *drivers.ErrorLog
+}
+
+func (c errorCapture) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+	lease, a, err := c.Locker.Lock(ctx, key)
+	if err != nil {
+		switch drivers.Classify(ctx, a, err) {
+		case drivers.Error, drivers.Timeout:
+			c.log.Failed(0, err)
+		}
+	} else {
+		c.log.Answered(0)
+	}
+	return lease, a, err
+}
+
+func (c errorCapture) Errors() []drivers.MasterErrors { return c.log.Report() }
+
+// withErrorLog returns l with per-master error messages: l itself when it
+// keeps them (redlock), else l wrapped in an errorCapture.
+func withErrorLog(l drivers.Locker) (drivers.Locker, drivers.ErrorReporter) {
+	if r, ok := l.(drivers.ErrorReporter); ok {
+		return l, r
+	}
+	c := errorCapture{Locker: l, log: drivers.NewErrorLog(1)}
+	return c, c
+}
+
+// masterErrors turns an error report into the run's typed field: masters
+// named by label (their addresses, or the backend), times from the window
+// start, a master still failing at end for long enough named as stopped.
+func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.Time) []results.MasterErrors {
+	var out []results.MasterErrors
+	for _, m := range rep {
+		label := fmt.Sprintf("master %d", m.Master+1)
+		if m.Master < len(labels) {
+			label = labels[m.Master]
+		}
+		e := results.MasterErrors{Master: label, Index: m.Master + 1, Errors: m.Errors, Other: m.Other,
+			FirstS: m.First.Sub(window).Seconds(), NeverAnswered: m.NeverAnswered}
+		for _, c := range m.Messages {
+			e.Messages = append(e.Messages, results.ErrorCount{Message: c.Message, Count: c.Count})
+		}
+		sort.SliceStable(e.Messages, func(i, j int) bool { return e.Messages[i].Count > e.Messages[j].Count })
+		if !m.FailingSince.IsZero() && end.Sub(m.FailingSince) >= stoppedAfter && m.Streak >= stoppedFailures {
+			s := m.FailingSince.Sub(window).Seconds()
+			e.StoppedS, e.StoppedFailures = &s, m.Streak
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// checkFailures says loudly when more than half of a run's attempts failed
+// (errors and timeouts) and makes it a failure (exit 1), unless the run
+// asked for failures (--allow-failures, or --fault). A run whose failures
+// are mostly timeouts is told its --workers exceed what the masters and
+
+// metricMasterErrors is the error log's running per-master counts, named as
+// the errors block under the table names them.
+func metricMasterErrors(log drivers.ErrorReporter, addrs []string, backend string) []prom.MasterErrors {
+	rep := log.Errors()
+	out := make([]prom.MasterErrors, 0, len(rep))
+	for _, m := range rep {
+		addr := backend
+		if _, capture := log.(errorCapture); !capture && m.Master < len(addrs) {
+			addr = addrs[m.Master]
+		}
+		out = append(out, prom.MasterErrors{Index: m.Master + 1, Addr: addr, Errors: m.Errors})
+	}
+	return out
+}

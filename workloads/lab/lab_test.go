@@ -1,0 +1,61 @@
+package lab_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+// TestMeasureOnLab: one cell on three local masters through the library,
+// as a caller outside the CLI would: the window is --duration, the cell
+// is named and counts its masters, every grant was seen by the referee,
+// nothing failed, and the cost was sampled over the window.
+func TestMeasureOnLab(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := lab.DefaultConfig()
+	cfg.Topology.Redis.Masters = 3
+	cfg.Driver.Client, cfg.Driver.Mux = "rueidis", "pipeline"
+	cfg.Workload.Workload, cfg.Workload.Keys, cfg.Workload.Workers = "contended", 2, 8
+	cfg.Workload.Duration, cfg.Workload.Warmup = 800*time.Millisecond, 200*time.Millisecond
+	var log bytes.Buffer
+	l, err := lab.Up(ctx, cfg.Topology, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if !strings.Contains(log.String(), "starting 3 redis masters… ready") {
+		t.Errorf("phase line: %q", log.String())
+	}
+	if got := l.Masters(cfg.Driver); got != 3 {
+		t.Errorf("Masters = %d, want 3", got)
+	}
+	c, err := l.Measure(ctx, cfg, lab.Observers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := c.Run
+	if r.Name != "redlock/rueidis/pipeline/contended" || r.Masters != 3 {
+		t.Errorf("name %q masters %d", r.Name, r.Masters)
+	}
+	if math.Abs(r.DurationS-0.8) > 0.01 {
+		t.Errorf("duration_s %.3f, want 0.8 (the window is --duration)", r.DurationS)
+	}
+	if r.Counts.Acquired == 0 || r.ValidityMarginUS == nil || r.ValidityMarginUS.Count != r.Counts.Acquired {
+		t.Fatalf("acquired %d, referee saw %+v: every grant must be seen", r.Counts.Acquired, r.ValidityMarginUS)
+	}
+	if r.Counts.Violations != 0 || r.Counts.Errors != 0 || len(r.ErrorsByMaster) != 0 {
+		t.Errorf("violations %d errors %d by master %+v", r.Counts.Violations, r.Counts.Errors, r.ErrorsByMaster)
+	}
+	if r.Cost == nil || r.Cost.ServerCPUSource != "proc" {
+		t.Errorf("cost %+v: want server CPU from /proc", r.Cost)
+	}
+	if c.Hlog == nil || c.Registry == nil {
+		t.Error("no interval log or registry")
+	}
+}
