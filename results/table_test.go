@@ -124,3 +124,17 @@ func TestCSV(t *testing.T) {
 		t.Errorf("vs_sequential = %q, want 2.5", got)
 	}
 }
+
+// TestTableStaleColumn: the table shows stale overlaps only when a run has
+// some.
+func TestTableStaleColumn(t *testing.T) {
+	for _, n := range []int64{0, 3} {
+		var b strings.Builder
+		if err := WriteTable(&b, []Run{{Name: "r", Counts: Counts{StaleOverlaps: n}}}, TableOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "stale"); got != (n > 0) {
+			t.Errorf("stale overlaps %d: column shown %v\n%s", n, got, b.String())
+		}
+	}
+}
