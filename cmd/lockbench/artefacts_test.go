@@ -121,4 +121,3 @@ func TestMergeConcurrentRuns(t *testing.T) {
 		t.Fatal("refused merge left output behind")
 	}
 }
-
