@@ -30,15 +30,12 @@ type RefereeReport struct {
 
 // FillReferee puts the referee's verdicts into the run: violations and
 // stale overlaps into Counts, fairness and validity margin into their
-// fields, the details into Extra["referee"].
+// fields, the details into Referee.
 func (r *Run) FillReferee(rep RefereeReport) {
 	r.Counts.Violations = rep.Violations
 	r.Counts.StaleOverlaps = rep.StaleOverlaps
 	r.Fairness = rep.Fairness
 	m := rep.MarginUS
 	r.ValidityMarginUS = &m
-	if r.Extra == nil {
-		r.Extra = map[string]any{}
-	}
-	r.Extra["referee"] = rep
+	r.Referee = &rep
 }

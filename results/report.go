@@ -50,6 +50,36 @@ type ReportRun struct {
 	Series []SeriesPoint `json:"series,omitempty"`
 }
 
+// MarshalJSON writes the run's fields (Run's own MarshalJSON, which would
+// otherwise be promoted and drop the rest) with source, dist and series.
+func (r ReportRun) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(r.Run)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	add := func(key string, v any) error {
+		raw, err := json.Marshal(v)
+		m[key] = raw
+		return err
+	}
+	if err := add("source", r.Source); err != nil {
+		return nil, err
+	}
+	if err := add("dist", r.Dist); err != nil {
+		return nil, err
+	}
+	if r.Series != nil {
+		if err := add("series", r.Series); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(m)
+}
+
 // DistPoint is the latency (µs) at percentile P.
 type DistPoint struct {
 	P  float64 `json:"p"`

@@ -95,7 +95,8 @@ func TestTableWideHasEverything(t *testing.T) {
 func TestCSV(t *testing.T) {
 	runs := tableRuns()
 	runs[0].Name = `odd, "name"`
-	runs[0].Extra = map[string]any{"vs_sequential": 2.5}
+	vs := 2.5
+	runs[0].VsSequential = &vs
 	var b strings.Builder
 	if err := WriteCSV(&b, runs); err != nil {
 		t.Fatal(err)

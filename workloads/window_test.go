@@ -61,7 +61,7 @@ func checkWindow(t *testing.T, w windowRun, want time.Duration) {
 		t.Errorf("referee judged %d grants, counts.acquired %d", got, c.Acquired)
 	}
 	var perWorker int64
-	for _, n := range w.run.Extra["referee"].(results.RefereeReport).Acquisitions {
+	for _, n := range w.run.Referee.Acquisitions {
 		perWorker += n
 	}
 	if perWorker != c.Acquired {

@@ -91,7 +91,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	}
 	run.ErrorsByMaster = masterErrors(errLog.Errors(), labels, total.Start, total.End)
 	run.Cost = cw.cost(run.Counts.Cycles)
-	fr.finish(&run) // Extra["faults"]: specs, events, availability timeline
+	fr.finish(&run) // run.Faults: specs, events, availability timeline
 	if p := m.Result.Pacing; p != nil && p.Scheduled > 0 && float64(p.Missed) > 0.01*float64(p.Scheduled) {
 		fmt.Fprintf(os.Stderr, "lockbench: %s: %d of %d scheduled starts missed (%d late > 1 ms, %d never begun, max lag %.1f ms): --workers %d did not keep --rate %g\n",
 			name, p.Missed, p.Scheduled, p.Late, p.Unstarted, p.MaxLagUS/1e3, cfg.Workload.Workers, p.Rate)
