@@ -3,12 +3,9 @@ package results
 import (
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"html/template"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -26,7 +23,9 @@ type Report struct {
 	Generated time.Time     `json:"generated"`
 	Sources   []ReportInput `json:"sources"`
 	Runs      []ReportRun   `json:"runs"`
-	Sweeps    []Sweep       `json:"sweeps,omitempty"`
+	// Sweeps are capacity sweeps (results/capacity.Sweep values, as
+	// sweep.json holds them): the page draws them; results does not read them.
+	Sweeps []any `json:"sweeps,omitempty"`
 }
 
 // ReportInput is one summary the report was made from.
@@ -117,22 +116,6 @@ func (r *Report) AddSource(path string, s *Summary, logs map[string]RunLogs) {
 	}
 }
 
-// ReadSweep reads DIR/sweep.json if there is one.
-func ReadSweep(dir string) ([]Sweep, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var s []Sweep
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "sweep.json"), err)
-	}
-	return s, nil
-}
-
 // distribution samples h on the log 1/(1−p) axis HdrHistogram plots use:
 // ten points per decade up to the resolution the count supports.
 func distribution(h *hdrhistogram.Histogram) []DistPoint {
@@ -177,26 +160,4 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		Title string
 		Data  string
 	}{r.Title, string(b)})
-}
-
-// Sweep is one strategy's capacity sweep: its steps and the knee, the
-// highest step that kept p99 of Op under the SLO without errors.
-type Sweep struct {
-	Name    string      `json:"name"`
-	Op      string      `json:"op"`
-	SLOUS   float64     `json:"slo_us"`
-	Stepped string      `json:"stepped"` // "rate" or "workers"
-	Steps   []SweepStep `json:"steps"`
-	Knee    int         `json:"knee"` // index into Steps; -1: even the first step failed
-}
-
-// SweepStep is one measured step.
-type SweepStep struct {
-	Workers    int     `json:"workers"`
-	Rate       float64 `json:"rate,omitempty"`
-	CyclesPerS float64 `json:"cycles_per_s"`
-	P99US      float64 `json:"p99_us"`
-	Errors     int64   `json:"errors"`
-	OK         bool    `json:"ok"`
-	Reason     string  `json:"reason,omitempty"`
 }

@@ -1,6 +1,10 @@
 // Package results records what a run measured: HDR bucket counters in a
-// fixed set of shards, drained on a tick without a lock or channel per sample, the summary JSON,
-// tables, interval logs and reports. It imports nothing else of lockbench.
+// fixed set of shards, drained on a tick without a lock or channel per sample, the summary JSON
+// (schema lockbench/v1, typed measures under "extra": run_extra.go),
+// tables, CSV, interval logs, merging and the HTML report. It imports
+// nothing else of lockbench. Its subpackages build on it: referee (mutual
+// exclusion ground truth), gate (CI thresholds and baselines), capacity
+// (sweep result types), prom (live metrics).
 package results
 
 import "strings"
