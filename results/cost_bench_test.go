@@ -46,7 +46,8 @@ func BenchmarkTick(b *testing.B) {
 
 // BenchmarkMemory is the heap a run's measurement holds at 256 and 4096
 // workers: a registry (open loop: service-time histograms too) with one
-// recorder per worker, a referee, and one tick's worth of samples. MB is
+// recorder per worker, the referee's margins, and one tick's worth of
+// samples (the referee's own memory: package referee's TestMemoryPerWorker). MB is
 // the figure (the live heap after a GC).
 func BenchmarkMemory(b *testing.B) {
 	for _, workers := range []int{256, 4096} {
@@ -67,12 +68,12 @@ func liveHeap() uint64 {
 	return m.HeapAlloc
 }
 
-// measureHeap is the live heap a registry (open loop) and a referee hold for
-// workers workers after one tick of samples.
+// measureHeap is the live heap a registry (open loop) and a referee's
+// margins hold for workers workers after one tick of samples.
 func measureHeap(workers int) uint64 {
 	before := liveHeap()
 	g := NewRegistry(true)
-	ref := NewReferee(workers, NewClock(), 0)
+	ref := NewConcurrentHistogram(workers)
 	recs := make([]*Recorder, workers)
 	for i := range recs {
 		recs[i] = g.NewRecorder()
@@ -87,7 +88,7 @@ func measureHeap(workers int) uint64 {
 }
 
 // TestMemoryIndependentOfWorkers: what measurement holds per worker is a
-// handle and a referee slot, not histograms: 4032 more workers may cost at
+// handle, not histograms: 4032 more workers may cost at
 // most 1 KB each.
 func TestMemoryIndependentOfWorkers(t *testing.T) {
 	small, large := measureHeap(64), measureHeap(4096)

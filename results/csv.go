@@ -11,7 +11,7 @@ var csvOps = []string{"acquire", "acquire_total", "release", "cycle"}
 
 // WriteCSV writes the runs table for spreadsheets: one header row of
 // snake_case names, one row per run, plain numbers (µs, shares in [0, 1]),
-// every column the JSON has for a run but Extra — except the compare's ratio
+// every column the JSON has for a run but "extra" — except the compare's ratio
 // to sequential and fraction of the ceiling, when present.
 func WriteCSV(w io.Writer, runs []Run) error {
 	header := []string{"name", "backend", "client", "mux", "masters", "workload", "keys", "workers", "rate",
@@ -43,7 +43,7 @@ func WriteCSV(w io.Writer, runs []Run) error {
 		row = append(row, i(c.Attempts), i(c.Acquired), i(c.Busy), i(c.SplitBrain), i(c.Timeouts), i(c.Errors),
 			i(c.Violations), i(c.StaleOverlaps), i(c.Cycles), i(c.GaveUp), i(c.ReleaseErrors),
 			f(r.SplitBrainRate), f(ErrorRate(r)), f(r.RetriesPerAcquire), f(r.Fairness), f(r.AllocsPerCycle),
-			i(r.MissedStarts), extra(r, "vs_sequential"), extra(r, "of_ceiling"))
+			i(r.MissedStarts), opt(r.VsSequential), opt(r.OfCeiling))
 		if c := r.Cost; c != nil {
 			row = append(row, f(c.ClientCPUUSPerCycle), f(c.ServerCPUUSPerCycle), c.ServerCPUSource, f(c.ClientWritesPerCycle))
 		} else {
@@ -57,9 +57,10 @@ func WriteCSV(w io.Writer, runs []Run) error {
 	return cw.Error()
 }
 
-func extra(r Run, key string) string {
-	if v, ok := r.Extra[key].(float64); ok {
-		return strconv.FormatFloat(v, 'g', -1, 64)
+// opt is an optional measure's cell: empty when absent.
+func opt(v *float64) string {
+	if v == nil {
+		return ""
 	}
-	return ""
+	return strconv.FormatFloat(*v, 'g', -1, 64)
 }

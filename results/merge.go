@@ -110,7 +110,7 @@ func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("run %q: %w", name, err)
 		}
-		r.Extra[mergedIDs] = ids
+		r.MergedIDs = ids
 		out.Runs = append(out.Runs, r)
 		outLogs[name] = l
 	}
@@ -118,8 +118,8 @@ func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 }
 
 func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
-	m := runs[0]
-	m.Workers, m.Counts, m.Extra, m.ServiceUS = 0, Counts{}, map[string]any{"merged_from": len(runs)}, nil
+	m := runs[0].withoutExtra() // the inputs' own measures describe one input each
+	m.Workers, m.Counts, m.ServiceUS, m.MergedFrom = 0, Counts{}, nil, len(runs)
 	var allocs, cycles float64
 	// The common window: the latest first interval start to the earliest last end.
 	winStart, winEnd := int64(math.MinInt64), int64(math.MaxInt64)
@@ -171,7 +171,7 @@ func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
 			CyclesPerS:   float64(countIn(merged[OpCycle.String()], winStart, winEnd)) / secs,
 			AttemptsPerS: float64(countIn(merged[OpAcquire.String()], winStart, winEnd)) / secs,
 		}
-		m.Extra["window"] = map[string]any{"start": time.UnixMilli(winStart).UTC(), "end": time.UnixMilli(winEnd).UTC()}
+		m.Window = &Window{Start: time.UnixMilli(winStart).UTC(), End: time.UnixMilli(winEnd).UTC()}
 		return m, merged, nil
 	}
 	if !force {

@@ -12,11 +12,6 @@ import (
 // a copy of it, or a merged result together with one of its inputs).
 var ErrDuplicateRun = errors.New("results: the same run twice")
 
-// mergedIDs is the Extra key under which a merged run lists the identities
-// of the runs it was made from, so merging it again with one of them is
-// caught too.
-const mergedIDs = "merged_ids"
-
 // RunID is a run's identity: when its summary started (to the nanosecond:
 // parallel processes start apart), on which host, and its name. Paths are
 // no identity: a copied directory holds the same run. The key prefix is
@@ -38,17 +33,10 @@ func RunID(s *Summary, r Run) string {
 
 // runIDs is the identities r stands for: its own, or those it was merged from.
 func runIDs(s *Summary, r Run) []string {
-	if raw, ok := r.Extra[mergedIDs].([]any); ok && len(raw) > 0 {
-		ids := make([]string, 0, len(raw))
-		for _, v := range raw {
-			if id, ok := v.(string); ok {
-				ids = append(ids, id)
-			}
-		}
-		return ids
-	}
-	if ids, ok := r.Extra[mergedIDs].([]string); ok && len(ids) > 0 {
-		return ids
+	// A merged run lists the identities of the runs it was made from, so
+	// merging it again with one of them is caught too.
+	if len(r.MergedIDs) > 0 {
+		return r.MergedIDs
 	}
 	return []string{RunID(s, r)}
 }

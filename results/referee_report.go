@@ -1,6 +1,8 @@
 package results
 
-// RefereeReport is what the referee concluded over the measured window.
+// RefereeReport is what the referee (package results/referee) concluded
+// over the measured window: a plain results type, so a Run carries it and
+// results imports no referee.
 type RefereeReport struct {
 	// Violations = Overlaps + FenceBackwards.
 	Violations     int64 `json:"violations"`
@@ -26,54 +28,14 @@ type RefereeReport struct {
 	MarginP1US  float64     `json:"validity_margin_p1_us"`
 }
 
-// Report sums up; call it once the workers have stopped.
-func (r *Referee) Report() RefereeReport {
-	rep := RefereeReport{
-		Overlaps: r.overlaps.Load(), FenceBackwards: r.fenceBack.Load(), StaleOverlaps: r.stale.Load(),
-		BusyToSplit: r.toSplit.Load(), SplitToBusy: r.toBusy.Load(),
-	}
-	rep.Violations = rep.Overlaps + rep.FenceBackwards
-	margins := NewHistogram()
-	rep.Acquisitions = make([]int64, len(r.workers))
-	for i := range r.workers {
-		rep.Acquisitions[i] = r.workers[i].acquired
-	}
-	for i := range r.margins {
-		r.margins[i].addTo(margins)
-	}
-	rep.Fairness = JainIndex(rep.Acquisitions)
-	rep.MarginUS = Summarize(margins)
-	if margins.TotalCount() > 0 {
-		rep.MarginMinUS = float64(margins.Min()) / 1e3
-		rep.MarginP1US = float64(margins.ValueAtPercentile(1)) / 1e3
-	}
-	return rep
-}
-
-// JainIndex is (Σx)² / (n·Σx²); 0 when nothing was acquired.
-func JainIndex(x []int64) float64 {
-	var sum, sq float64
-	for _, v := range x {
-		sum += float64(v)
-		sq += float64(v) * float64(v)
-	}
-	if sq == 0 {
-		return 0
-	}
-	return sum * sum / (float64(len(x)) * sq)
-}
-
 // FillReferee puts the referee's verdicts into the run: violations and
 // stale overlaps into Counts, fairness and validity margin into their
-// fields, the details into Extra["referee"].
+// fields, the details into Referee.
 func (r *Run) FillReferee(rep RefereeReport) {
 	r.Counts.Violations = rep.Violations
 	r.Counts.StaleOverlaps = rep.StaleOverlaps
 	r.Fairness = rep.Fairness
 	m := rep.MarginUS
 	r.ValidityMarginUS = &m
-	if r.Extra == nil {
-		r.Extra = map[string]any{}
-	}
-	r.Extra["referee"] = rep
+	r.Referee = &rep
 }

@@ -3,12 +3,9 @@ package results
 import (
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"html/template"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -26,7 +23,9 @@ type Report struct {
 	Generated time.Time     `json:"generated"`
 	Sources   []ReportInput `json:"sources"`
 	Runs      []ReportRun   `json:"runs"`
-	Sweeps    []Sweep       `json:"sweeps,omitempty"`
+	// Sweeps are capacity sweeps (results/capacity.Sweep values, as
+	// sweep.json holds them): the page draws them; results does not read them.
+	Sweeps []any `json:"sweeps,omitempty"`
 }
 
 // ReportInput is one summary the report was made from.
@@ -48,6 +47,36 @@ type ReportRun struct {
 	Dist map[string][]DistPoint `json:"dist"`
 	// Series: one point per logged interval (absent without logs).
 	Series []SeriesPoint `json:"series,omitempty"`
+}
+
+// MarshalJSON writes the run's fields (Run's own MarshalJSON, which would
+// otherwise be promoted and drop the rest) with source, dist and series.
+func (r ReportRun) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(r.Run)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	add := func(key string, v any) error {
+		raw, err := json.Marshal(v)
+		m[key] = raw
+		return err
+	}
+	if err := add("source", r.Source); err != nil {
+		return nil, err
+	}
+	if err := add("dist", r.Dist); err != nil {
+		return nil, err
+	}
+	if r.Series != nil {
+		if err := add("series", r.Series); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(m)
 }
 
 // DistPoint is the latency (µs) at percentile P.
@@ -85,22 +114,6 @@ func (r *Report) AddSource(path string, s *Summary, logs map[string]RunLogs) {
 		rr.Series = series(l)
 		r.Runs = append(r.Runs, rr)
 	}
-}
-
-// ReadSweep reads DIR/sweep.json if there is one.
-func ReadSweep(dir string) ([]Sweep, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "sweep.json"))
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var s []Sweep
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "sweep.json"), err)
-	}
-	return s, nil
 }
 
 // distribution samples h on the log 1/(1−p) axis HdrHistogram plots use:
@@ -147,26 +160,4 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		Title string
 		Data  string
 	}{r.Title, string(b)})
-}
-
-// Sweep is one strategy's capacity sweep: its steps and the knee, the
-// highest step that kept p99 of Op under the SLO without errors.
-type Sweep struct {
-	Name    string      `json:"name"`
-	Op      string      `json:"op"`
-	SLOUS   float64     `json:"slo_us"`
-	Stepped string      `json:"stepped"` // "rate" or "workers"
-	Steps   []SweepStep `json:"steps"`
-	Knee    int         `json:"knee"` // index into Steps; -1: even the first step failed
-}
-
-// SweepStep is one measured step.
-type SweepStep struct {
-	Workers    int     `json:"workers"`
-	Rate       float64 `json:"rate,omitempty"`
-	CyclesPerS float64 `json:"cycles_per_s"`
-	P99US      float64 `json:"p99_us"`
-	Errors     int64   `json:"errors"`
-	OK         bool    `json:"ok"`
-	Reason     string  `json:"reason,omitempty"`
 }

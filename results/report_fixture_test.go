@@ -3,6 +3,8 @@ package results
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/lockbench/lockbench/results/capacity"
 	"time"
 )
 
@@ -96,8 +98,8 @@ func fixtureSweepReport(t *testing.T) *Report {
 		runs, logs[r.Name] = append(runs, r), l
 	}
 	rep.AddSource("sweep/", fixtureSummary(runs...), logs)
-	rep.Sweeps = []Sweep{{Name: "redlock/goredis/fanout/uncontended", Op: "cycle", SLOUS: 2000, Stepped: "workers", Knee: 1,
-		Steps: []SweepStep{{Workers: 1, CyclesPerS: 1000, P99US: 500, OK: true}, {Workers: 2, CyclesPerS: 1900, P99US: 900, OK: true},
+	rep.Sweeps = []any{capacity.Sweep{Name: "redlock/goredis/fanout/uncontended", Op: "cycle", SLOUS: 2000, Stepped: "workers", Knee: 1,
+		Steps: []capacity.Step{{Workers: 1, CyclesPerS: 1000, P99US: 500, OK: true}, {Workers: 2, CyclesPerS: 1900, P99US: 900, OK: true},
 			{Workers: 4, CyclesPerS: 2500, P99US: 4000, Reason: "p99 over SLO"}}}}
 	return rep
 }

@@ -81,7 +81,37 @@ type Run struct {
 	// any, its first distinct error messages with counts and whether it
 	// stopped answering (errors.go).
 	ErrorsByMaster []MasterErrors `json:"errors_by_master,omitempty"`
-	// Extra holds backend- or issue-specific measures (referee, pacing).
+
+	// Typed measures, written under "extra" with the keys they have
+	// always had (run_extra.go); nil or zero: absent.
+
+	// Referee is the referee's verdicts in detail ("referee").
+	Referee *RefereeReport `json:"-"`
+	// Pacing is the open loop's schedule keeping ("pacing").
+	Pacing *Pacing `json:"-"`
+	// Faults is what the faults of the run did ("faults").
+	Faults *FaultReport `json:"-"`
+	// Scenario is a scenario's outcome ("scenario").
+	Scenario *ScenarioOutcome `json:"-"`
+	// VsSequential is throughput over the sequential row of the same client,
+	// workload and masters in a compare ("vs_sequential").
+	VsSequential *float64 `json:"-"`
+	// CeilingCyclesPerS is the redis-benchmark ceiling on the run's masters
+	// ("ceiling_cycles_per_s"), OfCeiling the run's fraction of it
+	// ("of_ceiling"), CeilingCost the ceiling's cost per cycle
+	// ("ceiling_cost"): compare --ceiling.
+	CeilingCyclesPerS *float64 `json:"-"`
+	OfCeiling         *float64 `json:"-"`
+	CeilingCost       *Cost    `json:"-"`
+	// MergedFrom is how many runs a merged run was made of ("merged_from"),
+	// MergedIDs their identities ("merged_ids"), Window the span they were
+	// all measuring ("window").
+	MergedFrom int      `json:"-"`
+	MergedIDs  []string `json:"-"`
+	Window     *Window  `json:"-"`
+
+	// Extra holds any other measure under "extra" (hand-added or from a
+	// newer lockbench), kept as read.
 	Extra map[string]any `json:"extra,omitempty"`
 }
 

@@ -95,7 +95,8 @@ func TestTableWideHasEverything(t *testing.T) {
 func TestCSV(t *testing.T) {
 	runs := tableRuns()
 	runs[0].Name = `odd, "name"`
-	runs[0].Extra = map[string]any{"vs_sequential": 2.5}
+	vs := 2.5
+	runs[0].VsSequential = &vs
 	var b strings.Builder
 	if err := WriteCSV(&b, runs); err != nil {
 		t.Fatal(err)
@@ -122,5 +123,19 @@ func TestCSV(t *testing.T) {
 	}
 	if got := recs[1][col["vs_sequential"]]; got != "2.5" {
 		t.Errorf("vs_sequential = %q, want 2.5", got)
+	}
+}
+
+// TestTableStaleColumn: the table shows stale overlaps only when a run has
+// some.
+func TestTableStaleColumn(t *testing.T) {
+	for _, n := range []int64{0, 3} {
+		var b strings.Builder
+		if err := WriteTable(&b, []Run{{Name: "r", Counts: Counts{StaleOverlaps: n}}}, TableOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "stale"); got != (n > 0) {
+			t.Errorf("stale overlaps %d: column shown %v\n%s", n, got, b.String())
+		}
 	}
 }

@@ -1,7 +1,13 @@
 // Package results records what a run measured: HDR bucket counters in a
-// fixed set of shards, drained on a tick without a lock or channel per sample, the summary JSON,
-// tables, interval logs and reports. It imports nothing else of lockbench.
+// fixed set of shards, drained on a tick without a lock or channel per sample, the summary JSON
+// (schema lockbench/v1, typed measures under "extra": run_extra.go),
+// tables, CSV, interval logs, merging and the HTML report. It imports
+// nothing else of lockbench. Its subpackages build on it: referee (mutual
+// exclusion ground truth), gate (CI thresholds and baselines), capacity
+// (sweep result types), prom (live metrics).
 package results
+
+import "strings"
 
 // Op is a timed operation.
 type Op uint8
@@ -60,4 +66,30 @@ func (o Outcome) String() string {
 		return outcomeNames[o]
 	}
 	return "unknown"
+}
+
+// Measured is whether r recorded latencies of op (a count above zero): a
+// p99 of no samples reads 0 and would pass any check.
+func Measured(r Run, op string) bool {
+	p, ok := r.LatencyUS[op]
+	return ok && p.Count > 0
+}
+
+// KnownOp is whether op names an op of the vocabulary.
+func KnownOp(op string) bool {
+	for _, o := range Ops() {
+		if o.String() == op {
+			return true
+		}
+	}
+	return false
+}
+
+// OpNames lists the ops, for error messages.
+func OpNames() string {
+	var s []string
+	for _, o := range Ops() {
+		s = append(s, o.String())
+	}
+	return strings.Join(s, ", ")
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/referee"
 )
 
 // memLocker grants every attempt at once: the cycle's cost without a network.
@@ -43,7 +44,7 @@ func BenchmarkCycleOverhead(b *testing.B) {
 			env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
 				Registry: results.NewRegistry(false), Clock: clock, Referee: noReferee{}}
 			if c.referee {
-				env.Referee = results.NewReferee(1, clock, 0)
+				env.Referee = referee.New(1, clock, 0)
 			}
 			if c.stalls {
 				env.Stalls = NewStalls(1)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/referee"
 )
 
 // TestFreshKeysStable: keys written into the arena are distinct, spelled
@@ -37,7 +38,7 @@ func TestCycleAllocs(t *testing.T) {
 	for _, fresh := range []bool{false, true} {
 		clock := results.NewClock()
 		env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
-			Registry: results.NewRegistry(false), Clock: clock, Referee: results.NewReferee(1, clock, 0)}
+			Registry: results.NewRegistry(false), Clock: clock, Referee: referee.New(1, clock, 0)}
 		w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(),
 			rnd: rand.New(rand.NewPCG(1, 2)), hold: func(*rand.Rand) time.Duration { return time.Nanosecond }}
 		var keys KeySource = &hotKeys{keys: HotKeys("a", 16), rnd: rand.New(rand.NewPCG(1, 2))}

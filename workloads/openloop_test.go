@@ -10,6 +10,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/referee"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -51,7 +52,7 @@ func measure(t *testing.T, l drivers.Locker, cfg workloads.Config, during func()
 	t.Helper()
 	clock := results.NewClock()
 	reg := results.NewRegistry(cfg.Rate > 0)
-	ref := results.NewReferee(cfg.Workers, clock, 0)
+	ref := referee.New(cfg.Workers, clock, 0)
 	type out struct {
 		res workloads.Result
 		err error

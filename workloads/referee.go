@@ -1,6 +1,9 @@
 package workloads
 
-import "github.com/lockbench/lockbench/results"
+import (
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/referee"
+)
 
 // Referee is told of every attempt, grant and release, on the run clock, by
 // every worker. It sees what no single client can (results.Referee
@@ -24,7 +27,7 @@ type Referee interface {
 	CountWindow(from, until int64)
 }
 
-var _ Referee = (*results.Referee)(nil)
+var _ Referee = (*referee.Referee)(nil)
 
 type noReferee struct{}
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/referee"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -57,7 +58,7 @@ func TestRefereeSplitVote(t *testing.T) {
 			}
 			clock := results.NewClock()
 			reg := results.NewRegistry(false)
-			ref := results.NewReferee(2, clock, 0) // worker 1: the pre-seeded holder
+			ref := referee.New(2, clock, 0) // worker 1: the pre-seeded holder
 			if c.held {
 				now := clock.Now()
 				ref.Granted(1, key, now, now, now+int64(time.Minute), 0)
@@ -95,7 +96,7 @@ func TestRefereeViolation(t *testing.T) {
 			r := startMasters(t, 5)
 			first, second := openLocker(t, r, 1, 0, time.Second), openLocker(t, r, 1, 0, time.Second)
 			clock := results.NewClock()
-			ref := results.NewReferee(2, clock, 0)
+			ref := referee.New(2, clock, 0)
 			key := "violation:k"
 
 			s := clock.Now()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/referee"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -25,7 +26,7 @@ func runWindow(t *testing.T, ctx context.Context, l drivers.Locker, cfg workload
 	t.Helper()
 	clock := results.NewClock()
 	reg := results.NewRegistry(cfg.Rate > 0)
-	ref := results.NewReferee(cfg.Workers, clock, 0)
+	ref := referee.New(cfg.Workers, clock, 0)
 	var out windowRun
 	env := workloads.Env{Locker: l, Registry: reg, Clock: clock, Referee: ref,
 		OnInterval: func(iv *results.Interval) {
@@ -60,7 +61,7 @@ func checkWindow(t *testing.T, w windowRun, want time.Duration) {
 		t.Errorf("referee judged %d grants, counts.acquired %d", got, c.Acquired)
 	}
 	var perWorker int64
-	for _, n := range w.run.Extra["referee"].(results.RefereeReport).Acquisitions {
+	for _, n := range w.run.Referee.Acquisitions {
 		perWorker += n
 	}
 	if perWorker != c.Acquired {

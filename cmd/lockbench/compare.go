@@ -274,7 +274,7 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 	sum.Runs = compareRuns(done, ceilings)
 	for i := range sum.Runs {
 		if c := ceilingCosts[sum.Runs[i].Masters]; c != nil {
-			sum.Runs[i].Extra["ceiling_cost"] = c
+			sum.Runs[i].CeilingCost = c
 		}
 	}
 	if len(sum.Runs) == 0 && sum.Interrupted {
@@ -298,7 +298,7 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 }
 
 // compareRuns sorts the runs by throughput and adds each one's ratio to its
-// sequential baseline (and its fraction of the ceiling) to Extra.
+// sequential baseline (and its fraction of the ceiling).
 func compareRuns(done []measured, ceilings map[int]float64) []results.Run {
 	runs := make([]results.Run, len(done))
 	base := map[string]float64{}
@@ -310,15 +310,13 @@ func compareRuns(done []measured, ceilings map[int]float64) []results.Run {
 	}
 	for i := range runs {
 		r := &runs[i]
-		if r.Extra == nil {
-			r.Extra = map[string]any{}
-		}
 		if b := base[baselineKey(*r)]; b > 0 {
-			r.Extra["vs_sequential"] = r.Throughput.CyclesPerS / b
+			v := r.Throughput.CyclesPerS / b
+			r.VsSequential = &v
 		}
 		if c := ceilings[r.Masters]; c > 0 {
-			r.Extra["ceiling_cycles_per_s"] = c
-			r.Extra["of_ceiling"] = r.Throughput.CyclesPerS / c
+			of := r.Throughput.CyclesPerS / c
+			r.CeilingCyclesPerS, r.OfCeiling = &c, &of
 		}
 	}
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Throughput.CyclesPerS > runs[j].Throughput.CyclesPerS })

@@ -24,8 +24,8 @@ func writeCompare(base RunConfig, sum *results.Summary, cells []measured, ceilin
 	case base.JSON != "-":
 		ratios := map[string]float64{}
 		for _, r := range sum.Runs {
-			if v, ok := r.Extra["vs_sequential"].(float64); ok {
-				ratios[r.Name] = v
+			if v := r.VsSequential; v != nil {
+				ratios[r.Name] = *v
 			}
 		}
 		opt := tableOptions(base)
@@ -60,7 +60,7 @@ func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float
 	for _, m := range counts {
 		cost := ""
 		for _, r := range runs {
-			if c, ok := r.Extra["ceiling_cost"].(*results.Cost); ok && r.Masters == m {
+			if c := r.CeilingCost; c != nil && r.Masters == m {
 				cost = "; " + ceilingCostText(c)
 				break
 			}
@@ -81,11 +81,11 @@ func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float
 	fmt.Fprintln(w)
 	for _, r := range runs {
 		ratio, ofC := "-", "-"
-		if v, ok := r.Extra["vs_sequential"].(float64); ok {
-			ratio = fmt.Sprintf("%.2f×", v)
+		if v := r.VsSequential; v != nil {
+			ratio = fmt.Sprintf("%.2f×", *v)
 		}
-		if v, ok := r.Extra["of_ceiling"].(float64); ok {
-			ofC = fmt.Sprintf("%.1f%%", 100*v)
+		if v := r.OfCeiling; v != nil {
+			ofC = fmt.Sprintf("%.1f%%", 100**v)
 		}
 		fmt.Fprintf(w, "%-*s %8.0f %7s %7.1f %s", nameW, r.Name, r.Throughput.CyclesPerS, ratio, r.AllocsPerCycle, costCells(r.Cost))
 		if len(ceilings) > 0 {

@@ -17,7 +17,7 @@ func TestCompareSummaryFits100Columns(t *testing.T) {
 	ceiling := &results.Cost{ClientCPUUSPerCycle: 999.9, ServerCPUUSPerCycle: 999.9, ServerCPUSource: "proc"}
 	runs := []results.Run{
 		{Name: "redlock/rueidis/sequential/uncontended", Masters: 5, Throughput: results.Throughput{CyclesPerS: 123456},
-			AllocsPerCycle: 5249.4, Cost: cost, Extra: map[string]any{"vs_sequential": 15.57, "of_ceiling": 0.525, "ceiling_cost": ceiling}},
+			AllocsPerCycle: 5249.4, Cost: cost, VsSequential: ptr(15.57), OfCeiling: ptr(0.525), CeilingCost: ceiling},
 		{Name: "redlock/goredis/auto/contended", Masters: 5, AllocsPerCycle: 4.2},
 	}
 	var b bytes.Buffer
@@ -32,3 +32,5 @@ func TestCompareSummaryFits100Columns(t *testing.T) {
 		}
 	}
 }
+
+func ptr(v float64) *float64 { return &v }

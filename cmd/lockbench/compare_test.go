@@ -65,7 +65,11 @@ func TestCompareRuns(t *testing.T) {
 			t.Fatalf("row %d is %s, want %s (sorted by throughput)", i, r.Name, w.name)
 		}
 		for key, v := range map[string]float64{"vs_sequential": w.ratio, "of_ceiling": w.ofC} {
-			got, ok := r.Extra[key].(float64)
+			p := map[string]*float64{"vs_sequential": r.VsSequential, "of_ceiling": r.OfCeiling}[key]
+			got, ok := 0.0, p != nil
+			if ok {
+				got = *p
+			}
 			if ok != (v != 0) || math.Abs(got-v) > 1e-9 {
 				t.Errorf("%s %s = %v (present %v), want %v", r.Name, key, got, ok, v)
 			}
@@ -95,7 +99,7 @@ func TestCompareMatrix(t *testing.T) {
 		if r.Counts.Cycles == 0 {
 			t.Errorf("%s measured no cycles", r.Name)
 		}
-		if _, ok := r.Extra["vs_sequential"]; !ok {
+		if r.VsSequential == nil {
 			t.Errorf("%s has no vs_sequential ratio", r.Name)
 		}
 		if i > 0 && r.Throughput.CyclesPerS > sum.Runs[i-1].Throughput.CyclesPerS {

@@ -12,6 +12,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -98,9 +99,9 @@ func TestTablesFit(t *testing.T) {
 			LongestOutageMS: 12345, RecoveryMS: 12345, Expected: s.expect})
 	}
 	sc := SweepConfig{Op: "acquire_total", SLO: 2 * time.Millisecond, By: "rate"}
-	sweeps := []results.Sweep{
-		{Name: "redlock/rueidis/sequential/uncontended", Knee: 0, Steps: []results.SweepStep{{Rate: 123456, CyclesPerS: 123456, P99US: 12345}}},
-		{Name: "redlock/goredis/pipeline/contended", Knee: -1, Steps: []results.SweepStep{{Rate: 200, Reason: "p99 3.2ms over the SLO 2ms; 12 errors/timeouts in 1234 attempts; kept up with 12% of the rate"}}},
+	sweeps := []capacity.Sweep{
+		{Name: "redlock/rueidis/sequential/uncontended", Knee: 0, Steps: []capacity.Step{{Rate: 123456, CyclesPerS: 123456, P99US: 12345}}},
+		{Name: "redlock/goredis/pipeline/contended", Knee: -1, Steps: []capacity.Step{{Rate: 200, Reason: "p99 3.2ms over the SLO 2ms; 12 errors/timeouts in 1234 attempts; kept up with 12% of the rate"}}},
 	}
 	for name, write := range map[string]func(*strings.Builder){
 		"scenario": func(b *strings.Builder) { writeScenarioTable(b, outs) },

@@ -1,9 +1,8 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/gate"
 )
 
 func init() { extraCommands = append(extraCommands, newGateCmd) }
@@ -21,7 +21,7 @@ func newGateCmd() *cobra.Command {
 		count                 int
 		format                string
 	)
-	opt := results.DefaultGateOptions()
+	opt := gate.DefaultOptions()
 	cmd := &cobra.Command{
 		Use:   "gate SUMMARY|DIR...",
 		Short: "CI gate: check runs against thresholds and a baseline; exit 1 on a regression",
@@ -64,43 +64,40 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 			if count < 1 {
 				return usagef("--count %d: must be at least 1", count)
 			}
-			if err := checkGateFlags(opt); err != nil {
-				return err
+			if err := opt.Validate(); err != nil {
+				return gateUsage(err)
 			}
 			if len(thresholds) == 0 && len(baselines) == 0 {
 				return usagef("gate: nothing to check: give --threshold and/or --baseline")
 			}
 			for _, expr := range thresholds {
-				t, err := results.ParseThreshold(expr)
+				t, err := gate.ParseThreshold(expr)
 				if err != nil {
 					return usagef("--threshold %q: %v", expr, err)
 				}
 				opt.Thresholds = append(opt.Thresholds, t)
 			}
-			// With a baseline, every run on both sides must have measured
-			// the compared op: a p99 of nothing passes any comparison.
-			op := ""
-			if len(baselines) > 0 {
-				op = opt.LatencyOp
+			in := gate.Input{Count: count}
+			var err error
+			if in.Current, err = readSources("summary", args); err != nil {
+				return err
 			}
-			var first firstConfig
-			cur, err := loadRuns("summary", args, count, op, &first)
+			if in.Baseline, err = readSources("--baseline", baselines); err != nil {
+				return err
+			}
+			v, err := gate.Check(in, opt)
 			if err != nil {
+				return gateUsage(err)
+			}
+			for _, w := range v.Warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "lockbench: warning:", w.Name(gateFlag))
+			}
+			if err := gate.Write(cmd.OutOrStdout(), v, md); err != nil {
 				return err
 			}
-			var base []results.Run
-			if len(baselines) > 0 {
-				if base, err = loadRuns("--baseline", baselines, count, op, &first); err != nil {
-					return err
-				}
-			}
-			res := results.Gate(cur, base, opt)
-			if err := results.WriteGate(os.Stdout, res, md); err != nil {
-				return err
-			}
-			if res.Failed {
+			if v.Failed {
 				var failed []string
-				for _, r := range res.Rows {
+				for _, r := range v.Rows {
 					if !r.Pass {
 						failed = append(failed, r.Run+" "+r.Check)
 					}
@@ -122,67 +119,32 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 	return cmd
 }
 
-// firstConfig is the config of the first summary read, to compare the rest with.
-type firstConfig struct {
-	raw  json.RawMessage
-	path string
+// gateFlag names the gate option or input field a gate error is about.
+func gateFlag(field string) string {
+	return map[string]string{"ThroughputTol": "--throughput-tol", "LatencyTol": "--latency-tol", "Alpha": "--alpha",
+		"LatencyOp": "--op", "Count": "--count", "Current": "summary", "Baseline": "--baseline"}[field]
 }
 
-// loadRuns reads the runs of every summary (a file or an --out dir),
-// refuses a summary without runs, a run with impossible values and (op set)
-// a run that never measured op, and checks each run name has at least
-// count samples.
-func loadRuns(what string, paths []string, count int, op string, first *firstConfig) ([]results.Run, error) {
-	var runs []results.Run
-	seen := map[string]string{} // run identity → the summary it was read from
+// gateUsage is a gate error as bad input naming the flag.
+func gateUsage(err error) error {
+	var fe *gate.FieldError
+	if errors.As(err, &fe) {
+		return usagef("%s", fe.Name(gateFlag))
+	}
+	return usagef("gate: %v", err)
+}
+
+// readSources reads every summary (a file or an --out dir) of one side.
+func readSources(what string, paths []string) ([]gate.Source, error) {
+	var out []gate.Source
 	for _, p := range paths {
 		s, err := readSummaryPath(p)
 		if err != nil {
 			return nil, usagef("%s %q: %v", what, p, err)
 		}
-		// The same run given twice (in two files) would count as two
-		// agreeing samples.
-		for _, r := range s.Runs {
-			if prev, ok := seen[results.RunID(s, r)]; ok {
-				return nil, usagef("%s %q: run %q is the same run as in %q (repeated runs are samples: give distinct runs)", what, p, r.Name, prev)
-			}
-		}
-		for _, r := range s.Runs {
-			seen[results.RunID(s, r)] = p
-		}
-		if len(s.Runs) == 0 {
-			return nil, usagef("%s %q: the summary has no runs to judge", what, p)
-		}
-		for _, r := range s.Runs {
-			if err := results.CheckRun(r); err != nil {
-				return nil, usagef("%s %q: run %q: %v", what, p, r.Name, err)
-			}
-			if op != "" && !results.Measured(r, op) {
-				return nil, usagef("--op %s: %s %q: run %q never measured %s latency", op, what, p, r.Name, op)
-			}
-		}
-		// Comparing runs of different configs (durations, workers, masters)
-		// is allowed but rarely meant: say so.
-		if first.raw == nil {
-			first.raw, first.path = s.Config, p
-		} else if !results.SameConfig(first.raw, s.Config) {
-			fmt.Fprintf(os.Stderr, "lockbench: warning: %s %q was measured with a different config than %q\n", what, p, first.path)
-		}
-		if s.Interrupted {
-			fmt.Fprintf(os.Stderr, "lockbench: warning: %s %q was interrupted; its numbers cover part of the run\n", what, p)
-		}
-		runs = append(runs, s.Runs...)
+		out = append(out, gate.Source{Path: p, Summary: s})
 	}
-	n := map[string]int{}
-	for _, r := range runs {
-		n[r.Name]++
-	}
-	for name, c := range n {
-		if c < count {
-			return nil, usagef("--count %d: %s has %d run(s) of %q", count, what, c, name)
-		}
-	}
-	return runs, nil
+	return out, nil
 }
 
 // readSummaryPath reads a summary file, or DIR/summary.json.
@@ -191,24 +153,4 @@ func readSummaryPath(p string) (*results.Summary, error) {
 		p = filepath.Join(p, "summary.json")
 	}
 	return results.ReadSummary(p)
-}
-
-// checkGateFlags refuses settings no verdict can be made with: a NaN
-// tolerance compares false with everything, so it would pass any change.
-func checkGateFlags(opt results.GateOptions) error {
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"--throughput-tol", opt.ThroughputTol}, {"--latency-tol", opt.LatencyTol}} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
-			return usagef("%s %v: want a finite tolerance of 0 or more (0.10 = 10 %%)", f.name, f.v)
-		}
-	}
-	if !(opt.Alpha > 0 && opt.Alpha < 1) {
-		return usagef("--alpha %v: want a value in (0, 1)", opt.Alpha)
-	}
-	if !results.KnownOp(opt.LatencyOp) {
-		return usagef("--op %q: want one of %s", opt.LatencyOp, results.OpNames())
-	}
-	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/capacity"
 )
 
 func init() { extraCommands = append(extraCommands, newReportCmd) }
@@ -83,11 +84,13 @@ func addReportInput(rep *results.Report, path string) error {
 	if err != nil {
 		return err
 	}
-	sw, err := results.ReadSweep(dir)
+	sw, err := capacity.Read(dir)
 	if err != nil {
 		return err
 	}
 	rep.AddSource(path, d.Summary, d.Logs)
-	rep.Sweeps = append(rep.Sweeps, sw...)
+	for _, w := range sw {
+		rep.Sweeps = append(rep.Sweeps, w)
+	}
 	return nil
 }

@@ -30,25 +30,7 @@ type scenario struct {
 }
 
 // scenarioOutcome is what a scenario measured.
-type scenarioOutcome struct {
-	Scenario   string  `json:"scenario"`
-	Violations int64   `json:"violations"`
-	Acquired   int64   `json:"acquired"`
-	Attempts   int64   `json:"attempts"`
-	Before     float64 `json:"acquired_per_s_before"` // before the first fault
-	During     float64 `json:"acquired_per_s_during"` // from the first fault until the last repair
-	After      float64 `json:"acquired_per_s_after"`  // after the last repair; -1 when nothing was repaired
-	// ZeroSeconds are the 1 s intervals in which nothing was acquired.
-	ZeroSeconds int `json:"zero_seconds"`
-	// RecoveryMS: from the last repair (restart, resume, heal) to the first
-	// grant after it, at 10 ms resolution; -1 when nothing was repaired or
-	// nothing granted after.
-	RecoveryMS float64 `json:"recovery_ms"`
-	// LongestOutageMS: the longest time without a grant from the first fault on.
-	LongestOutageMS float64 `json:"longest_outage_ms"`
-	Expected        string  `json:"expected"`
-	AsExpect        bool    `json:"as_expected"`
-}
+type scenarioOutcome = results.ScenarioOutcome
 
 // base is what every scenario shares: 5 local masters without persistence,
 // a few hot keys, no warmup (faults are timed from the start of the load).
@@ -265,7 +247,7 @@ func runScenarios(ctx context.Context, w io.Writer, list []scenario, jsonPath st
 		o.Scenario, o.Expected = s.name, s.expect
 		o.AsExpect = s.judge(o)
 		m.Run.Name = "scenario/" + s.name
-		m.Run.Extra["scenario"] = o
+		m.Run.Scenario = &o
 		runs = append(runs, m.Run)
 		outs = append(outs, o)
 	}
@@ -313,7 +295,10 @@ func measureScenario(ctx context.Context, cfg RunConfig) (measured, error) {
 // availability timeline out of a run.
 func outcomeOf(run results.Run, duration time.Duration) scenarioOutcome {
 	o := scenarioOutcome{Violations: run.Counts.Violations, Acquired: run.Counts.Acquired, Attempts: run.Counts.Attempts, RecoveryMS: -1}
-	rep, _ := run.Extra["faults"].(lab.FaultReport)
+	rep := run.Faults
+	if rep == nil {
+		rep = &results.FaultReport{}
+	}
 	first, last := duration.Seconds(), 0.0
 	for _, e := range rep.Events {
 		at := e.AtMS / 1e3

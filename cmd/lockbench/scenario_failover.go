@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/single"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/referee"
 )
 
 // failover is the Redlock post's argument against a master with a replica:
@@ -140,7 +141,7 @@ func measureFailover(ctx context.Context, waitReplicas int) (failoverOutcome, er
 	}
 
 	clock := results.NewClock()
-	ref := results.NewReferee(2, clock, 0)
+	ref := referee.New(2, clock, 0)
 	if err := topo.BlockReplication(); err != nil {
 		return o, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -148,7 +149,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 	}
 	withLab(ctx, sum, l, &sc.Base)
 	var cells []measured
-	var sweeps []results.Sweep
+	var sweeps []capacity.Sweep
 	for _, mux := range sc.Muxes {
 		c := sc.Base
 		c.Driver.Mux = mux
@@ -196,8 +197,8 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 }
 
 // sweepOne steps one strategy up to its first bad step, then bisects.
-func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, l *lab.Lab) (results.Sweep, []measured, error) {
-	sw := results.Sweep{Name: c.Name(), Op: sc.Op, SLOUS: float64(sc.SLO) / 1e3, Stepped: sc.By, Knee: -1}
+func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, l *lab.Lab) (capacity.Sweep, []measured, error) {
+	sw := capacity.Sweep{Name: c.Name(), Op: sc.Op, SLOUS: float64(sc.SLO) / 1e3, Stepped: sc.By, Knee: -1}
 	var cells []measured
 	step := func(load float64) (bool, error) {
 		s := c
@@ -227,7 +228,7 @@ func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, l *lab.Lab) (res
 	return sw, cells, err
 }
 
-func printKnees(w io.Writer, sweeps []results.Sweep, sc SweepConfig) {
+func printKnees(w io.Writer, sweeps []capacity.Sweep, sc SweepConfig) {
 	fmt.Fprintf(w, "knee: highest load with %s p99 < %v and no errors\n", sc.Op, sc.SLO)
 	t := results.NewTable(w, results.TableWidth)
 	t.Header("strategy", "knee", "cycles/s", sc.Op+"\np99 µs", "note")
@@ -255,7 +256,7 @@ func printKnees(w io.Writer, sweeps []results.Sweep, sc SweepConfig) {
 	_ = t.Render()
 }
 
-func writeSweep(cfg RunConfig, sum *results.Summary, cells []measured, sweeps []results.Sweep) error {
+func writeSweep(cfg RunConfig, sum *results.Summary, cells []measured, sweeps []capacity.Sweep) error {
 	if cfg.JSON != "" {
 		if err := sum.WriteJSON(cfg.JSON); err != nil {
 			return fmt.Errorf("--json %q: %w", cfg.JSON, err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/capacity"
 )
 
 // searchKnee raises the load by --factor until a step fails (or, when the
@@ -74,7 +75,7 @@ func down(sc SweepConfig, load float64) float64 {
 	return next
 }
 
-func loadOf(sc SweepConfig, st results.SweepStep) float64 {
+func loadOf(sc SweepConfig, st capacity.Step) float64 {
 	if sc.By == "rate" {
 		return st.Rate
 	}
@@ -100,9 +101,9 @@ func checkSweepOp(op string) error {
 }
 
 // judgeStep decides whether a step was sustainable.
-func judgeStep(sc SweepConfig, c RunConfig, r results.Run) results.SweepStep {
+func judgeStep(sc SweepConfig, c RunConfig, r results.Run) capacity.Step {
 	p99 := r.LatencyUS[sc.Op].P99
-	st := results.SweepStep{Workers: c.Workload.Workers, Rate: c.Workload.Rate, CyclesPerS: r.Throughput.CyclesPerS, P99US: p99,
+	st := capacity.Step{Workers: c.Workload.Workers, Rate: c.Workload.Rate, CyclesPerS: r.Throughput.CyclesPerS, P99US: p99,
 		Errors: r.Counts.Errors + r.Counts.Timeouts + r.Counts.ReleaseErrors}
 	var why []string
 	if !results.Measured(r, sc.Op) {
@@ -128,7 +129,7 @@ func judgeStep(sc SweepConfig, c RunConfig, r results.Run) results.SweepStep {
 	return st
 }
 
-func verdict(st results.SweepStep) string {
+func verdict(st capacity.Step) string {
 	if st.OK {
 		return "ok"
 	}

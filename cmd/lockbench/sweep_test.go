@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/capacity"
 )
 
 func TestJudgeStep(t *testing.T) {
@@ -102,7 +103,7 @@ func TestSweepFindsKnee(t *testing.T) {
 	if code := execute(context.Background(), args); code != exitOK {
 		t.Fatalf("sweep: exit %d", code)
 	}
-	var sw []results.Sweep
+	var sw []capacity.Sweep
 	readJSON(t, filepath.Join(out, "sweep.json"), &sw)
 	if len(sw) != 1 || len(sw[0].Steps) != 2 || sw[0].Knee != 1 || sw[0].Steps[1].Workers != 2 {
 		t.Fatalf("sweep %+v", sw)

@@ -70,10 +70,10 @@ func TestOpenLoopZipfRun(t *testing.T) {
 	if c.Acquired == 0 || c.Acquired+c.Busy+c.SplitBrain+c.Timeouts+c.Errors != c.Attempts {
 		t.Errorf("counts do not close: %+v", c)
 	}
-	if r.Rate != 200 || r.ServiceUS["acquire_total"].Count == 0 || r.Extra["pacing"] == nil {
-		t.Errorf("open loop row: rate %v, service %v, pacing %v", r.Rate, r.ServiceUS, r.Extra["pacing"])
+	if r.Rate != 200 || r.ServiceUS["acquire_total"].Count == 0 || r.Pacing == nil {
+		t.Errorf("open loop row: rate %v, service %v, pacing %v", r.Rate, r.ServiceUS, r.Pacing)
 	}
-	if r.Fairness <= 0 || r.Fairness > 1 || r.ValidityMarginUS == nil || r.ValidityMarginUS.Count == 0 || r.Extra["referee"] == nil {
-		t.Errorf("referee measures missing: fairness %v margin %+v extra %v", r.Fairness, r.ValidityMarginUS, r.Extra)
+	if r.Fairness <= 0 || r.Fairness > 1 || r.ValidityMarginUS == nil || r.ValidityMarginUS.Count == 0 || r.Referee == nil {
+		t.Errorf("referee measures missing: fairness %v margin %+v extra %v", r.Fairness, r.ValidityMarginUS, r.Referee)
 	}
 }

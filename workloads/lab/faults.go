@@ -29,15 +29,7 @@ type faultRun struct {
 	stalls  *workloads.Stalls // pause-client faults arm them; nil without
 
 	mu       sync.Mutex
-	timeline []Availability
-}
-
-// Availability is one merged interval of the run, seen from the faults.
-type Availability struct {
-	FromS    float64 `json:"from_s"` // since the load started
-	ToS      float64 `json:"to_s"`
-	Acquired int64   `json:"acquired"`
-	Attempts int64   `json:"attempts"`
+	timeline []results.Availability
 }
 
 // openFaults parses cfg.Faults and, when a network fault is asked for, puts
@@ -109,7 +101,7 @@ func (fr *faultRun) observe(next func(*results.Interval)) func(*results.Interval
 		return next
 	}
 	return func(iv *results.Interval) {
-		a := Availability{
+		a := results.Availability{
 			FromS: iv.Start.Sub(fr.started).Seconds(), ToS: iv.End.Sub(fr.started).Seconds(),
 			Acquired: iv.Count(results.OpAcquire, results.OK), Attempts: iv.Total(results.OpAcquire),
 		}
@@ -122,25 +114,30 @@ func (fr *faultRun) observe(next func(*results.Interval)) func(*results.Interval
 	}
 }
 
-// FaultReport is Extra["faults"] of a run.
-type FaultReport struct {
-	Specs    []faults.Fault `json:"specs"`
-	Events   []faults.Event `json:"events"`
-	Timeline []Availability `json:"timeline"`
-	// Recoveries: time from each repair to the next grant (10 ms resolution).
-	Recoveries []Recovery `json:"recoveries"`
-	// LongestOutageMS: the longest time without any grant from the first
-	// fault to the end of the load (10 ms resolution).
-	LongestOutageMS float64 `json:"longest_outage_ms"`
-	// Grants10ms: grants per 10 ms since the load started, up to the end
-	// of the load: the availability timeline at fine grain.
-	Grants10ms []int64 `json:"grants_10ms"`
-	// Stalls: client pauses (pause-client) the workers performed.
-	Stalls int64 `json:"stalls_performed,omitempty"`
+// faultSpecs are the faults as a run's report holds them.
+func faultSpecs(fs []faults.Fault) []results.FaultSpec {
+	out := make([]results.FaultSpec, len(fs))
+	for i, f := range fs {
+		out[i] = results.FaultSpec{Spec: f.Spec, Kind: f.Kind, Masters: f.Masters, Workers: f.Workers, At: f.At.String(),
+			For: f.For.String(), Restart: f.Restart, Delay: f.Delay.String(), MS: f.MS, Jitter: f.Jitter, Jump: f.Jump}
+	}
+	return out
+}
+
+// faultEvents are the schedule's events as a run's report holds them.
+func faultEvents(es []faults.Event) []results.FaultEvent {
+	if es == nil {
+		return nil
+	}
+	out := make([]results.FaultEvent, len(es))
+	for i, e := range es {
+		out[i] = results.FaultEvent(e)
+	}
+	return out
 }
 
 // finish stops the schedule (healing what is still broken), closes the
-// proxies and records what happened into run.Extra["faults"].
+// proxies and records what happened into run.Faults.
 func (fr *faultRun) finish(run *results.Run) {
 	if fr == nil || fr.done {
 		return
@@ -156,12 +153,9 @@ func (fr *faultRun) finish(run *results.Run) {
 	if run == nil || len(fr.faults) == 0 { // only proxies for --rtt: nothing to report
 		return
 	}
-	if run.Extra == nil {
-		run.Extra = map[string]any{}
-	}
 	end := float64(time.Since(fr.started).Milliseconds())
 	fr.mu.Lock()
-	run.Extra["faults"] = FaultReport{Specs: fr.faults, Events: events, Timeline: fr.timeline,
+	run.Faults = &results.FaultReport{Specs: faultSpecs(fr.faults), Events: faultEvents(events), Timeline: fr.timeline,
 		Recoveries: fr.recoveries(events), LongestOutageMS: fr.longestOutageMS(events, end), Grants10ms: fr.grantCounts(end),
 		Stalls: fr.stalls.Taken()}
 	fr.mu.Unlock()
@@ -198,13 +192,13 @@ func (g grantCounter) Lock(ctx context.Context, key string) (drivers.Lease, driv
 
 // recoveries: for each repair event (restart, resume, heal), the time from
 // it to the first grant after it; -1 when none came.
-func (fr *faultRun) recoveries(events []faults.Event) []Recovery {
-	var out []Recovery
+func (fr *faultRun) recoveries(events []faults.Event) []results.Recovery {
+	var out []results.Recovery
 	for _, e := range events {
 		if e.Action != "restart" && e.Action != "resume" && e.Action != "heal" {
 			continue
 		}
-		r := Recovery{Fault: e.Fault, AtMS: e.AtMS, AfterMS: -1}
+		r := results.Recovery{Fault: e.Fault, AtMS: e.AtMS, AfterMS: -1}
 		for i := int(e.AtMS / float64(grantBucket.Milliseconds())); i < len(fr.grants); i++ {
 			if i >= 0 && fr.grants[i].Load() > 0 {
 				r.AfterMS = max(0, float64((time.Duration(i)*grantBucket).Milliseconds())-e.AtMS)
@@ -214,14 +208,6 @@ func (fr *faultRun) recoveries(events []faults.Event) []Recovery {
 		out = append(out, r)
 	}
 	return out
-}
-
-// Recovery is how long after a repair the first lock was granted, at
-// grantBucket resolution.
-type Recovery struct {
-	Fault   string  `json:"fault"`
-	AtMS    float64 `json:"at_ms"`
-	AfterMS float64 `json:"first_grant_after_ms"`
 }
 
 // longestOutageMS is the longest run of grant-less buckets from the first

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/referee"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -58,11 +59,11 @@ type Measurement struct {
 func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h Hooks) (Measurement, error) {
 	reg := results.NewRegistry(cfg.Rate > 0) // open loop: keep service time apart
 	clock := results.NewClock()
-	referee := results.NewReferee(cfg.Workers, clock, 0)
+	ref := referee.New(cfg.Workers, clock, 0)
 	if h.Violations != nil {
-		h.Violations(referee.Violations)
+		h.Violations(ref.Violations)
 	}
-	env := workloads.Env{Locker: locker, Registry: reg, Clock: clock, Referee: referee,
+	env := workloads.Env{Locker: locker, Registry: reg, Clock: clock, Referee: ref,
 		Stalls: h.Stalls, Progress: h.Progress, OnInterval: h.OnInterval, OnWindow: h.OnWindow}
 	res, err := workloads.Run(ctx, cfg, env)
 	if err != nil {
@@ -77,10 +78,11 @@ func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h
 		run.Keys = 0 // one key per worker: the count is not a parameter
 	}
 	run.Fill(reg.Total())
-	run.FillReferee(referee.Report())
+	run.FillReferee(ref.Report())
 	if p := res.Pacing; p != nil {
 		run.MissedStarts = p.Missed
-		run.Extra["pacing"] = p // Extra was made by FillReferee
+		run.Pacing = &results.Pacing{Rate: p.Rate, RampS: p.RampS, Scheduled: p.Scheduled, Started: p.Started,
+			Late: p.Late, Unstarted: p.Unstarted, Missed: p.Missed, MaxLagUS: p.MaxLagUS}
 	}
 	return Measurement{Run: run, Registry: reg, Result: res}, nil
 }

@@ -46,8 +46,8 @@ func TestMeasureLockerToy(t *testing.T) {
 			if run.Workers != tc.cfg.Workers || run.Workload != tc.cfg.Workload || run.Interrupted {
 				t.Errorf("run %+v does not describe its config %+v", run, tc.cfg)
 			}
-			if (tc.cfg.Rate > 0) != (run.Extra["pacing"] != nil) {
-				t.Errorf("rate %g, pacing %v", tc.cfg.Rate, run.Extra["pacing"])
+			if (tc.cfg.Rate > 0) != (run.Pacing != nil) {
+				t.Errorf("rate %g, pacing %v", tc.cfg.Rate, run.Pacing)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package results
+package gate
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // Threshold is a k6-style check over a run's JSON fields, e.g.
@@ -114,10 +116,10 @@ func (t Threshold) Applies(name string) bool {
 // latencies are listed for every op so a metric resolves even when a run
 // did not record it.
 var metricPaths = func() []string {
-	r := Run{LatencyUS: map[string]Percentiles{}, ServiceUS: map[string]Percentiles{}}
-	for _, op := range Ops() {
-		r.LatencyUS[op.String()] = Percentiles{}
-		r.ServiceUS[op.String()] = Percentiles{}
+	r := results.Run{LatencyUS: map[string]results.Percentiles{}, ServiceUS: map[string]results.Percentiles{}}
+	for _, op := range results.Ops() {
+		r.LatencyUS[op.String()] = results.Percentiles{}
+		r.ServiceUS[op.String()] = results.Percentiles{}
 	}
 	var out []string
 	for p := range flatten(r) {
@@ -150,7 +152,7 @@ func resolveMetric(name string) (string, bool) {
 
 // Metric reads a numeric field of r by (short) name; an error when the
 // name is unknown or the run has no such field (an op it never recorded).
-func Metric(r Run, name string) (float64, error) {
+func Metric(r results.Run, name string) (float64, error) {
 	p, ok := resolveMetric(name)
 	if !ok && strings.HasPrefix(name, "extra.") {
 		p, ok = name, true // backend-specific fields: by full path only
@@ -170,7 +172,7 @@ func errUnknownMetric(name string) error {
 }
 
 // flatten turns a Run into dotted paths of its numeric JSON fields.
-func flatten(r Run) map[string]float64 {
+func flatten(r results.Run) map[string]float64 {
 	b, _ := json.Marshal(r)
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)

@@ -1,11 +1,13 @@
-package results
+package referee
 
 import (
+	"runtime"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // ev is one call into the referee, for table-driven histories.
@@ -74,7 +76,7 @@ func TestRefereeViolations(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := NewReferee(3, NewClock(), 0)
+			r := New(3, results.NewClock(), 0)
 			play(r, c.evs)
 			rep := r.Report()
 			if rep.Overlaps != c.overlaps || rep.FenceBackwards != c.fenceBack || rep.Violations != c.overlaps+c.fenceBack {
@@ -143,33 +145,19 @@ func TestRefereeStaleOverlaps(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := NewReferee(6, NewClock(), 0)
+			r := New(6, results.NewClock(), 0)
 			r.CountFrom(c.countFrom)
 			play(r, c.evs)
 			rep := r.Report()
 			if rep.StaleOverlaps != c.stale || rep.Overlaps != c.overlaps || rep.Violations != c.overlaps {
 				t.Errorf("stale %d overlaps %d violations %d, want %d %d %d", rep.StaleOverlaps, rep.Overlaps, rep.Violations, c.stale, c.overlaps, c.overlaps)
 			}
-			var run Run
+			var run results.Run
 			run.FillReferee(rep)
 			if run.Counts.StaleOverlaps != c.stale || run.Counts.Violations != c.overlaps {
 				t.Errorf("run counts %+v, want stale %d violations %d", run.Counts, c.stale, c.overlaps)
 			}
 		})
-	}
-}
-
-// TestTableStaleColumn: the table shows stale overlaps only when a run has
-// some.
-func TestTableStaleColumn(t *testing.T) {
-	for _, n := range []int64{0, 3} {
-		var b strings.Builder
-		if err := WriteTable(&b, []Run{{Name: "r", Counts: Counts{StaleOverlaps: n}}}, TableOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(b.String(), "stale"); got != (n > 0) {
-			t.Errorf("stale overlaps %d: column shown %v\n%s", n, got, b.String())
-		}
 	}
 }
 
@@ -181,22 +169,22 @@ func TestRefereeVerdict(t *testing.T) {
 		name       string
 		history    []ev
 		start, end int64
-		claimed    Outcome
-		want       Outcome
+		claimed    results.Outcome
+		want       results.Outcome
 	}{
-		{"busy, a holder overlapped", holder, 150, 160, Busy, Busy},
-		{"busy claim, nobody held: split", nil, 150, 160, Busy, SplitBrain},
-		{"split claim, but the winner's attempt overlapped: busy", holder, 90, 105, SplitBrain, Busy},
-		{"split, holder gone before the attempt", unlocked, 220, 230, SplitBrain, SplitBrain},
-		{"released, unlock still in flight: busy", released, 220, 230, Busy, Busy},
-		{"unlocked during the attempt: busy", unlocked, 205, 230, Busy, Busy},
-		{"attempt ended before the holder began: split", holder, 10, 50, SplitBrain, SplitBrain},
-		{"timeout stands", holder, 150, 160, Timeout, Timeout},
-		{"error stands", nil, 150, 160, Error, Error},
+		{"busy, a holder overlapped", holder, 150, 160, results.Busy, results.Busy},
+		{"busy claim, nobody held: split", nil, 150, 160, results.Busy, results.SplitBrain},
+		{"split claim, but the winner's attempt overlapped: busy", holder, 90, 105, results.SplitBrain, results.Busy},
+		{"split, holder gone before the attempt", unlocked, 220, 230, results.SplitBrain, results.SplitBrain},
+		{"released, unlock still in flight: busy", released, 220, 230, results.Busy, results.Busy},
+		{"unlocked during the attempt: busy", unlocked, 205, 230, results.Busy, results.Busy},
+		{"attempt ended before the holder began: split", holder, 10, 50, results.SplitBrain, results.SplitBrain},
+		{"timeout stands", holder, 150, 160, results.Timeout, results.Timeout},
+		{"error stands", nil, 150, 160, results.Error, results.Error},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := NewReferee(2, NewClock(), 0)
+			r := New(2, results.NewClock(), 0)
 			play(r, c.history)
 			r.Attempting(0, "k", c.start)
 			if got := r.Failed(0, "k", c.start, c.end, c.claimed); got != c.want {
@@ -209,35 +197,35 @@ func TestRefereeVerdict(t *testing.T) {
 // TestRefereeAwaitsContender: a failure that ended while a contender's
 // attempt was still in flight waits for it; the contender won, so: busy.
 func TestRefereeAwaitsContender(t *testing.T) {
-	r := NewReferee(2, NewClock(), 5*time.Second)
+	r := New(2, results.NewClock(), 5*time.Second)
 	r.Attempting(1, "k", 5)
 	r.Attempting(0, "k", 0)
 	var got atomic.Int32
 	done := make(chan struct{})
-	go func() { got.Store(int32(r.Failed(0, "k", 0, 10, Busy))); close(done) }()
+	go func() { got.Store(int32(r.Failed(0, "k", 0, 10, results.Busy))); close(done) }()
 	time.Sleep(20 * time.Millisecond) // let Failed start waiting (ordering aid, not an assert)
 	r.Granted(1, "k", 5, 12, 1000, 0)
 	<-done
-	if Outcome(got.Load()) != Busy {
-		t.Fatalf("verdict %v, want busy", Outcome(got.Load()))
+	if results.Outcome(got.Load()) != results.Busy {
+		t.Fatalf("verdict %v, want busy", results.Outcome(got.Load()))
 	}
 }
 
 // TestRefereeWaitIsBounded: a contender that never finishes does not hang
 // the verdict.
 func TestRefereeWaitIsBounded(t *testing.T) {
-	r := NewReferee(2, NewClock(), 10*time.Millisecond)
+	r := New(2, results.NewClock(), 10*time.Millisecond)
 	r.Attempting(1, "k", 5)
-	if got := r.Failed(0, "k", 0, 10, Busy); got != SplitBrain {
+	if got := r.Failed(0, "k", 0, 10, results.Busy); got != results.SplitBrain {
 		t.Fatalf("verdict %v, want split_brain", got)
 	}
 }
 
 func TestRefereeCountsFromWarmupEnd(t *testing.T) {
-	r := NewReferee(2, NewClock(), 0)
+	r := New(2, results.NewClock(), 0)
 	r.CountFrom(100)
 	play(r, []ev{grantEv(0, "k", 10, 90), grantEv(1, "k", 20, 95), grantEv(0, "j", 150, 400)})
-	if got := r.Failed(1, "x", 50, 60, Busy); got != SplitBrain {
+	if got := r.Failed(1, "x", 50, 60, results.Busy); got != results.SplitBrain {
 		t.Fatalf("verdict %v: the verdict is given in the warmup too", got)
 	}
 	rep := r.Report()
@@ -269,7 +257,7 @@ func TestJainIndex(t *testing.T) {
 // TestRefereeForgetsOldKeys: uncontended runs lock a fresh key per cycle;
 // the referee must not keep them all.
 func TestRefereeForgetsOldKeys(t *testing.T) {
-	r := NewReferee(1, NewClock(), time.Millisecond)
+	r := New(1, results.NewClock(), time.Millisecond)
 	const n = 200_000
 	step := int64(time.Microsecond * 100)
 	r.Granted(0, "held", 0, 0, 1<<62, 0) // never released
@@ -283,7 +271,7 @@ func TestRefereeForgetsOldKeys(t *testing.T) {
 	for i := range r.shards {
 		kept += len(r.shards[i].keys)
 	}
-	if got := r.Failed(0, "held", 0, 1, Busy); got != Busy {
+	if got := r.Failed(0, "held", 0, 1, results.Busy); got != results.Busy {
 		t.Errorf("a grant still held was swept: verdict %v", got)
 	}
 	// 20 s of history; at most ~1 s (+sweep slack) of it may be kept.
@@ -296,7 +284,7 @@ func TestRefereeForgetsOldKeys(t *testing.T) {
 // cycle: attempting, granted, released, unlocked.
 func BenchmarkRefereeCycle(b *testing.B) {
 	const workers = 64
-	r := NewReferee(workers, NewClock(), 0)
+	r := New(workers, results.NewClock(), 0)
 	keys := make([]string, 4096)
 	for i := range keys {
 		keys[i] = "lockbench:hot:" + strconv.Itoa(i)
@@ -321,12 +309,12 @@ func BenchmarkRefereeCycle(b *testing.B) {
 // BenchmarkRefereeFailedBusy is the verdict on a failed attempt against a
 // known holder (the common contended failure).
 func BenchmarkRefereeFailedBusy(b *testing.B) {
-	r := NewReferee(2, NewClock(), 0)
+	r := New(2, results.NewClock(), 0)
 	r.Granted(1, "k", 0, 1, 1<<60, 0)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		r.Attempting(0, "k", int64(i))
-		if r.Failed(0, "k", int64(i), int64(i)+5, Busy) != Busy {
+		if r.Failed(0, "k", int64(i), int64(i)+5, results.Busy) != results.Busy {
 			b.Fatal("not busy")
 		}
 	}
@@ -335,7 +323,7 @@ func BenchmarkRefereeFailedBusy(b *testing.B) {
 // BenchmarkRefereeFreshKeys is the uncontended case: a new key per cycle,
 // so the shards grow and are swept.
 func BenchmarkRefereeFreshKeys(b *testing.B) {
-	r := NewReferee(1, NewClock(), time.Millisecond)
+	r := New(1, results.NewClock(), time.Millisecond)
 	keys := make([]string, 1<<16)
 	for i := range keys {
 		keys[i] = "lockbench:u:0:" + strconv.Itoa(i)
@@ -349,5 +337,26 @@ func BenchmarkRefereeFreshKeys(b *testing.B) {
 		r.Granted(0, k, t, t+1, t+int64(time.Second), 0)
 		r.Released(0, k, t+2)
 		r.Unlocked(0, k, t+3)
+	}
+}
+
+// TestMemoryPerWorker: what the referee holds per worker is a slot, not a
+// histogram: 4032 more workers may cost at most 1 KB each.
+func TestMemoryPerWorker(t *testing.T) {
+	heap := func(workers int) uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		before := m.HeapAlloc
+		r := New(workers, results.NewClock(), 0)
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		runtime.KeepAlive(r)
+		return m.HeapAlloc - min(before, m.HeapAlloc)
+	}
+	small, large := heap(64), heap(4096)
+	t.Logf("referee heap: %.1f MB at 64 workers, %.1f MB at 4096", float64(small)/(1<<20), float64(large)/(1<<20))
+	if per := (int64(large) - int64(small)) / (4096 - 64); per > 1024 {
+		t.Errorf("%d bytes more per worker", per)
 	}
 }

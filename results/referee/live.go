@@ -1,4 +1,4 @@
-package results
+package referee
 
 // Violations is the number of violations counted so far. Unlike Report it
 // may be called while workers run (two atomic loads): the metrics exporter

@@ -1,6 +1,10 @@
-package results
+package referee
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lockbench/lockbench/results"
+)
 
 // TestRefereeWindow: a grant is judged (acquisitions, fairness, validity
 // margin, overlaps) if and only if it was granted in [from, until) — the
@@ -20,7 +24,7 @@ func TestRefereeWindow(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := NewReferee(2, NewClock(), 0)
+			r := New(2, results.NewClock(), 0)
 			r.CountWindow(from, until)
 			// Worker 1 already holds the key: the grant overlaps it.
 			r.Granted(1, "k", 0, 0, 1_000_000, 0)

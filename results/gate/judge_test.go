@@ -1,10 +1,12 @@
-package results
+package gate
 
 import (
 	"bytes"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 func TestMannWhitney(t *testing.T) {
@@ -94,55 +96,55 @@ func TestParseThreshold(t *testing.T) {
 	}
 }
 
-func run(name string, cyclesPerS, p99 float64) Run {
-	return Run{Name: name, Throughput: Throughput{CyclesPerS: cyclesPerS},
-		LatencyUS: map[string]Percentiles{"cycle": {Count: 100, P99: p99}}}
+func run(name string, cyclesPerS, p99 float64) results.Run {
+	return results.Run{Name: name, Throughput: results.Throughput{CyclesPerS: cyclesPerS},
+		LatencyUS: map[string]results.Percentiles{"cycle": {Count: 100, P99: p99}}}
 }
 
 func TestGate(t *testing.T) {
 	th := func(s string) Threshold { x, _ := ParseThreshold(s); return x }
-	cur := []Run{run("a", 10000, 1000)}
+	cur := []results.Run{run("a", 10000, 1000)}
 	tests := []struct {
 		name       string
-		cur, base  []Run
+		cur, base  []results.Run
 		thresholds []Threshold
 		fail       bool
 		failCheck  string
 	}{
 		{"against itself", cur, cur, nil, false, ""},
-		{"baseline 30% faster", cur, []Run{run("a", 13000, 1000)}, nil, true, "cycles_per_s"},
-		{"baseline 5% faster is noise", cur, []Run{run("a", 10500, 1000)}, nil, false, ""},
-		{"p99 up 50%", cur, []Run{run("a", 10000, 650)}, nil, true, "cycle.p99"},
+		{"baseline 30% faster", cur, []results.Run{run("a", 13000, 1000)}, nil, true, "cycles_per_s"},
+		{"baseline 5% faster is noise", cur, []results.Run{run("a", 10500, 1000)}, nil, false, ""},
+		{"p99 up 50%", cur, []results.Run{run("a", 10000, 650)}, nil, true, "cycle.p99"},
 		{"threshold breach", cur, nil, []Threshold{th("cycle.p99<0.5ms")}, true, "cycle.p99<0.5ms"},
 		{"threshold holds", cur, nil, []Threshold{th("cycle.p99<2ms"), th("violations==0")}, false, ""},
 		{"threshold on an op the run never recorded", cur, nil, []Threshold{th("extend.p99<2ms")}, true, "extend.p99<2ms"},
 		{"threshold matching no run", cur, nil, []Threshold{th("etcd/*:cycle.p99<2ms")}, true, "etcd/*:cycle.p99<2ms"},
-		{"run missing from current", cur, []Run{run("a", 10000, 1000), run("b", 1, 1)}, nil, true, "baseline"},
-		{"baseline without the compared latency", cur, []Run{{Name: "a", Throughput: Throughput{CyclesPerS: 10000}}}, nil, true, "cycle.p99"},
-		{"current recorded no cycle (count 0)", []Run{{Name: "a", Throughput: Throughput{CyclesPerS: 10000},
-			LatencyUS: map[string]Percentiles{"cycle": {}}}}, cur, nil, true, "cycle.p99"},
-		{"threshold on a latency of no samples", []Run{{Name: "a", LatencyUS: map[string]Percentiles{"release": {}}}}, nil,
+		{"run missing from current", cur, []results.Run{run("a", 10000, 1000), run("b", 1, 1)}, nil, true, "baseline"},
+		{"baseline without the compared latency", cur, []results.Run{{Name: "a", Throughput: results.Throughput{CyclesPerS: 10000}}}, nil, true, "cycle.p99"},
+		{"current recorded no cycle (count 0)", []results.Run{{Name: "a", Throughput: results.Throughput{CyclesPerS: 10000},
+			LatencyUS: map[string]results.Percentiles{"cycle": {}}}}, cur, nil, true, "cycle.p99"},
+		{"threshold on a latency of no samples", []results.Run{{Name: "a", LatencyUS: map[string]results.Percentiles{"release": {}}}}, nil,
 			[]Threshold{th("release.p99<1ms")}, true, "release.p99<1ms"},
 		{"medians, significant",
-			[]Run{run("a", 100, 1), run("a", 101, 1), run("a", 99, 1), run("a", 102, 1)},
-			[]Run{run("a", 150, 1), run("a", 151, 1), run("a", 149, 1), run("a", 152, 1)}, nil, true, "cycles_per_s"},
+			[]results.Run{run("a", 100, 1), run("a", 101, 1), run("a", 99, 1), run("a", 102, 1)},
+			[]results.Run{run("a", 150, 1), run("a", 151, 1), run("a", 149, 1), run("a", 152, 1)}, nil, true, "cycles_per_s"},
 		{"two a side: medians vs tolerance decide",
-			[]Run{run("a", 100, 1), run("a", 102, 1)},
-			[]Run{run("a", 150, 1), run("a", 152, 1)}, nil, true, "cycles_per_s"},
+			[]results.Run{run("a", 100, 1), run("a", 102, 1)},
+			[]results.Run{run("a", 150, 1), run("a", 152, 1)}, nil, true, "cycles_per_s"},
 		{"medians, beyond tolerance but not significant",
-			[]Run{run("a", 100, 1), run("a", 200, 1), run("a", 60, 1), run("a", 300, 1)},
-			[]Run{run("a", 150, 1), run("a", 90, 1), run("a", 250, 1), run("a", 180, 1)}, nil, false, ""},
+			[]results.Run{run("a", 100, 1), run("a", 200, 1), run("a", 60, 1), run("a", 300, 1)},
+			[]results.Run{run("a", 150, 1), run("a", 90, 1), run("a", 250, 1), run("a", 180, 1)}, nil, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opt := DefaultGateOptions()
+			opt := DefaultOptions()
 			opt.Thresholds = tt.thresholds
-			res := Gate(tt.cur, tt.base, opt)
+			res := Judge(tt.cur, tt.base, opt)
 			if res.Failed != tt.fail {
 				t.Fatalf("failed=%v, want %v: %+v", res.Failed, tt.fail, res.Rows)
 			}
 			var buf bytes.Buffer
-			if err := WriteGate(&buf, res, true); err != nil {
+			if err := Write(&buf, res, true); err != nil {
 				t.Fatal(err)
 			}
 			if tt.fail && !strings.Contains(buf.String(), tt.failCheck) {
@@ -157,16 +159,5 @@ func TestGate(t *testing.T) {
 				t.Fatalf("no failing row for %q: %+v", tt.failCheck, res.Rows)
 			}
 		})
-	}
-}
-
-func TestGoBenchLine(t *testing.T) {
-	r := Run{Name: "redlock/rueidis/auto/uncontended", Throughput: Throughput{CyclesPerS: 125000},
-		LatencyUS: map[string]Percentiles{"cycle": {P50: 2.5, P99: 9.75, P999: 20}, "acquire": {P99: 7}},
-		Counts:    Counts{Cycles: 1250000, Attempts: 1250000}, AllocsPerCycle: 3}
-	got := GoBenchLine(r, 2)
-	want := "BenchmarkLock/redlock/rueidis/auto/uncontended-2\t1250000\t8000 ns/op\t2500 p50-ns\t9750 p99-ns\t20000 p99.9-ns\t7000 acquire-p99-ns\t125000 cycles/s\t1 attempts/op\t3 allocs/op\t0 errors\t0 violations\t0 stale-overlaps"
-	if got != want {
-		t.Fatalf("got\n%q\nwant\n%q", got, want)
 	}
 }

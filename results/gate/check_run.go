@@ -1,4 +1,4 @@
-package results
+package gate
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // CheckRun returns the first impossible value of r: a negative or
@@ -14,7 +16,7 @@ import (
 // the gate refuses it. Backend-specific extras and the validity margin (which
 // can honestly be negative: a grant that arrived after its validity ended)
 // are not checked.
-func CheckRun(r Run) error {
+func CheckRun(r results.Run) error {
 	if _, err := json.Marshal(r); err != nil {
 		return fmt.Errorf("impossible value: %v", err) // NaN or ±Inf
 	}
@@ -34,35 +36,9 @@ func CheckRun(r Run) error {
 	return fmt.Errorf("impossible value %s", bad[0])
 }
 
-// Measured is whether r recorded latencies of op (a count above zero): a
-// p99 of no samples reads 0 and would pass any check.
-func Measured(r Run, op string) bool {
-	p, ok := r.LatencyUS[op]
-	return ok && p.Count > 0
-}
-
-// KnownOp is whether op names an op of the vocabulary.
-func KnownOp(op string) bool {
-	for _, o := range Ops() {
-		if o.String() == op {
-			return true
-		}
-	}
-	return false
-}
-
-// OpNames lists the ops, for error messages.
-func OpNames() string {
-	var s []string
-	for _, o := range Ops() {
-		s = append(s, o.String())
-	}
-	return strings.Join(s, ", ")
-}
-
 // sample reads metric of r for a verdict: false when r has no such field,
 // or when it is a latency of an op r never recorded.
-func sample(r Run, metric string) (float64, bool) {
+func sample(r results.Run, metric string) (float64, bool) {
 	v, err := Metric(r, metric)
 	if err != nil {
 		return 0, false

@@ -1,4 +1,4 @@
-package results
+package gate
 
 import (
 	"fmt"
@@ -6,10 +6,12 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/lockbench/lockbench/results"
 )
 
-// GateOptions configure a CI gate.
-type GateOptions struct {
+// Options configure a CI gate.
+type Options struct {
 	Thresholds []Threshold
 	// ThroughputTol and LatencyTol are the relative changes tolerated as
 	// noise against the baseline (0.10 = 10 %).
@@ -21,13 +23,13 @@ type GateOptions struct {
 	Alpha float64
 }
 
-// DefaultGateOptions: 10 % throughput, 20 % p99 of cycle, α = 0.05.
-func DefaultGateOptions() GateOptions {
-	return GateOptions{ThroughputTol: 0.10, LatencyTol: 0.20, LatencyOp: "cycle", Alpha: 0.05}
+// DefaultOptions: 10 % throughput, 20 % p99 of cycle, α = 0.05.
+func DefaultOptions() Options {
+	return Options{ThroughputTol: 0.10, LatencyTol: 0.20, LatencyOp: "cycle", Alpha: 0.05}
 }
 
-// GateRow is one check.
-type GateRow struct {
+// Row is one check.
+type Row struct {
 	Run, Check        string
 	Baseline, Current float64 // medians; Baseline NaN for thresholds
 	Change            float64 // relative, current vs baseline
@@ -37,17 +39,20 @@ type GateRow struct {
 	Note              string
 }
 
-// GateResult is the verdict.
-type GateResult struct {
-	Rows   []GateRow
+// Verdict is the gate's judgement: one row per check.
+type Verdict struct {
+	Rows   []Row
 	Failed bool
+	// Warnings: what Check allowed but is rarely meant (summaries of
+	// different configs, interrupted runs).
+	Warnings []*FieldError
 }
 
-// Gate checks cur (runs grouped by name; repeated runs are samples) against
+// Judge checks cur (runs grouped by name; repeated runs are samples) against
 // thresholds and, when base is not empty, against the baseline.
-func Gate(cur, base []Run, opt GateOptions) GateResult {
-	var res GateResult
-	add := func(r GateRow) {
+func Judge(cur, base []results.Run, opt Options) Verdict {
+	var res Verdict
+	add := func(r Row) {
 		res.Rows = append(res.Rows, r)
 		res.Failed = res.Failed || !r.Pass
 	}
@@ -61,7 +66,7 @@ func Gate(cur, base []Run, opt GateOptions) GateResult {
 			matched = true
 			vs := samples(curBy[name], t.Metric)
 			v := Median(vs)
-			row := GateRow{Run: name, Check: t.Expr, Baseline: math.NaN(), Current: v, Change: math.NaN(),
+			row := Row{Run: name, Check: t.Expr, Baseline: math.NaN(), Current: v, Change: math.NaN(),
 				P: math.NaN(), Samples: [2]int{0, len(vs)}, Pass: len(vs) > 0 && t.Holds(v)}
 			if len(vs) == 0 {
 				row.Note = "the run has no " + t.Metric
@@ -69,7 +74,7 @@ func Gate(cur, base []Run, opt GateOptions) GateResult {
 			add(row)
 		}
 		if !matched {
-			add(GateRow{Run: t.Runs, Check: t.Expr, Baseline: math.NaN(), Current: math.NaN(), Change: math.NaN(),
+			add(Row{Run: t.Runs, Check: t.Expr, Baseline: math.NaN(), Current: math.NaN(), Change: math.NaN(),
 				P: math.NaN(), Note: "no run matches"})
 		}
 	}
@@ -88,7 +93,7 @@ func Gate(cur, base []Run, opt GateOptions) GateResult {
 	for _, name := range names {
 		b, ok := baseBy[name]
 		if !ok {
-			add(GateRow{Run: name, Check: "baseline", Baseline: math.NaN(), Current: math.NaN(), Change: math.NaN(),
+			add(Row{Run: name, Check: "baseline", Baseline: math.NaN(), Current: math.NaN(), Change: math.NaN(),
 				P: math.NaN(), Pass: true, Note: "new: not in the baseline"})
 			continue
 		}
@@ -98,7 +103,7 @@ func Gate(cur, base []Run, opt GateOptions) GateResult {
 	}
 	for _, name := range baseNames {
 		if _, ok := curBy[name]; !ok {
-			add(GateRow{Run: name, Check: "baseline", Baseline: math.NaN(), Current: math.NaN(), Change: math.NaN(),
+			add(Row{Run: name, Check: "baseline", Baseline: math.NaN(), Current: math.NaN(), Change: math.NaN(),
 				P: math.NaN(), Note: "missing: in the baseline, not in this run"})
 		}
 	}
@@ -107,9 +112,9 @@ func Gate(cur, base []Run, opt GateOptions) GateResult {
 
 // compare fails only on a change in the bad direction beyond tol that is
 // also significant when there are samples enough to test it.
-func compare(name, metric string, tol float64, higher bool, b, c []float64, alpha float64) GateRow {
+func compare(name, metric string, tol float64, higher bool, b, c []float64, alpha float64) Row {
 	bm, cm := Median(b), Median(c)
-	r := GateRow{Run: name, Check: shortMetric(metric), Baseline: bm, Current: cm, P: math.NaN(),
+	r := Row{Run: name, Check: shortMetric(metric), Baseline: bm, Current: cm, P: math.NaN(),
 		Samples: [2]int{len(b), len(c)}}
 	switch {
 	case len(b) == 0 || len(c) == 0:
@@ -155,8 +160,8 @@ func shortMetric(p string) string {
 	return strings.TrimPrefix(p, "latency_us.")
 }
 
-func groupRuns(runs []Run) (map[string][]Run, []string) {
-	by := map[string][]Run{}
+func groupRuns(runs []results.Run) (map[string][]results.Run, []string) {
+	by := map[string][]results.Run{}
 	var names []string
 	for _, r := range runs {
 		if _, ok := by[r.Name]; !ok {
@@ -168,7 +173,7 @@ func groupRuns(runs []Run) (map[string][]Run, []string) {
 	return by, names
 }
 
-func samples(runs []Run, metric string) []float64 {
+func samples(runs []results.Run, metric string) []float64 {
 	out := make([]float64, 0, len(runs))
 	for _, r := range runs {
 		if v, ok := sample(r, metric); ok {
@@ -178,9 +183,9 @@ func samples(runs []Run, metric string) []float64 {
 	return out
 }
 
-// WriteGate prints the verdict as an aligned table or, with md, as a
+// Write prints the verdict as an aligned table or, with md, as a
 // markdown table for CI job summaries.
-func WriteGate(w io.Writer, res GateResult, md bool) error {
+func Write(w io.Writer, res Verdict, md bool) error {
 	header := []string{"run", "check", "baseline", "current", "change", "p", "n", "verdict"}
 	rows := [][]string{}
 	for _, r := range res.Rows {

@@ -1,4 +1,4 @@
-package results
+package referee
 
 import (
 	"hash/maphash"
@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // Referee is the harness's ground truth. Every worker tells it, on one
@@ -36,10 +38,9 @@ type Referee struct {
 	shards  [refShards]refShard
 	workers []refWorker
 	seed    maphash.Seed
-	// margins: validity margins (ns) of counted grants, worker i in
-	// margins[i % len]: a fixed number of atomic bucket arrays, not a
-	// histogram per worker.
-	margins []buckets
+	// margins: validity margins (ns) of counted grants, a fixed number of
+	// atomic bucket arrays shared by the workers, not a histogram per worker.
+	margins *results.ConcurrentHistogram
 	now     func() int64
 	maxWait int64
 	// [from, until): grants and failures outside it (the warmup, the
@@ -99,15 +100,15 @@ type refWorker struct {
 	_                      [40]byte
 }
 
-// NewReferee serves workers workers on clock. A failed attempt's verdict
+// New serves workers workers on clock. A failed attempt's verdict
 // waits at most maxWait for contenders whose attempts overlapped it to end
 // (0: one second).
-func NewReferee(workers int, clock Clock, maxWait time.Duration) *Referee {
+func New(workers int, clock results.Clock, maxWait time.Duration) *Referee {
 	if maxWait <= 0 {
 		maxWait = time.Second
 	}
 	r := &Referee{workers: make([]refWorker, workers), now: clock.Now, maxWait: int64(maxWait),
-		seed: maphash.MakeSeed(), margins: make([]buckets, min(numShards(), max(workers, 1)))}
+		seed: maphash.MakeSeed(), margins: results.NewConcurrentHistogram(workers)}
 	r.until.Store(math.MaxInt64)
 	// A failure is judged within maxWait of its end, and an attempt lasts
 	// far less than a second: older unlocked grants can matter to no one.
@@ -150,7 +151,7 @@ func (r *Referee) Granted(worker int, key string, start, granted, validUntil int
 	counted := r.counts(granted)
 	if counted {
 		w.acquired++
-		r.margins[worker%len(r.margins)].add(min(max(validUntil-granted, 0), HighestNS))
+		r.margins.Add(worker, min(max(validUntil-granted, 0), results.HighestNS))
 	}
 	h := r.keyHash(key)
 	w.lastKey, w.lastGranted, w.lastValid = h, granted, validUntil
@@ -263,28 +264,28 @@ func (r *Referee) mark(worker int, h uint64, at int64, unlocked bool, staleFrom 
 // votes, leftovers of failed attempts). Timeout and Error claims stand.
 // Before deciding it waits (at most maxWait) for contenders' attempts on key
 // that began before end, since one of them may yet be granted.
-func (r *Referee) Failed(worker int, key string, start, end int64, claimed Outcome) Outcome {
+func (r *Referee) Failed(worker int, key string, start, end int64, claimed results.Outcome) results.Outcome {
 	r.workers[worker].hash.Store(0)
-	if claimed != Busy && claimed != SplitBrain {
+	if claimed != results.Busy && claimed != results.SplitBrain {
 		return claimed
 	}
 	h := r.keyHash(key)
 	if !r.held(h, start, end) {
 		r.awaitContenders(worker, h, end)
 		if !r.held(h, start, end) {
-			r.moved(claimed, SplitBrain, end)
-			return SplitBrain
+			r.moved(claimed, results.SplitBrain, end)
+			return results.SplitBrain
 		}
 	}
-	r.moved(claimed, Busy, end)
-	return Busy
+	r.moved(claimed, results.Busy, end)
+	return results.Busy
 }
 
-func (r *Referee) moved(from, to Outcome, at int64) {
+func (r *Referee) moved(from, to results.Outcome, at int64) {
 	if from == to || !r.counts(at) {
 		return
 	}
-	if to == SplitBrain {
+	if to == results.SplitBrain {
 		r.toSplit.Add(1)
 	} else {
 		r.toBusy.Add(1)

@@ -1,0 +1,11 @@
+// Package gate is lockbench's CI gate: it judges the runs of summaries
+// against k6-style thresholds over their JSON fields ("cycle.p99<2ms") and
+// against a baseline's runs (medians within a tolerance, and a Mann-Whitney
+// U test when both sides have enough repeated runs), and refuses input no
+// verdict can be made with, with errors that name the Options or Input
+// field (a CLI maps them to its flags).
+//
+// It owns thresholds, the metric paths of a run, the statistics and the
+// verdict table. It imports results only: nothing of workloads, drivers,
+// compose or cmd.
+package gate
