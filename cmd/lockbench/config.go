@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -108,10 +109,10 @@ func (c *RunConfig) validate() error {
 		return usagef("--format %s: stdout is taken by --json -", c.Format)
 	}
 	if err := c.Driver.Validate(); err != nil {
-		return usageError{err}
+		return fieldUsage(results.Within("driver", err))
 	}
 	if err := c.Workload.Validate(); err != nil {
-		return usageError{err}
+		return fieldUsage(results.Within("workload", err))
 	}
 	if w := c.Workload.Workers; w > maxWorkers {
 		return usagef("--workers %d: at most %d in one lockbench process (each worker is a goroutine with its own client state; run several processes with their own --prefix and merge them)", w, maxWorkers)
