@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
@@ -48,7 +47,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	prog := cfg.progress
 	if !cfg.Quiet {
 		if prog == nil {
-			prog = newProgress(1, 0)
+			prog = newProgress(cfg.errOut(), 1, 0)
 		}
 		prog.begin(name, cfg.Workload.Warmup)
 		hooks.Progress = prog.tick
@@ -82,7 +81,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	run.Masters = cellMasters(spec, topo)
 	run.AddedRTTUS = float64(cfg.RTT.Microseconds())
 	if run.NothingMeasured {
-		fmt.Fprintf(os.Stderr, "lockbench: %s: interrupted during the warmup: nothing was measured\n", name)
+		fmt.Fprintf(cfg.errOut(), "lockbench: %s: interrupted during the warmup: nothing was measured\n", name)
 	}
 	total := m.Registry.Total()
 	labels := topo.RedisAddrs
@@ -93,7 +92,7 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	run.Cost = cw.cost(run.Counts.Cycles)
 	fr.finish(&run) // Extra["faults"]: specs, events, availability timeline
 	if p := m.Result.Pacing; p != nil && p.Scheduled > 0 && float64(p.Missed) > 0.01*float64(p.Scheduled) {
-		fmt.Fprintf(os.Stderr, "lockbench: %s: %d of %d scheduled starts missed (%d late > 1 ms, %d never begun, max lag %.1f ms): --workers %d did not keep --rate %g\n",
+		fmt.Fprintf(cfg.errOut(), "lockbench: %s: %d of %d scheduled starts missed (%d late > 1 ms, %d never begun, max lag %.1f ms): --workers %d did not keep --rate %g\n",
 			name, p.Missed, p.Scheduled, p.Late, p.Unstarted, p.MaxLagUS/1e3, cfg.Workload.Workers, p.Rate)
 	}
 	if !cfg.Quiet {

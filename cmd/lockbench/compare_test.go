@@ -108,15 +108,15 @@ func TestCompareMatrix(t *testing.T) {
 // interrupted=true, stops the masters and exits 130.
 func TestCompareInterrupt(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "c.json")
-	cmd, pids := startRun(t, "compare", "--masters", "3", "--clients", "goredis", "--muxes", "sequential,fanout",
-		"--workloads", "uncontended", "--workers", "4", "--warmup", "0s", "--duration", "60s", "-q", "--json", out)
-	time.Sleep(1500 * time.Millisecond)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	p, pids := startRun(t, "compare", "--masters", "3", "--clients", "goredis", "--muxes", "sequential,fanout",
+		"--workloads", "uncontended", "--workers", "4", "--warmup", "0s", "--duration", "60s", "--json", out)
+	p.waitLine(t, "now:") // the first cell's first second measured
+	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	err := cmd.Wait()
-	if cmd.ProcessState.ExitCode() != exitInterrupted {
-		t.Fatalf("exit %d (%v), want %d", cmd.ProcessState.ExitCode(), err, exitInterrupted)
+	err := p.cmd.Wait()
+	if p.cmd.ProcessState.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %d (%v), want %d", p.cmd.ProcessState.ExitCode(), err, exitInterrupted)
 	}
 	waitGone(t, pids)
 	var sum results.Summary

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"time"
@@ -40,7 +41,7 @@ func startMetrics(c *RunConfig) (stop func(), err error) {
 	}
 	c.metrics = e
 	if !c.Quiet {
-		fmt.Fprintf(os.Stderr, "metrics at http://%s/metrics\n", srv.Addr())
+		fmt.Fprintf(c.errOut(), "metrics at http://%s/metrics\n", srv.Addr())
 	}
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -53,8 +54,8 @@ func startMetrics(c *RunConfig) (stop func(), err error) {
 // stdout is one, else results.TableWidth.
 func tableOptions(c RunConfig) results.TableOptions {
 	opt := results.TableOptions{Wide: c.Wide}
-	if fd := int(os.Stdout.Fd()); term.IsTerminal(fd) {
-		if w, _, err := term.GetSize(fd); err == nil && w > 0 {
+	if f, ok := c.out().(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
 			opt.MaxWidth = w
 		}
 	}
@@ -65,26 +66,32 @@ func tableOptions(c RunConfig) results.TableOptions {
 // masters… ready (120 ms)". On a terminal the first half shows while the
 // servers start; elsewhere (logs) the line is written whole once they are
 // up, so a failure leaves only its one error line.
-func upTopology(ctx context.Context, spec compose.Spec, quiet bool) (*compose.Topology, error) {
+func upTopology(ctx context.Context, spec compose.Spec, quiet bool, stderr io.Writer) (*compose.Topology, error) {
 	if quiet {
 		return compose.Up(ctx, spec)
 	}
-	tty := term.IsTerminal(int(os.Stderr.Fd()))
+	tty := isTerminal(stderr)
 	if tty {
-		fmt.Fprintf(os.Stderr, "%s… ", describeTopology(spec))
+		fmt.Fprintf(stderr, "%s… ", describeTopology(spec))
 	}
 	start := time.Now()
 	topo, err := compose.Up(ctx, spec)
 	switch {
 	case err != nil && tty:
-		fmt.Fprint(os.Stderr, "\r\033[K")
+		fmt.Fprint(stderr, "\r\033[K")
 	case err != nil:
 	case tty:
-		fmt.Fprintf(os.Stderr, "ready (%d ms)\n", time.Since(start).Milliseconds())
+		fmt.Fprintf(stderr, "ready (%d ms)\n", time.Since(start).Milliseconds())
 	default:
-		fmt.Fprintf(os.Stderr, "%s… ready (%d ms)\n", describeTopology(spec), time.Since(start).Milliseconds())
+		fmt.Fprintf(stderr, "%s… ready (%d ms)\n", describeTopology(spec), time.Since(start).Milliseconds())
 	}
 	return topo, err
+}
+
+// isTerminal: is w a terminal (not a file, pipe or test buffer)?
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func describeTopology(spec compose.Spec) string {

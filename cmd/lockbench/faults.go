@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -94,7 +93,7 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, masters []
 	proxied = proxied || cfg.RTT > 0
 	fr = &faultRun{faults: fs, target: faults.Target{TTL: cfg.Driver.Redlock.TTL}, span: cfg.Workload.Warmup + cfg.Workload.Ramp + cfg.Workload.Duration}
 	if !cfg.Quiet {
-		fr.target.Log = os.Stderr
+		fr.target.Log = cfg.errOut()
 	}
 	if topo.Redis != nil {
 		fr.target.Servers = topo.Redis.Servers

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -84,18 +85,18 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 				op = opt.LatencyOp
 			}
 			var first firstConfig
-			cur, err := loadRuns("summary", args, count, op, &first)
+			cur, err := loadRuns(cmd.ErrOrStderr(), "summary", args, count, op, &first)
 			if err != nil {
 				return err
 			}
 			var base []results.Run
 			if len(baselines) > 0 {
-				if base, err = loadRuns("--baseline", baselines, count, op, &first); err != nil {
+				if base, err = loadRuns(cmd.ErrOrStderr(), "--baseline", baselines, count, op, &first); err != nil {
 					return err
 				}
 			}
 			res := results.Gate(cur, base, opt)
-			if err := results.WriteGate(os.Stdout, res, md); err != nil {
+			if err := results.WriteGate(cmd.OutOrStdout(), res, md); err != nil {
 				return err
 			}
 			if res.Failed {
@@ -132,7 +133,7 @@ type firstConfig struct {
 // refuses a summary without runs, a run with impossible values and (op set)
 // a run that never measured op, and checks each run name has at least
 // count samples.
-func loadRuns(what string, paths []string, count int, op string, first *firstConfig) ([]results.Run, error) {
+func loadRuns(stderr io.Writer, what string, paths []string, count int, op string, first *firstConfig) ([]results.Run, error) {
 	var runs []results.Run
 	seen := map[string]string{} // run identity → the summary it was read from
 	for _, p := range paths {
@@ -166,10 +167,10 @@ func loadRuns(what string, paths []string, count int, op string, first *firstCon
 		if first.raw == nil {
 			first.raw, first.path = s.Config, p
 		} else if !results.SameConfig(first.raw, s.Config) {
-			fmt.Fprintf(os.Stderr, "lockbench: warning: %s %q was measured with a different config than %q\n", what, p, first.path)
+			fmt.Fprintf(stderr, "lockbench: warning: %s %q was measured with a different config than %q\n", what, p, first.path)
 		}
 		if s.Interrupted {
-			fmt.Fprintf(os.Stderr, "lockbench: warning: %s %q was interrupted; its numbers cover part of the run\n", what, p)
+			fmt.Fprintf(stderr, "lockbench: warning: %s %q was interrupted; its numbers cover part of the run\n", what, p)
 		}
 		runs = append(runs, s.Runs...)
 	}

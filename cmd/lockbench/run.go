@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -26,7 +25,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 			if err := cfg.validate(); err != nil {
 				return err
 			}
-			cfg.stderr = cmd.ErrOrStderr()
+			cfg.setIO(cmd)
 			return runOne(cmd.Context(), cfg)
 		},
 	}
@@ -51,7 +50,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 		return err
 	}
 	defer stopMetrics()
-	topo, err := upTopology(ctx, cfg.Topology, cfg.Quiet)
+	topo, err := upTopology(ctx, cfg.Topology, cfg.Quiet, cfg.errOut())
 	if err != nil {
 		return upError(ctx, err)
 	}
@@ -97,20 +96,20 @@ func upError(ctx context.Context, err error) error {
 func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
 	switch {
 	case cfg.Format == "gobench":
-		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
+		if err := results.WriteGoBench(cfg.out(), sum); err != nil {
 			return err
 		}
 	case cfg.Format == "csv":
-		if err := results.WriteCSV(os.Stdout, sum.Runs); err != nil {
+		if err := results.WriteCSV(cfg.out(), sum.Runs); err != nil {
 			return err
 		}
 	case cfg.JSON != "-":
-		if err := results.WriteTable(os.Stdout, sum.Runs, tableOptions(cfg)); err != nil {
+		if err := results.WriteTable(cfg.out(), sum.Runs, tableOptions(cfg)); err != nil {
 			return err
 		}
 	}
 	if cfg.JSON != "" {
-		if err := sum.WriteJSON(cfg.JSON); err != nil {
+		if err := sum.WriteJSONTo(cfg.out(), cfg.JSON); err != nil {
 			return fmt.Errorf("--json %q: %w", cfg.JSON, err)
 		}
 	}

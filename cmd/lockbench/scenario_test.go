@@ -30,6 +30,7 @@ func TestScenariosAsExpected(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs four scenarios (~25 s)")
 	}
+	t.Parallel() // waits on servers and fixed scenario lengths, little CPU: overlaps the other long ones
 	for _, c := range []struct {
 		name       string
 		violations bool // > 0
@@ -63,6 +64,7 @@ func TestClientPauseFencing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 6 lease expiries (~15 s)")
 	}
+	t.Parallel() // waits on lease expiries, little CPU: overlaps the other long ones
 	stdout, stderr, code := cli(t, 120*time.Second, "scenario", "client-pause")
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)

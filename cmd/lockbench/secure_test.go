@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,22 +16,15 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// cliEnv is cli with extra environment variables.
+// cliEnv is cli with extra environment variables ("K=V"), set for the
+// rest of the test.
 func cliEnv(t *testing.T, env []string, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, lockbenchBin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return stdout.String(), stderr.String(), ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("lockbench %v: %v", args, err)
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
 	}
-	return stdout.String(), stderr.String(), 0
+	return cli(t, 3*time.Minute, args...)
 }
 
 // secureMode is one way masters are secured, and how a user gives lockbench
