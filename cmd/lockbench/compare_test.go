@@ -76,6 +76,7 @@ func TestCompareRuns(t *testing.T) {
 // TestCompareMatrix runs a small real matrix and reads its JSON back: every
 // cell is there, ratios included.
 func TestCompareMatrix(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "c.json")
 	code := execute(context.Background(), []string{"compare", "-q", "--redis", redis,
@@ -107,6 +108,7 @@ func TestCompareMatrix(t *testing.T) {
 // TestCompareInterrupt: Ctrl-C mid-matrix writes what was measured with
 // interrupted=true, stops the masters and exits 130.
 func TestCompareInterrupt(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "c.json")
 	p, pids := startRun(t, "compare", "--masters", "3", "--clients", "goredis", "--muxes", "sequential,fanout",
 		"--workloads", "uncontended", "--workers", "4", "--warmup", "0s", "--duration", "60s", "--json", out)

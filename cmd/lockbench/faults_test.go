@@ -94,6 +94,7 @@ func TestFaultBadInput(t *testing.T) {
 // violation, since the lock service kept its promise; the stalled holder's
 // unlock finds the lock gone.
 func TestPauseClientStaleOverlap(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "s.json")
 	stdout, stderr, code := cli(t, 60*time.Second, "run", "-q", "--workload", "contended", "--warmup", "0s",
 		"--workers", "4", "--keys", "1", "--hold", "20ms", "--ttl", "300ms", "--duration", "3s",

@@ -27,7 +27,9 @@ func TestMain(m *testing.M) {
 	// In-process commands that start etcd re-execute this test binary as
 	// each member (compose/etcdmember): serve it before anything else.
 	etcdmember.ServeIfChild()
-	os.Exit(m.Run())
+	code := m.Run()
+	closePair()
+	os.Exit(code)
 }
 
 // lockbenchCmd is lockbench as a separate process (this test binary

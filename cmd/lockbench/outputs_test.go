@@ -88,6 +88,7 @@ func listTree(t *testing.T, dir string) string {
 // Reusing --out replaces the earlier result: every interval log left in
 // the directory belongs to a run of its summary.json.
 func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "run")
 	for _, mux := range []string{"fanout", "sequential"} {

@@ -111,6 +111,7 @@ func waitGone(t *testing.T, pids []int) {
 // Ctrl-C mid-run: the summary of what was measured is written with
 // interrupted=true, the masters are stopped, and the exit is 130.
 func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "s.json")
 	p, pids := startRun(t, "run", "--masters", "3", "--workers", "4", "--warmup", "0s", "--duration", "60s", "--json", out)
 	p.waitLine(t, "now:") // the first second measured
@@ -137,6 +138,7 @@ func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
 // SIGTERM behaves like Ctrl-C; SIGKILL leaves no server behind either
 // (parent-death signal).
 func TestNoOrphansOnTermOrKill(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			p, pids := startRun(t, "run", "--masters", "3", "--workers", "2", "--warmup", "0s", "--duration", "60s")
@@ -150,6 +152,7 @@ func TestNoOrphansOnTermOrKill(t *testing.T) {
 
 // A short real run writes every field of the summary schema.
 func TestRunWritesSchema(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "s.json")
 	stdout, stderr, code := cli(t, 60*time.Second, "run", "--masters", "3", "--workers", "2", "--warmup", "200ms", "--duration", "1s", "-q", "--json", out)
 	if code != 0 {
