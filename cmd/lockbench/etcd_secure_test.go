@@ -16,8 +16,7 @@ import (
 // by https:// endpoint, etcdctl-named flags and LOCKBENCH_ETCD_PASSWORD,
 // is measured without its password in any output; a wrong password is
 // refused before anything is written.
-func TestEtcdSecureExternal(t *testing.T) {
-	t.Parallel() // independent servers and files: overlaps the other parallel tests
+func TestEtcdSecureExternal(t *testing.T) { // not parallel: t.Setenv
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Secure: true})
