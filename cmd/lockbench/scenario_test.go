@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/compose/slow"
 )
 
 func TestScenarioListAndBadInput(t *testing.T) {
@@ -37,7 +39,14 @@ func TestScenariosAsExpected(t *testing.T) {
 	}{{"restart-no-persistence", true}, {"restart-no-persistence-delayed", false}, {"clock-jump", true}, {"clock-jump-within-drift", false}} {
 		name := c.name
 		t.Run(name, func(t *testing.T) {
+			// Each scenario is timed against the servers' and clients'
+			// schedules; on a loaded machine (compose/slow) one that did not
+			// measure as expected runs once more, and must then.
 			stdout, stderr, code := cli(t, 90*time.Second, "scenario", name)
+			if code == exitFailure && slow.Factor() > 1 {
+				t.Logf("loaded machine (load factor %.1f): %s measured other than expected, running it again:\n%s", slow.Factor(), name, stdout)
+				stdout, stderr, code = cli(t, 90*time.Second, "scenario", name)
+			}
 			if code != 0 {
 				t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 			}
