@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -67,6 +66,7 @@ sustainable load.
 			if err := sc.validate(); err != nil {
 				return err
 			}
+			sc.Base.setIO(cmd)
 			return runSweep(cmd.Context(), sc)
 		},
 	}
@@ -178,14 +178,14 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		if sc.Base.Format == "csv" {
 			write = func(w io.Writer, s *results.Summary) error { return results.WriteCSV(w, s.Runs) }
 		}
-		if err := write(os.Stdout, sum); err != nil {
+		if err := write(sc.Base.out(), sum); err != nil {
 			return err
 		}
-		printKnees(os.Stderr, sweeps, sc)
+		printKnees(sc.Base.errOut(), sweeps, sc)
 	case sc.Base.JSON == "-":
-		printKnees(os.Stderr, sweeps, sc) // stdout is the JSON alone
+		printKnees(sc.Base.errOut(), sweeps, sc) // stdout is the JSON alone
 	default:
-		printKnees(os.Stdout, sweeps, sc)
+		printKnees(sc.Base.out(), sweeps, sc)
 	}
 	if err := writeSweep(sc.Base, sum, cells, sweeps); err != nil {
 		return err
@@ -214,7 +214,7 @@ func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, l *lab.Lab) (cap
 		st := judgeStep(sc, s, m.Run)
 		m.Run.Name = fmt.Sprintf("%s@%s=%g", sw.Name, sc.By, load)
 		if !sc.Base.Quiet {
-			fmt.Fprintf(os.Stderr, "step %s: %.0f cycles/s, %s p99 %.0f µs: %s\n", m.Run.Name, st.CyclesPerS, sc.Op, st.P99US, verdict(st))
+			fmt.Fprintf(sc.Base.errOut(), "step %s: %.0f cycles/s, %s p99 %.0f µs: %s\n", m.Run.Name, st.CyclesPerS, sc.Op, st.P99US, verdict(st))
 		}
 		cells = append(cells, m)
 		sw.Steps = append(sw.Steps, st)
@@ -258,7 +258,7 @@ func printKnees(w io.Writer, sweeps []capacity.Sweep, sc SweepConfig) {
 
 func writeSweep(cfg RunConfig, sum *results.Summary, cells []measured, sweeps []capacity.Sweep) error {
 	if cfg.JSON != "" {
-		if err := sum.WriteJSON(cfg.JSON); err != nil {
+		if err := sum.WriteJSONTo(cfg.out(), cfg.JSON); err != nil {
 			return fmt.Errorf("--json %q: %w", cfg.JSON, err)
 		}
 	}
