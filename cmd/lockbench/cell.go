@@ -36,6 +36,9 @@ func measureCell(ctx context.Context, cfg RunConfig, topo *compose.Topology) (me
 	spec.EtcdAddrs = topo.EtcdAddrs
 	spec.Etcd.Access = topo.EtcdAccess
 	withBackendAddrs(&spec, topo)
+	if err := fr.route(&spec); err != nil { // the fault proxies, for etcd, ZooKeeper, PostgreSQL
+		return measured{}, err
+	}
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {
 		return measured{}, err

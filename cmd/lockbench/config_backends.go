@@ -74,16 +74,54 @@ func shareBackendServers(cells []compareCell) {
 	}
 }
 
-// faultServers is how many servers a --fault's masters=… may name: the
-// Redis masters; for the single backend its master (1) and replica (2),
-// for kill and stop only (its client dials the Sentinel, not a proxy). A
-// client pause needs no servers.
-func (c *RunConfig) faultServers(f faults.Fault) (int, error) {
+// faultsOn is which servers a backend's --fault masters=N names.
+func faultsOn(backend string) string {
+	b, _ := backends.Lookup(backend)
 	switch {
-	case f.Kind == faults.PauseClient || !c.Topology.NoRedis:
-		return c.Topology.Redis.Masters, nil
-	case c.Topology.NeedsSentinel && (f.Kind == faults.Kill || f.Kind == faults.Stop):
-		return 2, nil
+	case b.NeedsSentinel:
+		return faults.OnSentinel
+	case b.NeedsEtcd:
+		return faults.OnEtcd
+	case b.NeedsZooKeeper:
+		return faults.OnZooKeeper
+	case b.NeedsPostgres:
+		return faults.OnPostgres
 	}
-	return 0, usagef("--fault %q: backend %s uses no Redis masters", f.Spec, c.Driver.Backend)
+	return faults.OnRedis
+}
+
+// faultServers is how many servers a --fault's masters=… may name and
+// whether lockbench starts them: the Redis masters, the etcd members, the
+// ZooKeeper or PostgreSQL server, or for the single backend its master (1)
+// and replica (2), for kill and stop only (its client dials the Sentinel,
+// not a proxy).
+func (c *RunConfig) faultServers(f faults.Fault) (n int, local bool, err error) {
+	on := faultsOn(c.Driver.Backend)
+	if err := faults.Applies(f, on); err != nil {
+		return 0, false, usageError{err}
+	}
+	n, local = faults.Count(c.Topology, on)
+	return n, local, nil
+}
+
+// route makes spec dial the fault proxies in front of the etcd, ZooKeeper
+// or PostgreSQL servers (openFaults puts the Redis masters' in masters).
+func (fr *faultRun) route(spec *backends.Spec) error {
+	if fr == nil || fr.target.Proxies == nil || fr.target.Proxies.Len() == 0 {
+		return nil
+	}
+	addrs := fr.target.Proxies.Addrs()
+	switch fr.on {
+	case faults.OnEtcd:
+		spec.EtcdAddrs = addrs
+	case faults.OnZooKeeper:
+		spec.ZooKeeperAddrs = addrs
+	case faults.OnPostgres:
+		u, err := compose.PostgresURLVia(spec.PostgresURL, addrs[0])
+		if err != nil {
+			return err
+		}
+		spec.PostgresURL = u
+	}
+	return nil
 }

@@ -23,7 +23,8 @@ func bindFaults(fs *pflag.FlagSet, c *RunConfig) {
 	fs.StringArrayVar(&c.Faults, "fault", nil, "inject a fault during the run (repeatable), e.g. kill:masters=3:at=5s:restart=immediate|delayed|never, "+
 		"stop:masters=1:at=5s:for=2s, latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s, partition:masters=1,2:at=5s:for=3s, reset:masters=1:at=5s, "+
 		"pause-client:workers=1:at=2s:for=ttl+1s, clock-jump:masters=2:+5s[:at=2s][:for=3s]; "+
-		"at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s)")
+		"at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s); "+
+		"masters=N names the backend's servers: Redis masters, etcd members, the ZooKeeper or PostgreSQL server (1), single: master 1, replica 2")
 }
 
 // validateFaults parses every --fault against the topology the run will have.
@@ -35,9 +36,8 @@ func (c *RunConfig) validateFaults() error {
 	if err != nil {
 		return usageError{err}
 	}
-	local := len(c.Topology.RedisAddrs) == 0
 	for _, f := range fs {
-		servers, err := c.faultServers(f)
+		servers, local, err := c.faultServers(f)
 		if err != nil {
 			return err
 		}
@@ -61,6 +61,7 @@ func (c *RunConfig) validateFaults() error {
 type faultRun struct {
 	faults  []faults.Fault
 	target  faults.Target
+	on      string // which servers masters=N names (faults.On*)
 	sched   *faults.Schedule
 	started time.Time
 	done    bool // finished: a second finish is a no-op
@@ -81,8 +82,9 @@ type availability struct {
 }
 
 // openFaults parses cfg.Faults and, when a network fault is asked for, puts
-// proxies in front of the masters: addrs is what the driver must dial. nil
-// when the run has no faults.
+// proxies in front of the servers the backend dials: masters is what a
+// Redis driver must dial (route redirects the other backends). nil when the
+// run has no faults.
 func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, masters []redisconn.Endpoint, err error) {
 	if len(cfg.Faults) == 0 && cfg.RTT == 0 {
 		return nil, topo.Masters, nil
@@ -96,25 +98,28 @@ func openFaults(cfg RunConfig, topo *compose.Topology) (fr *faultRun, masters []
 	if !cfg.Quiet {
 		fr.target.Log = os.Stderr
 	}
-	if topo.Redis != nil {
-		fr.target.Servers = topo.Redis.Servers
-	} else if topo.Sentinel != nil {
-		fr.target.Servers = topo.Sentinel.Servers()
+	fr.on = faultsOn(cfg.Driver.Backend)
+	servers, upstreams, err := faults.Pick(topo, fr.on)
+	if err != nil {
+		return nil, nil, err
 	}
+	fr.target.Servers = servers
 	if faults.Has(fs, faults.PauseClient) {
 		fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
 		fr.target.Stall = fr.stalls.Arm
 	}
 	masters = topo.Masters
 	if proxied { // plain TCP pass-through: TLS and AUTH travel inside it
-		p, err := compose.StartProxies(topo.RedisAddrs)
+		p, err := compose.StartProxies(upstreams)
 		if err != nil {
 			return nil, nil, err
 		}
 		fr.target.Proxies = p
-		masters = make([]redisconn.Endpoint, len(topo.Masters))
-		for i, a := range p.Addrs() {
-			masters[i] = topo.Masters[i].Via(a)
+		if fr.on == faults.OnRedis {
+			masters = make([]redisconn.Endpoint, len(topo.Masters))
+			for i, a := range p.Addrs() {
+				masters[i] = topo.Masters[i].Via(a)
+			}
 		}
 		if cfg.RTT > 0 {
 			if err := p.AddDelay(cfg.RTT); err != nil {
