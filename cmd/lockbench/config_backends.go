@@ -55,7 +55,7 @@ func (c *RunConfig) validateBackends(b backends.Backend) error {
 func withBackendAddrs(spec *backends.Spec, topo *compose.Topology) {
 	spec.ZooKeeperAddrs, spec.PostgresURL = topo.ZooKeeperAddrs, topo.PostgresURL
 	if topo.Sentinel != nil {
-		spec.SentinelAddrs, spec.SentinelMaster = topo.Sentinel.Addrs(), compose.SentinelMaster
+		spec.SentinelAddrs, spec.SentinelMaster, spec.SentinelPassword = topo.Sentinel.Addrs(), compose.SentinelMaster, topo.Sentinel.Password
 	}
 }
 

@@ -145,7 +145,7 @@ func measureFailover(ctx context.Context, waitReplicas int) (failoverOutcome, er
 	defer topo.Close()
 	rl := redlock.DefaultConfig()
 	rl.NodeTimeout = 200 * time.Millisecond
-	l, err := single.New(single.Endpoint{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs()},
+	l, err := single.New(single.Endpoint{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs(), Password: topo.Password},
 		single.Config{Redlock: rl, WaitReplicas: waitReplicas, WaitTimeout: 200 * time.Millisecond}, 4)
 	if err != nil {
 		return o, err
