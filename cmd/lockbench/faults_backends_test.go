@@ -15,19 +15,24 @@ func TestFaultBackends(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		args []string
-		// the fault; down and up are the events between which nothing
-		// may be granted (the server is gone), up also where grants resume
+		// the fault; down and up are the events that bracket the outage,
+		// up also where grants resume (a restarted server may take
+		// seconds on a loaded machine: kills run longer)
 		fault, down, up string
 	}{
-		{"zookeeper/stop", []string{"--backend", "zookeeper"}, "stop:masters=1:at=700ms:for=600ms", "stop", "resume"},
-		{"zookeeper/kill", []string{"--backend", "zookeeper"}, "kill:masters=1:at=700ms:restart=delayed:delay=600ms", "kill", "restart"},
-		{"zookeeper/partition", []string{"--backend", "zookeeper"}, "partition:masters=1:at=700ms:for=600ms", "inject", "heal"},
-		{"postgres/stop", []string{"--backend", "postgres"}, "stop:masters=1:at=700ms:for=600ms", "stop", "resume"},
-		{"postgres/kill", []string{"--backend", "postgres"}, "kill:masters=1:at=700ms:restart=delayed:delay=600ms", "kill", "restart"},
-		{"postgres/partition", []string{"--backend", "postgres"}, "partition:masters=1:at=700ms:for=600ms", "inject", "heal"},
-		{"etcd/stop", []string{"--backend", "etcd", "--etcd-members", "1"}, "stop:masters=1:at=700ms:for=600ms", "stop", "resume"},
-		{"etcd/majority-kill", []string{"--backend", "etcd", "--etcd-members", "3"}, "kill:masters=1,2:at=700ms:restart=delayed:delay=600ms", "kill", "restart"},
-		{"etcd/partition", []string{"--backend", "etcd", "--etcd-members", "1"}, "partition:masters=1:at=700ms:for=600ms", "inject", "heal"},
+		{"zookeeper/stop", []string{"--backend", "zookeeper"}, "stop:masters=1:at=1s:for=800ms", "stop", "resume"},
+		{"zookeeper/kill", []string{"--backend", "zookeeper", "--duration", "9s"}, "kill:masters=1:at=1s:restart=delayed:delay=800ms", "kill", "restart"},
+		{"zookeeper/partition", []string{"--backend", "zookeeper"}, "partition:masters=1:at=1s:for=800ms", "inject", "heal"},
+		{"postgres/stop", []string{"--backend", "postgres"}, "stop:masters=1:at=1s:for=800ms", "stop", "resume"},
+		{"postgres/kill", []string{"--backend", "postgres", "--duration", "9s"}, "kill:masters=1:at=1s:restart=delayed:delay=800ms", "kill", "restart"},
+		{"postgres/partition", []string{"--backend", "postgres"}, "partition:masters=1:at=1s:for=800ms", "inject", "heal"},
+		{"etcd/stop", []string{"--backend", "etcd", "--etcd-members", "1"}, "stop:masters=1:at=1s:for=800ms", "stop", "resume"},
+		// An attempt cut off by the crash may leave its waiter key, which
+		// holds the lock until the lease lapses: a short TTL and a longer
+		// run, so grants resume within it.
+		{"etcd/majority-kill", []string{"--backend", "etcd", "--etcd-members", "3", "--ttl", "2s", "--duration", "9s"},
+			"kill:masters=1,2:at=1s:restart=delayed:delay=800ms", "kill", "restart"},
+		{"etcd/partition", []string{"--backend", "etcd", "--etcd-members", "1"}, "partition:masters=1:at=1s:for=800ms", "inject", "heal"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "s.json")
@@ -76,10 +81,14 @@ func TestFaultBackends(t *testing.T) {
 				}
 				return n
 			}
-			// A reply already on its way when the fault struck may land
-			// just after it: 50 ms of grace.
-			before, during, after := sum(0, down), sum(down+50, up), sum(up, 1e9)
-			t.Logf("grants before %d, during [%.0f ms, %.0f ms] %d, after %d; counts %v", before, down, up, during, after, run.Counts)
+			// A request already at the server when the fault struck may be
+			// answered well after it on a loaded machine (a partition
+			// holds requests, not replies; an fsync may be slow), and an
+			// event is recorded just after its signals: nothing may be
+			// granted in the fault's last 60 %, up to 100 ms before up.
+			quiet := down + 0.4*(up-down)
+			before, during, after := sum(0, down), sum(quiet, up-100), sum(up, 1e9)
+			t.Logf("grants before %d, during [%.0f ms, %.0f ms] %d (fault at %.0f ms), after %d; counts %v", before, quiet, up-100, during, down, after, run.Counts)
 			if before == 0 || after == 0 {
 				t.Errorf("grants before the fault %d, after the repair %d: want both > 0", before, after)
 			}
