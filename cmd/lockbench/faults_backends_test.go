@@ -27,9 +27,10 @@ func TestFaultBackends(t *testing.T) {
 		{"postgres/kill", []string{"--backend", "postgres", "--duration", "9s"}, "kill:masters=1:at=1s:restart=delayed:delay=800ms", "kill", "restart"},
 		{"postgres/partition", []string{"--backend", "postgres"}, "partition:masters=1:at=1s:for=800ms", "inject", "heal"},
 		{"etcd/stop", []string{"--backend", "etcd", "--etcd-members", "1"}, "stop:masters=1:at=1s:for=800ms", "stop", "resume"},
-		// An attempt cut off by the crash may leave its waiter key, which
-		// holds the lock until the lease lapses: a short TTL and a longer
-		// run, so grants resume within it.
+		// After a majority restart grants usually resume within a second,
+		// but once stayed away for seconds (every attempt busy; a waiter
+		// key left by a cut-off attempt, holding until its lease lapses,
+		// is the likely cause, not verified): a short TTL, a longer run.
 		{"etcd/majority-kill", []string{"--backend", "etcd", "--etcd-members", "3", "--ttl", "2s", "--duration", "9s"},
 			"kill:masters=1,2:at=1s:restart=delayed:delay=800ms", "kill", "restart"},
 		{"etcd/partition", []string{"--backend", "etcd", "--etcd-members", "1"}, "partition:masters=1:at=1s:for=800ms", "inject", "heal"},
