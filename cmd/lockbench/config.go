@@ -10,9 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -92,11 +90,6 @@ func bindOutput(fs *pflag.FlagSet, c *RunConfig) {
 	fs.StringVar(&c.Format, "format", "table", "stdout: table | csv (the runs table, every column) | gobench (Go benchmark lines for benchstat and CI benchmark actions)")
 }
 
-// maxWorkers bounds --workers. At 100000 a 2 s run took 12.9 s, 1.2 GB and
-// timed out 98.5 % of its attempts: far past what any set of masters on one
-// box serves, so a value above this is a typo or a misunderstanding.
-const maxWorkers = 10000
-
 // validate checks everything before any server starts, naming the flag.
 func (c *RunConfig) validate() error {
 	switch {
@@ -107,51 +100,25 @@ func (c *RunConfig) validate() error {
 	case c.Format != "table" && c.JSON == "-":
 		return usagef("--format %s: stdout is taken by --json -", c.Format)
 	}
-	if err := c.Driver.Validate(); err != nil {
-		return fieldUsage(results.Within("driver", err))
-	}
-	if err := c.Workload.Validate(); err != nil {
-		return fieldUsage(results.Within("workload", err))
-	}
-	if w := c.Workload.Workers; w > maxWorkers {
-		return usagef("--workers %d: at most %d in one lockbench process (each worker is a goroutine with its own client state; run several processes with their own --prefix and merge them)", w, maxWorkers)
-	}
-	r := c.Driver.Redlock
-	switch {
-	case r.TTL <= 0:
-		return usagef("--ttl %v: must be positive", r.TTL)
-	case r.NodeTimeout <= 0:
-		return usagef("--node-timeout %v: must be positive", r.NodeTimeout)
-	case r.TTL <= r.NodeTimeout:
-		return usagef("--ttl %v: must be larger than --node-timeout %v", r.TTL, r.NodeTimeout)
-	}
-	if err := r.Validate(); err != nil {
-		return usagef("--ttl: %v", err)
-	}
+	// The flags that take addresses, URLs and credentials first: the
+	// library's checks count the servers they name.
 	b, _ := backends.Lookup(c.Driver.Backend)
-	c.Topology.NoRedis = !b.NeedsRedis
-	if err := c.validateEtcd(b.NeedsEtcd); err != nil {
-		return err
-	}
-	if err := c.validateBackends(b); err != nil {
-		return err
-	}
 	if err := c.validateRedis(); err != nil {
 		return err
 	}
-	if m := c.Topology.Redis.Masters; m < 1 || m > redlock.MaxMasters {
-		return usagef("--masters %d: must be 1 to %d", m, redlock.MaxMasters)
+	if err := c.validateEtcd(b.NeedsEtcd); err != nil {
+		return err
 	}
-	if _, err := compose.RedisArgs(0, "", c.Topology.Redis.Persistence); err != nil {
-		return usagef("--persistence %q: want none, everysec or always", c.Topology.Redis.Persistence)
+	if err := c.validateBackends(); err != nil {
+		return err
+	}
+	if err := c.Config.Validate(); err != nil {
+		return fieldUsage(err)
 	}
 	if c.JSON != "" {
 		if err := checkOutputFile("--json", c.JSON); err != nil {
 			return err
 		}
-	}
-	if err := c.validateFaults(); err != nil {
-		return err
 	}
 	if c.Out != "" {
 		if err := checkDir(c.Out); err != nil {
@@ -202,7 +169,6 @@ func bindPeers(fs *pflag.FlagSet, c *RunConfig) {
 
 // validateEtcd checks the etcd cluster flags when the backend needs etcd.
 func (c *RunConfig) validateEtcd(needed bool) error {
-	c.Topology.NeedsEtcd = needed
 	if !needed {
 		return nil
 	}
@@ -215,9 +181,6 @@ func (c *RunConfig) validateEtcd(needed bool) error {
 			return usageError{err}
 		}
 		c.Topology.EtcdAddrs = addrs
-		c.Topology.Etcd.Members = len(addrs)
-	} else if !compose.ValidEtcdMembers(c.Topology.Etcd.Members) {
-		return usagef("--etcd-members %d: want 1, 3 or 5", c.Topology.Etcd.Members)
 	}
 	return nil
 }

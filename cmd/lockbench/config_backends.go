@@ -4,9 +4,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/faults"
-	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // bindBackends registers the zookeeper, postgres and single backends' flags.
@@ -23,11 +20,10 @@ func bindBackends(fs *pflag.FlagSet, c *RunConfig) {
 	fs.DurationVar(&d.WaitTimeout, "wait-timeout", d.WaitTimeout, "single: WAIT's timeout")
 }
 
-// validateBackends marks the servers the backend needs and checks their
-// flags.
-func (c *RunConfig) validateBackends(b backends.Backend) error {
+// validateBackends normalises --zookeeper's addresses (host:port, each
+// once).
+func (c *RunConfig) validateBackends() error {
 	t := &c.Topology
-	t.NeedsZooKeeper, t.NeedsPostgres, t.NeedsSentinel = b.NeedsZooKeeper, b.NeedsPostgres, b.NeedsSentinel
 	if len(t.ZooKeeperAddrs) > 0 {
 		addrs, err := compose.ParseAddrs("zookeeper", t.ZooKeeperAddrs)
 		if err != nil {
@@ -51,18 +47,4 @@ func shareBackendServers(cells []compareCell) {
 		t := &cells[i].cfg.Topology
 		t.NeedsZooKeeper, t.NeedsPostgres, t.NeedsSentinel = zk, pg, sen
 	}
-}
-
-// faultServers is how many servers a --fault's masters=… may name and
-// whether lockbench starts them: the Redis masters, the etcd members, the
-// ZooKeeper or PostgreSQL server, or for the single backend its master (1)
-// and replica (2), for kill and stop only (its client dials the Sentinel,
-// not a proxy).
-func (c *RunConfig) faultServers(f faults.Fault) (n int, local bool, err error) {
-	on := lab.FaultsOn(c.Driver.Backend)
-	if err := faults.Applies(f, on); err != nil {
-		return 0, false, usageError{err}
-	}
-	n, local = faults.Count(c.Topology, on)
-	return n, local, nil
 }

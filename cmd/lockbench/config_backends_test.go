@@ -23,7 +23,7 @@ func TestNewBackendsBadInput(t *testing.T) {
 		{"zk addr", []string{"run", "--backend", "zookeeper", "--zookeeper", "localhost"}, "--zookeeper"},
 		{"wait replicas", []string{"run", "--backend", "single", "--wait-replicas", "-1"}, "--wait-replicas"},
 		{"wait timeout", []string{"run", "--backend", "single", "--wait-replicas", "1", "--wait-timeout", "0s"}, "--wait-timeout"},
-		{"kill zookeeper", []string{"run", "--backend", "zookeeper", "--fault", "kill:masters=1:at=1s"}, "--fault"},
+		{"clock jump on zookeeper", []string{"run", "--backend", "zookeeper", "--fault", "clock-jump:masters=1:+5s:at=1s"}, "--fault"},
 		{"partition single", []string{"run", "--backend", "single", "--fault", "partition:masters=1:at=1s:for=1s"}, "--fault"},
 		{"kill single's third", []string{"run", "--backend", "single", "--fault", "kill:masters=3:at=1s"}, "3"},
 	}

@@ -12,6 +12,9 @@ import (
 // of the backend's own section ("driver.etcd.wait_timeout" is
 // --etcd-wait-timeout, "workload.retry_delay" --retry-delay).
 func flagOf(path string) string {
+	if path == "faults" {
+		return "--fault"
+	}
 	parts := strings.Split(path, ".")
 	name := strings.ReplaceAll(parts[len(parts)-1], "_", "-")
 	if len(parts) >= 2 {
