@@ -3,6 +3,7 @@ package multiplex
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,11 +29,24 @@ type deadlineCtx struct {
 	context.Context
 	at time.Time
 
+	// state is the lock-free view of err for Err, asked once or twice per
+	// command: live until set, then which error. The timer, once armed,
+	// ends the context itself, so Err stops reading the clock.
+	state atomic.Uint32
+
 	mu    sync.Mutex
 	done  chan struct{} // made on the first Done
 	err   error         // set once, before done is closed
 	timer *time.Timer
 }
+
+// deadlineCtx states.
+const (
+	live      uint32 = iota // no error yet, no timer
+	armed                   // no error yet, the timer will end it
+	ended                   // err is set
+	cancelled               // err is context.Canceled (the usual end)
+)
 
 func withDeadline(parent context.Context, d time.Duration) *deadlineCtx {
 	return &deadlineCtx{Context: parent, at: time.Now().Add(d)}
@@ -55,28 +69,39 @@ func (c *deadlineCtx) Done() <-chan struct{} {
 			close(c.done)
 		case d <= 0:
 			c.err = context.DeadlineExceeded
+			c.state.Store(ended)
 			close(c.done)
 		default:
 			c.timer = time.AfterFunc(d, func() { c.finish(context.DeadlineExceeded) })
+			c.state.Store(armed)
 		}
 	}
 	return c.done
 }
 
 func (c *deadlineCtx) Err() error {
-	c.mu.Lock()
-	err := c.err
-	c.mu.Unlock()
-	if err != nil {
-		return err
+	switch c.state.Load() {
+	case cancelled:
+		return context.Canceled
+	case ended:
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.err
+	case armed:
+		// The timer ends it at the deadline; only the parent is left to ask.
+		if err := c.Context.Err(); err != nil {
+			c.finish(err)
+			return c.Err()
+		}
+		return nil
 	}
 	if err := c.Context.Err(); err != nil {
 		c.finish(err)
-		return err
+		return c.Err()
 	}
 	if !time.Now().Before(c.at) {
 		c.finish(context.DeadlineExceeded)
-		return context.DeadlineExceeded
+		return c.Err()
 	}
 	return nil
 }
@@ -92,6 +117,11 @@ func (c *deadlineCtx) finish(err error) {
 		return
 	}
 	c.err = err
+	if err == context.Canceled {
+		c.state.Store(cancelled)
+	} else {
+		c.state.Store(ended)
+	}
 	if c.done != nil {
 		close(c.done)
 	}
