@@ -2,6 +2,7 @@ package multiplex
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,23 +30,23 @@ type deadlineCtx struct {
 	context.Context
 	at time.Time
 
-	// state is the lock-free view of err for Err, asked once or twice per
-	// command: live until set, then which error. The timer, once armed,
-	// ends the context itself, so Err stops reading the clock.
+	// state says how the context stands, read without the lock by Err
+	// (asked once or twice per command). Err is one of context's two
+	// errors, so the state is the error: no error field. The timer, once
+	// armed, ends the context itself, so Err stops reading the clock.
 	state atomic.Uint32
 
 	mu    sync.Mutex
 	done  chan struct{} // made on the first Done
-	err   error         // set once, before done is closed
 	timer *time.Timer
 }
 
-// deadlineCtx states.
+// deadlineCtx states; the last two are final.
 const (
-	live      uint32 = iota // no error yet, no timer
-	armed                   // no error yet, the timer will end it
-	ended                   // err is set
-	cancelled               // err is context.Canceled (the usual end)
+	live     uint32 = iota // no error yet, no timer
+	armed                  // no error yet, the timer will end it
+	canceled               // Err is context.Canceled
+	expired                // Err is context.DeadlineExceeded
 )
 
 func withDeadline(parent context.Context, d time.Duration) *deadlineCtx {
@@ -65,11 +66,10 @@ func (c *deadlineCtx) Done() <-chan struct{} {
 	if c.done == nil {
 		c.done = make(chan struct{})
 		switch d := time.Until(c.at); {
-		case c.err != nil:
+		case c.state.Load() >= canceled:
 			close(c.done)
 		case d <= 0:
-			c.err = context.DeadlineExceeded
-			c.state.Store(ended)
+			c.state.Store(expired)
 			close(c.done)
 		default:
 			c.timer = time.AfterFunc(d, func() { c.finish(context.DeadlineExceeded) })
@@ -80,47 +80,41 @@ func (c *deadlineCtx) Done() <-chan struct{} {
 }
 
 func (c *deadlineCtx) Err() error {
-	switch c.state.Load() {
-	case cancelled:
+	st := c.state.Load()
+	switch st {
+	case canceled:
 		return context.Canceled
-	case ended:
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.err
-	case armed:
-		// The timer ends it at the deadline; only the parent is left to ask.
-		if err := c.Context.Err(); err != nil {
-			c.finish(err)
-			return c.Err()
-		}
-		return nil
+	case expired:
+		return context.DeadlineExceeded
 	}
 	if err := c.Context.Err(); err != nil {
 		c.finish(err)
 		return c.Err()
 	}
-	if !time.Now().Before(c.at) {
+	// Armed: the timer ends it at the deadline; only the parent was left.
+	if st == live && !time.Now().Before(c.at) {
 		c.finish(context.DeadlineExceeded)
 		return c.Err()
 	}
 	return nil
 }
 
-// finish ends the context with err (the first one wins) and stops its timer.
+// finish ends the context with err (the first end wins) and stops its
+// timer. err is context.Canceled or context.DeadlineExceeded, as every
+// context's Err is; anything else counts as canceled.
 func (c *deadlineCtx) finish(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.timer != nil {
 		c.timer.Stop()
 	}
-	if c.err != nil {
+	if c.state.Load() >= canceled {
 		return
 	}
-	c.err = err
-	if err == context.Canceled {
-		c.state.Store(cancelled)
+	if errors.Is(err, context.DeadlineExceeded) {
+		c.state.Store(expired)
 	} else {
-		c.state.Store(ended)
+		c.state.Store(canceled)
 	}
 	if c.done != nil {
 		close(c.done)
