@@ -2,7 +2,9 @@ package multiplex
 
 import (
 	"context"
+	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,11 +30,24 @@ type deadlineCtx struct {
 	context.Context
 	at time.Time
 
+	// state says how the context stands, read without the lock by Err
+	// (asked once or twice per command). Err is one of context's two
+	// errors, so the state is the error: no error field. The timer, once
+	// armed, ends the context itself, so Err stops reading the clock.
+	state atomic.Uint32
+
 	mu    sync.Mutex
 	done  chan struct{} // made on the first Done
-	err   error         // set once, before done is closed
 	timer *time.Timer
 }
+
+// deadlineCtx states; the last two are final.
+const (
+	live     uint32 = iota // no error yet, no timer
+	armed                  // no error yet, the timer will end it
+	canceled               // Err is context.Canceled
+	expired                // Err is context.DeadlineExceeded
+)
 
 func withDeadline(parent context.Context, d time.Duration) *deadlineCtx {
 	return &deadlineCtx{Context: parent, at: time.Now().Add(d)}
@@ -51,47 +66,56 @@ func (c *deadlineCtx) Done() <-chan struct{} {
 	if c.done == nil {
 		c.done = make(chan struct{})
 		switch d := time.Until(c.at); {
-		case c.err != nil:
+		case c.state.Load() >= canceled:
 			close(c.done)
 		case d <= 0:
-			c.err = context.DeadlineExceeded
+			c.state.Store(expired)
 			close(c.done)
 		default:
 			c.timer = time.AfterFunc(d, func() { c.finish(context.DeadlineExceeded) })
+			c.state.Store(armed)
 		}
 	}
 	return c.done
 }
 
 func (c *deadlineCtx) Err() error {
-	c.mu.Lock()
-	err := c.err
-	c.mu.Unlock()
-	if err != nil {
-		return err
+	st := c.state.Load()
+	switch st {
+	case canceled:
+		return context.Canceled
+	case expired:
+		return context.DeadlineExceeded
 	}
 	if err := c.Context.Err(); err != nil {
 		c.finish(err)
-		return err
+		return c.Err()
 	}
-	if !time.Now().Before(c.at) {
+	// Armed: the timer ends it at the deadline; only the parent was left.
+	if st == live && !time.Now().Before(c.at) {
 		c.finish(context.DeadlineExceeded)
-		return context.DeadlineExceeded
+		return c.Err()
 	}
 	return nil
 }
 
-// finish ends the context with err (the first one wins) and stops its timer.
+// finish ends the context with err (the first end wins) and stops its
+// timer. err is context.Canceled or context.DeadlineExceeded, as every
+// context's Err is; anything else counts as canceled.
 func (c *deadlineCtx) finish(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.timer != nil {
 		c.timer.Stop()
 	}
-	if c.err != nil {
+	if c.state.Load() >= canceled {
 		return
 	}
-	c.err = err
+	if errors.Is(err, context.DeadlineExceeded) {
+		c.state.Store(expired)
+	} else {
+		c.state.Store(canceled)
+	}
 	if c.done != nil {
 		close(c.done)
 	}

@@ -246,6 +246,54 @@ func TestDeadlineCtx(t *testing.T) {
 	<-done
 }
 
+// TestDeadlineCtxEnds: however a deadlineCtx ends — its own deadline,
+// the parent, cancel — with or without a Done asked before, Err names the
+// end (the first wins) and Done is closed, so a client that checks Err after
+// Done never sees nil.
+func TestDeadlineCtxEnds(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		d        time.Duration
+		askDone  bool                       // arm the timer first
+		end      func(*deadlineCtx, func()) // how it ends; the func cancels the parent
+		want     error
+		thenStop bool // cancel afterwards: the first end must stay
+	}{
+		{"deadline, no Done asked", time.Millisecond, false, func(*deadlineCtx, func()) { time.Sleep(2 * time.Millisecond) }, context.DeadlineExceeded, true},
+		{"deadline, timer armed", time.Millisecond, true, func(c *deadlineCtx, _ func()) { <-c.Done() }, context.DeadlineExceeded, true},
+		{"parent canceled, no Done asked", time.Minute, false, func(_ *deadlineCtx, cancel func()) { cancel() }, context.Canceled, false},
+		{"parent canceled, timer armed", time.Minute, true, func(_ *deadlineCtx, cancel func()) { cancel() }, context.Canceled, false},
+		{"cancel, timer armed", time.Minute, true, func(c *deadlineCtx, _ func()) { c.cancel() }, context.Canceled, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			c := withDeadline(parent, tc.d)
+			if tc.askDone {
+				c.Done()
+			}
+			if err := c.Err(); err != nil {
+				t.Fatalf("fresh: %v", err)
+			}
+			tc.end(c, cancel)
+			if err := c.Err(); err != tc.want {
+				t.Fatalf("Err %v, want %v", err, tc.want)
+			}
+			select {
+			case <-c.Done():
+			case <-time.After(time.Second):
+				t.Fatal("Done not closed after Err reported the end")
+			}
+			if tc.thenStop {
+				c.cancel()
+				if err := c.Err(); err != tc.want {
+					t.Fatalf("after cancel Err %v, want the first end %v", err, tc.want)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkBroadcast: each strategy's own cost per broadcast over five
 // instant masters, from 16×GOMAXPROCS goroutines (allocs/op is what
 // matters: no goroutine or timer context per command).

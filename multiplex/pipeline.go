@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -52,6 +53,9 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 	if opt.Batch == 0 {
 		opt.Batch = DefaultBatch
 	}
+	if len(nodes) > maxLanes {
+		return nil, fmt.Errorf("multiplex: pipeline: %d masters, at most %d", len(nodes), maxLanes)
+	}
 	p := &Pipeline{lanes: make([]*lane, len(nodes))}
 	for i, n := range nodes {
 		bn, ok := n.(BatchNode)
@@ -63,9 +67,7 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	n := len(nodes)
-	p.calls.New = func() any {
-		return &call{replies: make([]Reply, n), done: make(chan int, n), timer: stoppedTimer()}
-	}
+	p.calls.New = func() any { return newCall(n) }
 	for _, l := range p.lanes {
 		p.wg.Add(1)
 		go func(l *lane) {
@@ -85,13 +87,37 @@ func (p *Pipeline) Close() error {
 	return nil
 }
 
-// call is one Broadcast in flight. A lane writes replies[i] and then sends i
-// on done; the caller reads replies[i] only after receiving i, so a caller
-// that gave up never races a late writer. Fully answered calls are reused.
+// maxLanes bounds the masters of a Pipeline: a call marks its answered
+// lanes in one 64-bit mask.
+const maxLanes = 64
+
+// call is one Broadcast in flight. A lane writes replies[i] and then sets
+// bit i of got; the lane that completes the mask signals done, so the caller
+// wakes once per Broadcast, not once per master (on a busy scheduler each
+// wake-up is a trip through the run queue). The caller reads replies[i] only
+// after seeing bit i, so a caller that gave up never races a late writer.
+// Fully answered calls are reused.
 type call struct {
 	replies []Reply
-	done    chan int
+	got     atomic.Uint64 // bit i: replies[i] is written
+	all     uint64        // every lane's bit
+	done    chan struct{} // capacity 1: got == all
 	timer   *time.Timer
+}
+
+// newCall makes a call over n ≤ maxLanes lanes.
+func newCall(n int) *call {
+	all := uint64(1)<<uint(n) - 1 // n = 64: the shift gives 0, minus 1 all ones
+	return &call{replies: make([]Reply, n), all: all, done: make(chan struct{}, 1), timer: stoppedTimer()}
+}
+
+// answer stores lane i's reply and wakes the caller if it was the last.
+func (c *call) answer(i int, r Reply) {
+	c.replies[i] = r
+	bit := uint64(1) << uint(i)
+	if c.got.Or(bit)|bit == c.all {
+		c.done <- struct{}{}
+	}
 }
 
 // pending is one command queued on one lane.
@@ -116,39 +142,31 @@ func (p *Pipeline) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 		c.timer.Reset(cmd.Timeout)
 		timeout = c.timer.C
 	}
-	got := 0
-	for got < len(out) {
-		select {
-		case i := <-c.done:
-			out[i] = c.replies[i]
-			out[i].Status |= answered
-			got++
-			continue
-		case <-timeout:
-			p.abandon(out, Reply{Status: TimedOut, Err: context.DeadlineExceeded})
-			return
-		case <-ctx.Done():
-			c.timer.Stop()
-			p.abandon(out, Reply{Status: Failed, Err: ctx.Err()})
-			return
-		}
-	}
-	for i := range out {
-		out[i].Status &^= answered
+	select {
+	case <-c.done:
+	case <-timeout:
+		c.abandon(out, Reply{Status: TimedOut, Err: context.DeadlineExceeded})
+		return
+	case <-ctx.Done():
+		c.timer.Stop()
+		c.abandon(out, Reply{Status: Failed, Err: ctx.Err()})
+		return
 	}
 	c.timer.Stop()
+	copy(out, c.replies)
+	clear(c.replies)
+	c.got.Store(0)
 	p.calls.Put(c)
 }
 
-// answered marks, during a Broadcast, the slots a lane has filled.
-const answered Status = 0x80
-
-// abandon fills the slots no lane answered with r; the call is left to the
-// garbage collector, since late lanes may still write into it.
-func (p *Pipeline) abandon(out []Reply, r Reply) {
+// abandon copies the replies the lanes have written and fills the others
+// with r; the call is left to the garbage collector, since late lanes may
+// still write into it.
+func (c *call) abandon(out []Reply, r Reply) {
+	got := c.got.Load()
 	for i := range out {
-		if out[i].Status&answered != 0 {
-			out[i].Status &^= answered
+		if got&(1<<uint(i)) != 0 {
+			out[i] = c.replies[i]
 		} else {
 			out[i] = r
 		}
@@ -244,8 +262,7 @@ func (l *lane) run(ctx context.Context) {
 			}
 			l.flush(ctx, cmds, out[:len(chunk)], budget)
 			for j, p := range chunk {
-				p.c.replies[l.idx] = out[j]
-				p.c.done <- l.idx
+				p.c.answer(l.idx, out[j])
 			}
 		}
 		clear(q) // drop references to finished calls
@@ -290,7 +307,6 @@ func (l *lane) flush(ctx context.Context, cmds []Cmd, out []Reply, budget time.D
 
 func (l *lane) fail(q []pending, err error) {
 	for _, p := range q {
-		p.c.replies[l.idx] = Reply{Status: Failed, Err: err}
-		p.c.done <- l.idx
+		p.c.answer(l.idx, Reply{Status: Failed, Err: err})
 	}
 }

@@ -218,11 +218,53 @@ func TestNewPipelineRejects(t *testing.T) {
 		{"node without DoBatch", []Node{plainNode{}}, Options{}},
 		{"negative batch", []Node{&fakeBatch{}}, Options{Batch: -1}},
 		{"negative delay", []Node{&fakeBatch{}}, Options{FlushDelay: -time.Millisecond}},
+		{"more masters than a call's mask", func() []Node { n, _ := fakeNodes(maxLanes+1, nil); return n }(), Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if p, err := NewPipeline(tc.nodes, tc.opt); err == nil {
 				p.Close()
 				t.Fatal("accepted")
+			}
+		})
+	}
+}
+
+// TestCallWakesCallerOnce: lanes answering a call in any order wake its
+// caller once, when the last one answers, and every reply is where its lane
+// put it (before, each lane's answer was a send to the caller: up to N
+// wake-ups per Broadcast).
+func TestCallWakesCallerOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		order []int
+	}{
+		{"one lane", []int{0}},
+		{"five lanes in order", []int{0, 1, 2, 3, 4}},
+		{"five lanes reversed", []int{4, 3, 2, 1, 0}},
+		{"64 lanes", func() []int {
+			o := make([]int, maxLanes)
+			for i := range o {
+				o[i] = (i * 7) % maxLanes // 7 is coprime to 64: a permutation
+			}
+			return o
+		}()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCall(len(tc.order))
+			for k, i := range tc.order {
+				c.answer(i, Reply{Status: Status(i % 4), Err: fmt.Errorf("lane %d", i)})
+				want := 0
+				if k == len(tc.order)-1 {
+					want = 1
+				}
+				if got := len(c.done); got != want {
+					t.Fatalf("after %d of %d answers: %d wake-ups pending, want %d", k+1, len(tc.order), got, want)
+				}
+			}
+			for i, r := range c.replies {
+				if r.Status != Status(i%4) || r.Err.Error() != fmt.Sprintf("lane %d", i) {
+					t.Fatalf("reply %d: %+v", i, r)
+				}
 			}
 		})
 	}
