@@ -8,17 +8,18 @@ import (
 	"sort"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/compare"
 )
 
 // writeCompare prints the table (and ceilings) and writes --json and --out.
-func writeCompare(base RunConfig, sum *results.Summary, cells []measured, ceilings map[int]float64) error {
+func writeCompare(stdout io.Writer, base RunConfig, sum *results.Summary, cells []measured, ceilings map[int]float64) error {
 	switch {
 	case base.Format == "gobench":
-		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
+		if err := results.WriteGoBench(stdout, sum); err != nil {
 			return err
 		}
 	case base.Format == "csv":
-		if err := results.WriteCSV(os.Stdout, sum.Runs); err != nil {
+		if err := results.WriteCSV(stdout, sum.Runs); err != nil {
 			return err
 		}
 	case base.JSON != "-":
@@ -30,10 +31,10 @@ func writeCompare(base RunConfig, sum *results.Summary, cells []measured, ceilin
 		}
 		opt := tableOptions(base)
 		opt.Ratios, opt.RatioName = ratios, "vs seq"
-		if err := results.WriteTable(os.Stdout, sum.Runs, opt); err != nil {
+		if err := results.WriteTable(stdout, sum.Runs, opt); err != nil {
 			return err
 		}
-		printCompareSummary(os.Stdout, sum.Runs, ceilings)
+		printCompareSummary(stdout, sum.Runs, ceilings)
 	}
 	if base.JSON != "" {
 		if err := sum.WriteJSON(base.JSON); err != nil {
@@ -61,7 +62,7 @@ func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float
 		cost := ""
 		for _, r := range runs {
 			if c := r.CeilingCost; c != nil && r.Masters == m {
-				cost = "; " + ceilingCostText(c)
+				cost = "; " + compare.CostText(c)
 				break
 			}
 		}
@@ -126,4 +127,23 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, fmt.Errorf("--cpuprofile %q: %w", path, err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// printRanking shows, per workload, each Redlock cell's rank and cycles/s at
+// every added round trip, in the order of the first.
+func printRanking(w io.Writer, rankings []compare.Ranking) {
+	for _, rk := range rankings {
+		fmt.Fprintf(w, "ranking by added round trip (%s): rank. cycles/s\n%-28s", rk.Workload, "cell")
+		for _, d := range rk.RTTs {
+			fmt.Fprintf(w, " %16s", "rtt "+d.String())
+		}
+		fmt.Fprintln(w)
+		for _, c := range rk.Cells {
+			fmt.Fprintf(w, "%-28s", c.Cell)
+			for i := range rk.RTTs {
+				fmt.Fprintf(w, " %16s", fmt.Sprintf("%d. %.0f", c.Rank[i], c.CyclesPerS[i]))
+			}
+			fmt.Fprintln(w)
+		}
+	}
 }
