@@ -1,16 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -98,16 +101,46 @@ func TestCompareMatrix(t *testing.T) {
 }
 
 // TestCompareInterrupt: Ctrl-C mid-matrix writes what was measured with
-// interrupted=true, stops the masters and exits 130.
+// interrupted=true, stops the masters and exits 130. The signal goes when
+// the first cell has reported a measured second (its progress line), not
+// after a guessed sleep.
 func TestCompareInterrupt(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "c.json")
-	cmd, pids := startRun(t, "compare", "--masters", "3", "--clients", "goredis", "--muxes", "sequential,fanout",
-		"--workloads", "uncontended", "--workers", "4", "--warmup", "0s", "--duration", "60s", "-q", "--json", out)
-	time.Sleep(1500 * time.Millisecond)
+	cmd := exec.Command(lockbenchBin, "compare", "--masters", "3", "--clients", "goredis", "--muxes", "sequential,fanout",
+		"--workloads", "uncontended", "--workers", "4", "--warmup", "0s", "--duration", "60s", "--json", out)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	ticked := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		inCell, told := false, false
+		for sc.Scan() {
+			inCell = inCell || strings.HasPrefix(sc.Text(), "cell 1 of 2:")
+			if inCell && !told && strings.Contains(sc.Text(), "cycles/s") {
+				close(ticked)
+				told = true
+			}
+		}
+	}()
+	select {
+	case <-ticked:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no measured second of the first cell within 60 s")
+	}
+	pids := compose.Children(cmd.Process.Pid, "redis-server")
+	if len(pids) != 3 {
+		t.Fatalf("%d redis-server children, want 3", len(pids))
+	}
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	err := cmd.Wait()
+	err = cmd.Wait()
 	if cmd.ProcessState.ExitCode() != exitInterrupted {
 		t.Fatalf("exit %d (%v), want %d", cmd.ProcessState.ExitCode(), err, exitInterrupted)
 	}

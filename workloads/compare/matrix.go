@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/workloads"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -136,9 +137,16 @@ func (cfg Config) prepare(cell *lab.Config, matrix bool) error {
 	if err := cell.Workload.Validate(); err != nil {
 		return fmt.Errorf("compare: %s: %w", cell.Name(), err)
 	}
+	if len(t.RedisAddrs) > 0 && len(t.RedisMasters) == 0 {
+		// external masters: parsed once, only redacted entries left where
+		// the summary shows them
+		masters, err := redisconn.Parse("redis", t.RedisAddrs, t.RedisAuth)
+		if err != nil {
+			return &FieldError{Field: "Base.Topology.RedisAddrs", Err: err}
+		}
+		t.RedisMasters, t.RedisAddrs = masters, redisconn.Redacted(masters)
+	}
 	if n := len(t.RedisMasters); n > 0 {
-		t.Redis.Masters = n
-	} else if n := len(t.RedisAddrs); n > 0 {
 		t.Redis.Masters = n
 	}
 	return nil

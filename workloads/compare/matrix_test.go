@@ -142,10 +142,18 @@ func TestNewPlanCheck(t *testing.T) {
 		t.Fatalf("negative batch: err %v", err)
 	}
 	ext := DefaultConfig()
-	ext.Base.Topology.RedisAddrs = []string{"127.0.0.1:1", "127.0.0.1:2"}
+	ext.Base.Topology.RedisAddrs = []string{"127.0.0.1:1", "redis://:pw@127.0.0.1:2"}
 	p, err := NewPlan(ext)
-	if err != nil || p.Cells[0].Masters != 2 || !slices.Equal(p.Config.Masters, []int{2}) {
+	if err != nil || p.Cells[0].Masters != 2 || len(p.Cells[0].Config.Topology.RedisMasters) != 2 || !slices.Equal(p.Config.Masters, []int{2}) {
 		t.Fatalf("external masters: err %v, plan %+v", err, p)
+	}
+	if addrs := fmt.Sprint(p.Config.Base.Topology.RedisAddrs); strings.Contains(addrs, "pw") {
+		t.Errorf("the summary's addresses hold the password: %s", addrs)
+	}
+	ext.Base.Topology.RedisAddrs = []string{"127.0.0.1:1", "127.0.0.1:1"}
+	var fe *FieldError
+	if _, err := NewPlan(ext); !errors.As(err, &fe) || fe.Field != "Base.Topology.RedisAddrs" {
+		t.Fatalf("a master twice: err %v, want a FieldError on Base.Topology.RedisAddrs", err)
 	}
 }
 
