@@ -2,50 +2,31 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"sort"
+	"errors"
+	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 func init() { extraCommands = append(extraCommands, newCompareCmd) }
 
-// CompareConfig is a matrix of cells measured on the same servers with the
-// same durations. It is written into the summary.
-type CompareConfig struct {
-	Base      RunConfig `json:"base"`
-	Clients   []string  `json:"clients"`
-	Muxes     []string  `json:"muxes"`
-	Workloads []string  `json:"workloads"`
-	Masters   []int     `json:"masters"`
-	Ceiling   bool      `json:"ceiling"`
-	// RTTs reruns the matrix with each round trip added to every master
-	// (0: direct); ranking shows how the order changes with distance.
-	RTTs []time.Duration `json:"rtts,omitempty"`
-	// ClientDefaults adds, beside every auto cell, the same cell with the
-	// client libraries' own defaults (/defaults rows).
-	ClientDefaults bool `json:"client_defaults_rows,omitempty"`
-	// Baselines are rows beside the matrix: etcd modes and peer libraries.
-	Baselines []string `json:"baselines,omitempty"`
+// compareConfig is compare's flags: the library's Config with the CLI's
+// base (whose allow_failures joins the summary's "base").
+type compareConfig struct {
+	compare.Config
+	Base RunConfig `json:"base"`
 	// CPUProfile, when set, receives a pprof CPU profile of lockbench
 	// during the whole compare.
 	CPUProfile string `json:"-"`
 }
 
 func newCompareCmd() *cobra.Command {
-	cc := CompareConfig{
-		Base:      defaultRunConfig(),
-		Clients:   []string{"goredis", "rueidis"},
-		Muxes:     []string{"sequential", "fanout", "pipeline", "auto"},
-		Workloads: []string{"uncontended", "contended"},
-		Masters:   []int{5},
-	}
-	cc.Base.Workload.Duration, cc.Base.Workload.Warmup = 5*time.Second, time.Second
+	def := compare.DefaultConfig()
+	cc := compareConfig{Config: def, Base: RunConfig{Config: def.Base}}
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Measure a matrix of clients × strategies × workloads on the same servers",
@@ -61,12 +42,12 @@ masters), and writes one summary JSON holding every run.`,
   lockbench compare --ceiling --workloads uncontended`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cells, err := cc.validate(cmd)
+			plan, err := cc.plan(cmd)
 			if err != nil {
 				return err
 			}
 			cc.Base.setIO(cmd)
-			return runCompare(cmd.Context(), cc, cells)
+			return runCompare(cmd.Context(), cmd.OutOrStdout(), cc, plan)
 		},
 	}
 	fs := cmd.Flags()
@@ -88,7 +69,7 @@ masters), and writes one summary JSON holding every run.`,
 	bindEtcd(fs, &cc.Base)
 	bindPeers(fs, &cc.Base)
 	bindBackends(fs, &cc.Base)
-	fs.StringSliceVar(&cc.Baselines, "baselines", nil, "rows beside the matrix, on the same servers and workloads: all or "+strings.Join(baselineNames(), ","))
+	fs.StringSliceVar(&cc.Baselines, "baselines", nil, "rows beside the matrix, on the same servers and workloads: all or "+strings.Join(compare.BaselineNames(), ","))
 	fs.BoolVar(&cc.Ceiling, "ceiling", false, "measure the redis-benchmark ceiling on the same masters and show each row's fraction of it")
 	fs.DurationSliceVar(&cc.RTTs, "rtt", nil, "rerun the matrix with each round trip added to every master through a proxy, e.g. 0,250us,1ms, and rank the cells per round trip")
 	_ = fs.MarkHidden("client-defaults") // a run flag; compare takes --defaults-rows
@@ -96,25 +77,25 @@ masters), and writes one summary JSON holding every run.`,
 	return cmd
 }
 
-// compareCell is one cell's config and the masters count it runs on.
-type compareCell struct {
-	masters int
-	cfg     RunConfig
+// compareFlags name the flag of each compare.Config field.
+var compareFlags = map[string]string{
+	"Clients": "--clients", "Muxes": "--muxes", "Workloads": "--workloads", "Masters": "--masters",
+	"RTTs": "--rtt", "Baselines": "--baselines", "Base.Driver.Backend": "--backend",
+	"Base.Topology.Etcd.Members": "--etcd-members",
 }
 
-// validate expands the matrix and checks every cell before any server starts.
-func (cc *CompareConfig) validate(cmd *cobra.Command) ([]compareCell, error) {
+// plan checks the flags and expands the matrix before any server starts;
+// every cell also passes run's own checks (RunConfig.validate).
+func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 	for single, list := range map[string]string{"client": "clients", "mux": "muxes", "workload": "workloads"} {
 		if cmd.Flags().Changed(single) {
 			return nil, usagef("--%s: compare takes --%s (a list)", single, list)
 		}
 	}
-	for flag, list := range map[string][]string{"clients": cc.Clients, "muxes": cc.Muxes, "workloads": cc.Workloads} {
-		if len(list) == 0 {
+	for flag, empty := range map[string]bool{"clients": len(cc.Clients) == 0, "muxes": len(cc.Muxes) == 0,
+		"workloads": len(cc.Workloads) == 0, "masters": len(cc.Masters) == 0} {
+		if empty { // an empty list given on purpose, not the library's default
 			return nil, usagef("--%s: empty list", flag)
-		}
-		if dup := duplicate(list); dup != "" {
-			return nil, usagef("--%s %q: listed twice", flag, dup)
 		}
 	}
 	if cc.CPUProfile != "" {
@@ -122,80 +103,36 @@ func (cc *CompareConfig) validate(cmd *cobra.Command) ([]compareCell, error) {
 			return nil, usagef("--cpuprofile %q: %v", cc.CPUProfile, err)
 		}
 	}
-	if len(cc.Masters) == 0 {
-		return nil, usagef("--masters: empty list")
-	}
-	seen := map[int]bool{}
-	for _, m := range cc.Masters {
-		if m < 1 {
-			return nil, usagef("--masters %d: must be at least 1", m)
-		}
-		if seen[m] {
-			return nil, usagef("--masters %d: listed twice", m)
-		}
-		seen[m] = true
-	}
 	if len(cc.Base.Topology.RedisAddrs) > 0 && cmd.Flags().Changed("masters") {
 		return nil, usagef("--masters: not with --redis (the external masters are the topology)")
 	}
-	rtts, err := cc.rtts()
-	if err != nil {
-		return nil, err
-	}
-	var cells []compareCell
-	for _, m := range cc.Masters {
-		for _, rtt := range rtts {
-			for _, w := range cc.Workloads {
-				for _, c := range cc.Clients {
-					for _, x := range cc.Muxes {
-						cfg := cc.Base
-						cfg.Topology.Redis.Masters = m
-						cfg.Driver.Client, cfg.Driver.Mux, cfg.Workload.Workload, cfg.RTT = c, x, w, rtt
-						if err := cfg.validate(); err != nil {
-							return nil, err
-						}
-						cells = append(cells, compareCell{masters: cfg.Topology.Redis.Masters, cfg: cfg})
-						if x == "auto" && cc.ClientDefaults {
-							cfg.Driver.Tuning.LibraryDefaults = true
-							cells = append(cells, compareCell{masters: cfg.Topology.Redis.Masters, cfg: cfg})
-						}
-					}
-				}
-			}
-		}
-	}
-	cells, err = cc.withBaselines(cells)
-	if err != nil {
-		return nil, err
-	}
-	if len(cc.Base.Topology.RedisAddrs) > 0 {
-		cc.Masters = []int{len(cells[0].cfg.Topology.RedisAddrs)}
-		cc.Base.Topology.RedisAddrs = cells[0].cfg.Topology.RedisAddrs
-		cc.Base.Topology.RedisMasters = cells[0].cfg.Topology.RedisMasters
-	}
-	return cells, nil
-}
-
-func duplicate(list []string) string {
-	seen := map[string]bool{}
-	for _, s := range list {
-		if seen[s] {
-			return s
-		}
-		seen[s] = true
-	}
-	return ""
-}
-
-// runCompare brings each masters count's topology up once and measures its
-// cells on it. Ctrl-C stops after the cell in progress, which is kept with
-// interrupted=true, and writes everything measured so far.
-func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) error {
-	started := time.Now()
-	sum, err := results.NewSummary(started, cc)
-	if err != nil {
+	cc.Config.Base = cc.Base.Config
+	cc.Check = func(c *lab.Config) error {
+		rc := cc.Base
+		rc.Config = *c
+		err := rc.validate()
+		*c = rc.Config
 		return err
 	}
+	p, err := compare.NewPlan(cc.Config)
+	if err != nil {
+		var fe *compare.FieldError
+		if errors.As(err, &fe) && compareFlags[fe.Field] != "" {
+			return nil, usagef("%s: %v", fe.Subject(compareFlags[fe.Field]), fe.Err)
+		}
+		if errors.As(err, new(usageError)) {
+			return nil, err
+		}
+		return nil, usageError{err}
+	}
+	cc.Config, cc.Base.Config = p.Config, p.Config.Base
+	return p, nil
+}
+
+// runCompare measures the plan, then writes and prints what was measured:
+// all of it, or after Ctrl-C the cells done (the one in progress kept with
+// interrupted=true).
+func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *compare.Plan) error {
 	stopProfile, err := startCPUProfile(cc.CPUProfile)
 	if err != nil {
 		return err
@@ -206,85 +143,24 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 		return err
 	}
 	defer stopMetrics()
-	prog := newProgress(cc.Base.errOut(), len(cells), cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
-	var (
-		done     []measured
-		ceilings = map[int]float64{}
-		// ceilingCosts: the ceiling's own cost per cycle, per masters count
-		ceilingCosts = map[int]*results.Cost{}
-		runErr       error
-		l            *lab.Lab
-		topoFor      = -1
-	)
-	closeTopo := func() {
-		if l != nil {
-			_ = l.Close()
-			l = nil
-		}
+	obs := compare.Observers{Log: cc.Base.log(), Metrics: cc.Base.metrics}
+	if !cc.Base.Quiet {
+		obs.Progress = newProgress(cc.Base.errOut(), len(p.Cells), cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
 	}
-	defer closeTopo()
-	for i, cell := range cells {
-		if ctx.Err() != nil {
-			break
-		}
-		// Each cell gets its own keys: a lock a previous cell left held (a
-		// release that timed out) would otherwise block a contended cell's
-		// hot key for up to --ttl.
-		cell.cfg.Workload.Prefix = fmt.Sprintf("%s:c%d", cell.cfg.Workload.Prefix, i)
-		cell.cfg.metrics, cell.cfg.progress = cc.Base.metrics, prog
-		if cell.masters != topoFor {
-			closeTopo()
-			spec := cell.cfg.Topology
-			if l, runErr = upLab(ctx, spec, &cell.cfg); runErr != nil {
-				break
-			}
-			topoFor = cell.masters
-			withLab(ctx, sum, l, &cc.Base)
-			if cc.Ceiling {
-				server, closeServer := l.ServerCPU()
-				c, cost, err := measureCeiling(ctx, l.Topo.Masters, cc.Base.Topology.RedisAuth.TLS, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet, server, cc.Base.errOut())
-				closeServer()
-				if err != nil {
-					runErr = fmt.Errorf("--ceiling: %w", err)
-					break
-				}
-				ceilings[cell.masters] = c
-				ceilingCosts[cell.masters] = cost
-			}
-		}
-		m, err := measureCell(ctx, cell.cfg, l)
-		if err != nil {
-			runErr = fmt.Errorf("%s: %w", cell.cfg.Name(), err)
-			break
-		}
-		if len(cc.Masters) > 1 {
-			m.Run.Name = fmt.Sprintf("%s/%dm", m.Run.Name, cell.masters)
-		}
-		if len(cc.RTTs) > 0 {
-			m.Run.Name = fmt.Sprintf("%s/rtt=%v", m.Run.Name, cell.cfg.RTT)
-		}
-		done = append(done, m)
-	}
-	closeTopo()
-	if ctx.Err() != nil && runErr != nil {
-		runErr = nil // a shutdown, not a failure
-	}
-	sum.Interrupted = ctx.Err() != nil
-	sum.Runs = compareRuns(done, ceilings)
-	for i := range sum.Runs {
-		if c := ceilingCosts[sum.Runs[i].Masters]; c != nil {
-			sum.Runs[i].CeilingCost = c
-		}
+	res, runErr := p.Run(ctx, obs)
+	sum, err := res.Summary(cc)
+	if err != nil {
+		return err
 	}
 	if len(sum.Runs) == 0 && sum.Interrupted {
 		return errInterruptedEarly
 	}
 	if len(sum.Runs) > 0 || runErr == nil {
-		if err := writeCompare(cc.Base, sum, done, ceilings); err != nil {
+		if err := writeCompare(stdout, cc.Base, sum, res.Cells, res.CeilingRates()); err != nil {
 			return err
 		}
 		if cc.Base.Format != "gobench" && cc.Base.JSON != "-" {
-			printRanking(cc.Base.out(), sum.Runs, cc.RTTs)
+			printRanking(stdout, compare.Rankings(sum.Runs, cc.RTTs))
 		}
 	}
 	switch {
@@ -294,35 +170,4 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 		return errInterrupted
 	}
 	return checkFailures(cc.Base.errOut(), cc.Base, sum.Runs)
-}
-
-// compareRuns sorts the runs by throughput and adds each one's ratio to its
-// sequential baseline (and its fraction of the ceiling).
-func compareRuns(done []measured, ceilings map[int]float64) []results.Run {
-	runs := make([]results.Run, len(done))
-	base := map[string]float64{}
-	for i, m := range done {
-		runs[i] = m.Run
-		if m.Run.Mux == "sequential" {
-			base[baselineKey(m.Run)] = m.Run.Throughput.CyclesPerS
-		}
-	}
-	for i := range runs {
-		r := &runs[i]
-		if b := base[baselineKey(*r)]; b > 0 {
-			v := r.Throughput.CyclesPerS / b
-			r.VsSequential = &v
-		}
-		if c := ceilings[r.Masters]; c > 0 {
-			of := r.Throughput.CyclesPerS / c
-			r.CeilingCyclesPerS, r.OfCeiling = &c, &of
-		}
-	}
-	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Throughput.CyclesPerS > runs[j].Throughput.CyclesPerS })
-	return runs
-}
-
-// baselineKey groups a run with the sequential row it is compared to.
-func baselineKey(r results.Run) string {
-	return strings.Join([]string{r.Backend, r.Client, r.Workload, fmt.Sprint(r.Masters, r.Workers, r.AddedRTTUS)}, "/")
 }

@@ -8,44 +8,22 @@ import (
 	"sort"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/compare"
 )
 
-// writeCompare prints the table (and ceilings) and writes --json and --out.
-func writeCompare(base RunConfig, sum *results.Summary, cells []measured, ceilings map[int]float64) error {
-	switch {
-	case base.Format == "gobench":
-		if err := results.WriteGoBench(base.out(), sum); err != nil {
-			return err
-		}
-	case base.Format == "csv":
-		if err := results.WriteCSV(base.out(), sum.Runs); err != nil {
-			return err
-		}
-	case base.JSON != "-":
-		ratios := map[string]float64{}
-		for _, r := range sum.Runs {
-			if v := r.VsSequential; v != nil {
-				ratios[r.Name] = *v
-			}
-		}
-		opt := tableOptions(base)
-		opt.Ratios, opt.RatioName = ratios, "vs seq"
-		if err := results.WriteTable(base.out(), sum.Runs, opt); err != nil {
-			return err
-		}
-		printCompareSummary(base.out(), sum.Runs, ceilings)
-	}
-	if base.JSON != "" {
-		if err := sum.WriteJSONTo(base.out(), base.JSON); err != nil {
-			return fmt.Errorf("--json %q: %w", base.JSON, err)
+// writeCompare prints the table with its "vs seq" column and the
+// compare's summary under it, and writes --json and --out.
+func writeCompare(stdout io.Writer, base RunConfig, sum *results.Summary, cells []measured, ceilings map[int]float64) error {
+	ratios := map[string]float64{}
+	for _, r := range sum.Runs {
+		if v := r.VsSequential; v != nil {
+			ratios[r.Name] = *v
 		}
 	}
-	if base.Out != "" {
-		if err := writeOutDir(base.Out, sum, cells); err != nil {
-			return fmt.Errorf("--out %q: %w", base.Out, err)
-		}
-	}
-	return nil
+	w := base.writer(stdout)
+	w.TableOptions.Ratios, w.TableOptions.RatioName = ratios, "vs seq"
+	w.Below = func(out io.Writer) { printCompareSummary(out, sum.Runs, ceilings) }
+	return flagError(w.Write(sum, cellLogs(cells)))
 }
 
 // printCompareSummary is the compare's own short view under the table:
@@ -61,7 +39,7 @@ func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float
 		cost := ""
 		for _, r := range runs {
 			if c := r.CeilingCost; c != nil && r.Masters == m {
-				cost = "; " + ceilingCostText(c)
+				cost = "; " + compare.CostText(c)
 				break
 			}
 		}
@@ -126,4 +104,23 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, fmt.Errorf("--cpuprofile %q: %w", path, err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// printRanking shows, per workload, each Redlock cell's rank and cycles/s at
+// every added round trip, in the order of the first.
+func printRanking(w io.Writer, rankings []compare.Ranking) {
+	for _, rk := range rankings {
+		fmt.Fprintf(w, "ranking by added round trip (%s): rank. cycles/s\n%-28s", rk.Workload, "cell")
+		for _, d := range rk.RTTs {
+			fmt.Fprintf(w, " %16s", "rtt "+d.String())
+		}
+		fmt.Fprintln(w)
+		for _, c := range rk.Cells {
+			fmt.Fprintf(w, "%-28s", c.Cell)
+			for i := range rk.RTTs {
+				fmt.Fprintf(w, " %16s", fmt.Sprintf("%d. %.0f", c.Rank[i], c.CyclesPerS[i]))
+			}
+			fmt.Fprintln(w)
+		}
+	}
 }

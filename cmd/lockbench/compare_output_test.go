@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/compare"
 )
 
 // TestCompareSummaryFits100Columns: the per-cycle cost list under the
@@ -34,3 +36,21 @@ func TestCompareSummaryFits100Columns(t *testing.T) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+// TestPrintRanking: a title and header per workload, then each cell's
+// rank and cycles/s at every round trip.
+func TestPrintRanking(t *testing.T) {
+	var b bytes.Buffer
+	printRanking(&b, []compare.Ranking{{Workload: "uncontended", RTTs: []time.Duration{0, time.Millisecond},
+		Cells: []compare.RankedCell{{Cell: "rueidis/sequential", Rank: []int{1, 2}, CyclesPerS: []float64{300, 50}},
+			{Cell: "rueidis/fanout", Rank: []int{2, 1}, CyclesPerS: []float64{200, 150}}}}})
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 4 || !strings.Contains(lines[0], "(uncontended)") || !strings.Contains(lines[1], "rtt 1ms") {
+		t.Fatalf("want a title, a header and 2 cells:\n%s", b.String())
+	}
+	for i, want := range []string{"rueidis/sequential 1. 300 2. 50", "rueidis/fanout 2. 200 1. 150"} {
+		if f := strings.Join(strings.Fields(lines[2+i]), " "); f != want {
+			t.Errorf("row %d: %q, want %q", i, f, want)
+		}
+	}
+}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"math"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -12,82 +14,56 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
+// TestCompareBadInput: bad input is one line naming the flag, exit 2,
+// before anything starts (the library's field errors mapped to flags).
 func TestCompareBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		args []string
 		want string
 	}{
-		{"unknown client", []string{"--clients", "goredis,jedis"}, "jedis"},
-		{"unknown mux", []string{"--muxes", "fanout,carrier-pigeon"}, "carrier-pigeon"},
-		{"unknown workload", []string{"--workloads", "bursty"}, "bursty"},
-		{"duplicate mux", []string{"--muxes", "fanout,fanout"}, "--muxes"},
-		{"masters 0", []string{"--masters", "3,0"}, "--masters"},
-		{"masters twice", []string{"--masters", "3,3"}, "--masters"},
+		{"unknown client", []string{"--clients", "goredis,jedis"}, `--clients "jedis": unknown`},
+		{"unknown mux", []string{"--muxes", "fanout,carrier-pigeon"}, `--muxes "carrier-pigeon"`},
+		{"unknown workload", []string{"--workloads", "bursty"}, `--workloads "bursty"`},
+		{"empty clients", []string{"--clients", ""}, "--clients: empty list"},
+		{"duplicate mux", []string{"--muxes", "fanout,fanout"}, `--muxes "fanout": listed twice`},
+		{"masters 0", []string{"--masters", "3,0"}, "--masters 0"},
+		{"masters twice", []string{"--masters", "3,3"}, "--masters 3: listed twice"},
 		{"single client flag", []string{"--client", "goredis"}, "--clients"},
 		{"masters with redis", []string{"--redis", "127.0.0.1:1", "--masters", "3"}, "--masters"},
 		{"negative batch", []string{"--batch", "-1"}, "--batch"},
-		{"negative rtt", []string{"--rtt", "0,-1ms"}, "--rtt"},
-		{"rtt twice", []string{"--rtt", "1ms,1ms"}, "--rtt"},
+		{"negative rtt", []string{"--rtt", "0,-1ms"}, "--rtt -1ms"},
+		{"rtt twice", []string{"--rtt", "1ms,1ms"}, "--rtt 1ms: listed twice"},
+		{"unknown baseline", []string{"--baselines", "chubby"}, `--baselines "chubby"`},
+		{"baseline twice", []string{"--baselines", "etcd,etcd"}, "listed twice"},
+		{"baseline etcd members", []string{"--baselines", "etcd", "--etcd-members", "2"}, "--etcd-members 2"},
+		{"json dir missing", []string{"--json", "/nonexistent/dir/c.json"}, "--json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := cli(t, 10*time.Second, append([]string{"compare"}, tc.args...)...)
-			if code != exitUsage || !strings.Contains(stderr, tc.want) {
-				t.Fatalf("exit %d, stderr %q: want exit 2 naming %q", code, stderr, tc.want)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			code := executeIO(ctx, append([]string{"compare"}, tc.args...), &stdout, &stderr)
+			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+			if code != exitUsage || len(lines) != 1 || !strings.Contains(lines[0], tc.want) || stdout.Len() != 0 {
+				t.Fatalf("exit %d, stderr %q, stdout %q: want exit 2 and one line naming %q", code, stderr.String(), stdout.String(), tc.want)
 			}
 		})
 	}
 }
 
-// TestCompareRuns: rows sorted by throughput, each with its ratio to the
-// sequential row of the same client, workload, masters and workers, and its
-// fraction of its masters' ceiling.
-func TestCompareRuns(t *testing.T) {
-	run := func(client, mux string, masters int, cps float64) measured {
-		return measured{Run: results.Run{Name: client + "/" + mux, Backend: "redlock", Client: client, Mux: mux,
-			Workload: "uncontended", Masters: masters, Workers: 64, Throughput: results.Throughput{CyclesPerS: cps}}}
-	}
-	runs := compareRuns([]measured{
-		run("goredis", "sequential", 5, 100), run("goredis", "pipeline", 5, 1000),
-		run("rueidis", "sequential", 5, 200), run("rueidis", "auto", 5, 300),
-		run("rueidis", "fanout", 3, 50), // no sequential row for 3 masters
-	}, map[int]float64{5: 2000})
-	want := []struct {
-		name       string
-		ratio, ofC float64 // 0: absent
-	}{
-		{"goredis/pipeline", 10, 0.5}, {"rueidis/auto", 1.5, 0.15}, {"rueidis/sequential", 1, 0.1},
-		{"goredis/sequential", 1, 0.05}, {"rueidis/fanout", 0, 0},
-	}
-	for i, w := range want {
-		r := runs[i]
-		if r.Name != w.name {
-			t.Fatalf("row %d is %s, want %s (sorted by throughput)", i, r.Name, w.name)
-		}
-		for key, v := range map[string]float64{"vs_sequential": w.ratio, "of_ceiling": w.ofC} {
-			p := map[string]*float64{"vs_sequential": r.VsSequential, "of_ceiling": r.OfCeiling}[key]
-			got, ok := 0.0, p != nil
-			if ok {
-				got = *p
-			}
-			if ok != (v != 0) || math.Abs(got-v) > 1e-9 {
-				t.Errorf("%s %s = %v (present %v), want %v", r.Name, key, got, ok, v)
-			}
-		}
-	}
-}
-
-// TestCompareMatrix runs a small real matrix and reads its JSON back: every
-// cell is there, ratios included.
+// TestCompareMatrix runs a small real matrix in-process and reads its
+// JSON back: every cell is there, ratios included, and the table printed.
 func TestCompareMatrix(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "c.json")
-	code := execute(context.Background(), []string{"compare", "-q", "--redis", redis,
+	var stdout, stderr bytes.Buffer
+	code := executeIO(context.Background(), []string{"compare", "-q", "--redis", redis,
 		"--clients", "goredis,rueidis", "--muxes", "sequential,pipeline", "--workloads", "uncontended",
-		"--workers", "8", "--warmup", "0s", "--duration", "400ms", "--json", out})
+		"--workers", "8", "--warmup", "0s", "--duration", "400ms", "--json", out}, &stdout, &stderr)
 	if code != exitOK {
-		t.Fatalf("compare: exit %d", code)
+		t.Fatalf("compare: exit %d: %s", code, stderr.String())
 	}
 	sum, err := results.ReadSummary(out)
 	if err != nil {
@@ -106,11 +82,26 @@ func TestCompareMatrix(t *testing.T) {
 		if i > 0 && r.Throughput.CyclesPerS > sum.Runs[i-1].Throughput.CyclesPerS {
 			t.Errorf("rows not sorted by throughput at %s", r.Name)
 		}
+		if !strings.Contains(stdout.String(), r.Name) {
+			t.Errorf("%s not in the table:\n%s", r.Name, stdout.String())
+		}
+	}
+	var conf struct {
+		Base      *json.RawMessage `json:"base"`
+		Clients   []string         `json:"clients"`
+		Masters   []int            `json:"masters"`
+		Workloads []string         `json:"workloads"`
+	}
+	if err := json.Unmarshal(sum.Config, &conf); err != nil || conf.Base == nil || len(conf.Clients) != 2 ||
+		len(conf.Workloads) != 1 || fmt.Sprint(conf.Masters) != "[3]" {
+		t.Errorf("summary config (err %v): %+v: want base, clients, workloads and the external masters' count", err, conf)
 	}
 }
 
 // TestCompareInterrupt: Ctrl-C mid-matrix writes what was measured with
-// interrupted=true, stops the masters and exits 130.
+// interrupted=true, stops the masters and exits 130. The signal goes when
+// the first cell has reported a measured second (its progress line), not
+// after a guessed sleep.
 func TestCompareInterrupt(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "c.json")

@@ -33,18 +33,3 @@ func (c *RunConfig) validateBackends() error {
 	}
 	return nil
 }
-
-// shareBackendServers makes every cell of a compare group start the
-// ZooKeeper, PostgreSQL and Sentinel servers any of its cells needs, so one
-// topology serves the whole group (as withBaselines does for etcd).
-func shareBackendServers(cells []compareCell) {
-	var zk, pg, sen bool
-	for _, c := range cells {
-		t := c.cfg.Topology
-		zk, pg, sen = zk || t.NeedsZooKeeper, pg || t.NeedsPostgres, sen || t.NeedsSentinel
-	}
-	for i := range cells {
-		t := &cells[i].cfg.Topology
-		t.NeedsZooKeeper, t.NeedsPostgres, t.NeedsSentinel = zk, pg, sen
-	}
-}

@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"context"
@@ -33,44 +33,65 @@ const (
 	ceilingPipeline = 16
 )
 
-// measureCeiling runs redis-benchmark against the masters and returns
-// cycles/s and what a cycle cost there: redis-benchmark's CPU (the
+// Ceiling is the redis-benchmark ceiling of one masters count.
+type Ceiling struct {
+	Masters int
+	// CyclesPerS is the lock cycles/s the masters' aggregate SET and
+	// release rates allow.
+	CyclesPerS, SetPerS, ReleasePerS float64
+	// Cost is what a cycle cost there: redis-benchmark's CPU and the
+	// masters'.
+	Cost *results.Cost
+}
+
+// ceilingCycles is the lock cycles/s n masters allow at aggregate rates
+// set and release (requests/s).
+func ceilingCycles(n int, set, release float64) float64 {
+	if n < 1 || set <= 0 || release <= 0 {
+		return 0
+	}
+	return 1 / (float64(n) * (1/set + 1/release))
+}
+
+// measureCeiling runs redis-benchmark against the masters and returns the
+// ceiling with what a cycle cost there: redis-benchmark's CPU (the
 // children's rusage) and the masters' (server), over the R SETs and R
-// releases each master ran, R cycles' worth. tlsFiles are the --tls-*
-// flags, which redis-benchmark takes as files.
-func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, ttl time.Duration, quiet bool, server results.ServerCPU, stderr io.Writer) (float64, *results.Cost, error) {
+// releases each master ran, R cycles' worth. tlsFiles are the TLS files,
+// which redis-benchmark takes as files. With log non-nil it tells the
+// result in one line.
+func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, ttl time.Duration, server results.ServerCPU, log io.Writer) (Ceiling, error) {
 	bin, err := exec.LookPath("redis-benchmark")
 	if err != nil {
-		return 0, nil, fmt.Errorf("redis-benchmark not found in PATH (make deps installs it): %w", err)
+		return Ceiling{}, fmt.Errorf("redis-benchmark not found in PATH (make deps installs it): %w", err)
 	}
 	sha, err := loadReleaseScript(ctx, addrs)
 	if err != nil {
-		return 0, nil, err
+		return Ceiling{}, err
 	}
 	children0, s0 := results.ChildrenCPU(), results.SampleCost(server)
 	set, err := benchAll(ctx, bin, addrs, tlsFiles, "SET", "lockbench:ceiling:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
 	if err != nil {
-		return 0, nil, err
+		return Ceiling{}, err
 	}
 	rel, err := benchAll(ctx, bin, addrs, tlsFiles, "EVALSHA", sha, "1", "lockbench:ceiling:__rand_int__", "tok")
 	if err != nil {
-		return 0, nil, err
+		return Ceiling{}, err
 	}
 	children1, s1 := results.ChildrenCPU(), results.SampleCost(server)
-	n := float64(len(addrs))
-	c := 1 / (n * (1/set + 1/rel))
 	// Only the CPU figures: lockbench's own counters moved with other work.
 	full := results.CostBetween(s0, s1, ceilingRequests, server)
-	cost := &results.Cost{ClientCPUUSPerCycle: float64(children1-children0) / 1e3 / ceilingRequests,
-		ServerCPUUSPerCycle: full.ServerCPUUSPerCycle, ServerCPUSource: full.ServerCPUSource}
-	if !quiet {
-		fmt.Fprintf(stderr, "ceiling: %d masters, aggregate SET NX %.0f/s, release EVALSHA %.0f/s → %.0f cycles/s; %s\n", len(addrs), set, rel, c, ceilingCostText(cost))
+	c := Ceiling{Masters: len(addrs), CyclesPerS: ceilingCycles(len(addrs), set, rel), SetPerS: set, ReleasePerS: rel,
+		Cost: &results.Cost{ClientCPUUSPerCycle: float64(children1-children0) / 1e3 / ceilingRequests,
+			ServerCPUUSPerCycle: full.ServerCPUUSPerCycle, ServerCPUSource: full.ServerCPUSource}}
+	if log != nil {
+		fmt.Fprintf(log, "ceiling: %d masters, aggregate SET NX %.0f/s, release EVALSHA %.0f/s → %.0f cycles/s; %s\n",
+			c.Masters, set, rel, c.CyclesPerS, CostText(c.Cost))
 	}
-	return c, cost, nil
+	return c, nil
 }
 
-// ceilingCostText is the ceiling's cost per cycle, for the summary lines.
-func ceilingCostText(c *results.Cost) string {
+// CostText is a ceiling's cost per cycle, for one-line summaries.
+func CostText(c *results.Cost) string {
 	if c == nil {
 		return ""
 	}
@@ -100,6 +121,21 @@ func loadReleaseScript(ctx context.Context, addrs []redisconn.Endpoint) (string,
 
 var rpsLine = regexp.MustCompile(`([0-9.]+) requests per second`)
 
+// parseRate is the requests/s of the test redis-benchmark -q ran: its
+// final line ("SET: 181818.19 requests per second, p50=…"); the progress
+// lines before it ("SET: rps=…") carry no such phrase.
+func parseRate(out []byte) (float64, error) {
+	m := rpsLine.FindSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("no rate in %q", out)
+	}
+	v, err := strconv.ParseFloat(string(m[1]), 64)
+	if err != nil || v <= 0 {
+		return 0, fmt.Errorf("rate %q in %q: not a positive number", m[1], out)
+	}
+	return v, nil
+}
+
 // benchAll runs one redis-benchmark per master at once and sums their rates.
 func benchAll(ctx context.Context, bin string, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, cmd ...string) (float64, error) {
 	rates := make([]float64, len(addrs))
@@ -113,15 +149,17 @@ func benchAll(ctx context.Context, bin string, addrs []redisconn.Endpoint, tlsFi
 				"-c", strconv.Itoa(ceilingClients), "-P", strconv.Itoa(ceilingPipeline), "-r", "100000000", "-q"), cmd...)
 			out, err := exec.CommandContext(ctx, bin, args...).Output()
 			if err != nil {
-				errs[i] = fmt.Errorf("redis-benchmark %s: %w%s", a, err, stderrTail(err))
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					errs[i] = fmt.Errorf("redis-benchmark %s: %w%s", a, err, stderrTail(ee.Stderr))
+				} else {
+					errs[i] = fmt.Errorf("redis-benchmark %s: %w", a, err)
+				}
 				return
 			}
-			m := rpsLine.FindSubmatch(out)
-			if m == nil {
-				errs[i] = fmt.Errorf("redis-benchmark %s: no rate in %q", a, out)
-				return
+			if rates[i], err = parseRate(out); err != nil {
+				errs[i] = fmt.Errorf("redis-benchmark %s: %w", a, err)
 			}
-			rates[i], errs[i] = strconv.ParseFloat(string(m[1]), 64)
 		}()
 	}
 	wg.Wait()
@@ -154,9 +192,9 @@ func benchConnArgs(e redisconn.Endpoint, f redisconn.TLSFiles) []string {
 		if e.TLS.ServerName != "" {
 			args = append(args, "--sni", e.TLS.ServerName)
 		}
-		for flag, file := range map[string]string{"--cacert": f.CACert, "--cert": f.Cert, "--key": f.Key} {
-			if file != "" {
-				args = append(args, flag, file)
+		for _, ff := range [][2]string{{"--cacert", f.CACert}, {"--cert", f.Cert}, {"--key", f.Key}} {
+			if ff[1] != "" {
+				args = append(args, ff[0], ff[1])
 			}
 		}
 		if e.TLS.InsecureSkipVerify {
@@ -166,15 +204,11 @@ func benchConnArgs(e redisconn.Endpoint, f redisconn.TLSFiles) []string {
 	return args
 }
 
-// stderrTail is the last line redis-benchmark wrote to stderr (its
-// reason), without the warning it prints about -a.
-func stderrTail(err error) string {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		return ""
-	}
+// stderrTail is ": " and the last line redis-benchmark wrote to stderr (its
+// reason), without the warning it prints about -a; "" when there is none.
+func stderrTail(stderr []byte) string {
 	var last string
-	for _, l := range strings.Split(strings.TrimSpace(string(ee.Stderr)), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(string(stderr)), "\n") {
 		if l = strings.TrimSpace(l); l != "" && !strings.Contains(l, "Using a password") {
 			last = l
 		}

@@ -1,0 +1,115 @@
+package compare
+
+import (
+	"fmt"
+	"reflect"
+	"time"
+
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+// Config is a matrix of cells measured on the same servers with the same
+// durations. It is written into the summary. The zero value is the
+// default matrix (DefaultConfig): every empty field takes its default.
+type Config struct {
+	// Base is every cell's config before the matrix sets its client, mux,
+	// workload, masters count and round trip (zero: lab.DefaultConfig with
+	// DefaultDuration and DefaultWarmup).
+	Base      lab.Config `json:"base"`
+	Clients   []string   `json:"clients"`
+	Muxes     []string   `json:"muxes"`
+	Workloads []string   `json:"workloads"`
+	// Masters are local master counts; the masters are restarted for each.
+	// With external masters (Base.Topology.RedisAddrs) they are the count.
+	Masters []int `json:"masters"`
+	// Ceiling measures the redis-benchmark ceiling on each group's masters.
+	Ceiling bool `json:"ceiling"`
+	// RTTs reruns the matrix with each round trip added to every master
+	// (0: direct); ranking shows how the order changes with distance.
+	RTTs []time.Duration `json:"rtts,omitempty"`
+	// ClientDefaults adds, beside every auto cell, the same cell with the
+	// client libraries' own defaults (/defaults rows).
+	ClientDefaults bool `json:"client_defaults_rows,omitempty"`
+	// Baselines are rows beside the matrix: etcd modes and peer libraries
+	// (BaselineNames, or "all").
+	Baselines []string `json:"baselines,omitempty"`
+	// Check, when set, completes and validates each cell after the
+	// matrix's own checks, before any server starts (the CLI's flag
+	// checks); its errors are returned as they are.
+	Check func(*lab.Config) error `json:"-"`
+}
+
+// The default matrix.
+var (
+	DefaultClients   = []string{"goredis", "rueidis"}
+	DefaultMuxes     = []string{"sequential", "fanout", "pipeline", "auto"}
+	DefaultWorkloads = []string{"uncontended", "contended"}
+	DefaultMasters   = []int{5}
+)
+
+// Each cell's default durations: long enough for a stable rate, short
+// enough for a 16-cell matrix.
+const (
+	DefaultDuration = 5 * time.Second
+	DefaultWarmup   = time.Second
+)
+
+// DefaultConfig is the default matrix: both clients × every mux × both
+// workloads on 5 local masters, 5 s per cell after 1 s of warmup.
+func DefaultConfig() Config {
+	c := Config{}
+	c.defaults()
+	return c
+}
+
+// defaults fills every empty field.
+func (c *Config) defaults() {
+	if reflect.ValueOf(c.Base).IsZero() {
+		c.Base = lab.DefaultConfig()
+		c.Base.Workload.Duration, c.Base.Workload.Warmup = DefaultDuration, DefaultWarmup
+	}
+	if c.Clients == nil {
+		c.Clients = append([]string(nil), DefaultClients...)
+	}
+	if c.Muxes == nil {
+		c.Muxes = append([]string(nil), DefaultMuxes...)
+	}
+	if c.Workloads == nil {
+		c.Workloads = append([]string(nil), DefaultWorkloads...)
+	}
+	if c.Masters == nil {
+		c.Masters = append([]int(nil), DefaultMasters...)
+	}
+}
+
+// FieldError is bad input in one Config field: the CLI names its flag.
+type FieldError struct {
+	Field string // e.g. "Clients", "Base.Topology.Etcd.Members"
+	Value string // the value at fault as it would be typed ("" when none)
+	Err   error
+}
+
+// Error is "compare: Clients \"x\": unknown …".
+func (e *FieldError) Error() string { return "compare: " + e.Subject(e.Field) + ": " + e.Err.Error() }
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// Subject is name followed by the value at fault, if any: what an error
+// message names (the CLI passes the flag as name).
+func (e *FieldError) Subject(name string) string {
+	if e.Value == "" {
+		return name
+	}
+	return name + " " + e.Value
+}
+
+func fieldErr(field string, value any, format string, a ...any) error {
+	v := ""
+	switch x := value.(type) {
+	case nil:
+	case string:
+		v = fmt.Sprintf("%q", x)
+	default:
+		v = fmt.Sprint(x)
+	}
+	return &FieldError{Field: field, Value: v, Err: fmt.Errorf(format, a...)}
+}

@@ -1,0 +1,17 @@
+// Package compare measures a matrix of cells on the same servers with the
+// same durations: clients × muxes × workloads × masters counts (× added
+// round trips), with baseline rows (etcd, ZooKeeper, PostgreSQL, peer
+// libraries) beside it, and the redis-benchmark ceiling of the same
+// masters. It ranks the rows and gives each its ratio to the sequential
+// row of its group and its fraction of the ceiling.
+//
+// It owns the matrix (Plan: which cells, grouped by the topology they
+// share), running it on a lab.Lab per group (Run: interruption keeps what
+// was measured), the ratios, the rankings by round trip and the ceiling
+// (running redis-benchmark and parsing what it prints). Printing, flags and
+// exit statuses are the CLI's.
+//
+// It may import workloads/lab, workloads, drivers, compose and results. It
+// must not import cmd; nothing under drivers, multiplex, results or compose
+// may import it.
+package compare

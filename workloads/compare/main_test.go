@@ -1,0 +1,17 @@
+package compare_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/etcdmember"
+)
+
+// Etcd members (the baselines' etcd rows) are this test binary
+// re-executed: TestMain serves them.
+func TestMain(m *testing.M) {
+	etcdmember.ServeIfChild()
+	compose.QuietClientLogs()
+	os.Exit(m.Run())
+}

@@ -1,0 +1,207 @@
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+// cellNames are the plan's cells as name@masters[+rtt][+defaults].
+func cellNames(p *Plan) []string {
+	var out []string
+	for _, c := range p.Cells {
+		s := fmt.Sprintf("%s@%d", c.Config.Name(), c.Masters)
+		if c.Config.RTT > 0 {
+			s += "+" + c.Config.RTT.String()
+		}
+		if c.Config.Driver.Tuning.LibraryDefaults {
+			s += "+defaults"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestNewPlanMatrix: the cells are masters × rtt × workload × client × mux
+// in that nesting, so cells sharing a topology are consecutive; /defaults
+// rows follow their auto cell.
+func TestNewPlanMatrix(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want []string
+	}{
+		{"zero value is the default matrix", Config{}, nil}, // checked by count below
+		{"nesting", Config{Clients: []string{"goredis", "rueidis"}, Muxes: []string{"sequential", "fanout"},
+			Workloads: []string{"uncontended"}, Masters: []int{3, 1}},
+			[]string{"redlock/goredis/sequential/uncontended@3", "redlock/goredis/fanout/uncontended@3",
+				"redlock/rueidis/sequential/uncontended@3", "redlock/rueidis/fanout/uncontended@3",
+				"redlock/goredis/sequential/uncontended@1", "redlock/goredis/fanout/uncontended@1",
+				"redlock/rueidis/sequential/uncontended@1", "redlock/rueidis/fanout/uncontended@1"}},
+		{"round trips outside workloads", Config{Clients: []string{"rueidis"}, Muxes: []string{"pipeline"},
+			Workloads: []string{"uncontended", "contended"}, RTTs: []time.Duration{0, time.Millisecond}},
+			[]string{"redlock/rueidis/pipeline/uncontended@5", "redlock/rueidis/pipeline/contended@5",
+				"redlock/rueidis/pipeline/uncontended@5+1ms", "redlock/rueidis/pipeline/contended@5+1ms"}},
+		{"defaults rows after auto", Config{Clients: []string{"goredis"}, Muxes: []string{"auto", "fanout"},
+			Workloads: []string{"contended"}, ClientDefaults: true},
+			[]string{"redlock/goredis/auto/contended@5", "redlock/goredis/auto/defaults/contended@5+defaults",
+				"redlock/goredis/fanout/contended@5"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := NewPlan(tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := cellNames(p)
+			if tc.want == nil {
+				if n := len(DefaultClients) * len(DefaultMuxes) * len(DefaultWorkloads); len(got) != n {
+					t.Fatalf("%d cells, want %d: %v", len(got), n, got)
+				}
+				if p.Cells[0].Config.Workload.Duration != DefaultDuration || p.Config.Base.Driver.Backend != "redlock" {
+					t.Errorf("zero Base: duration %v backend %q", p.Cells[0].Config.Workload.Duration, p.Config.Base.Driver.Backend)
+				}
+				return
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("cells\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+			for _, c := range p.Cells {
+				if c.Config.Topology.Redis.Masters != c.Masters || c.Config.Topology.NoRedis {
+					t.Errorf("%s: topology masters %d noRedis %v", c.Config.Name(), c.Config.Topology.Redis.Masters, c.Config.Topology.NoRedis)
+				}
+			}
+		})
+	}
+}
+
+// TestNewPlanErrors: bad input names the field and the value at fault.
+func TestNewPlanErrors(t *testing.T) {
+	ext := lab.DefaultConfig()
+	ext.Topology.RedisAddrs = []string{"127.0.0.1:1"}
+	etcd2 := lab.DefaultConfig()
+	etcd2.Topology.Etcd.Members = 2
+	for _, tc := range []struct {
+		name         string
+		cfg          Config
+		field, value string
+	}{
+		{"unknown client", Config{Clients: []string{"goredis", "jedis"}}, "Clients", `"jedis"`},
+		{"unknown mux", Config{Muxes: []string{"carrier-pigeon"}}, "Muxes", `"carrier-pigeon"`},
+		{"unknown workload", Config{Workloads: []string{"bursty"}}, "Workloads", `"bursty"`},
+		{"empty clients", Config{Clients: []string{}}, "Clients", ""},
+		{"mux twice", Config{Muxes: []string{"fanout", "fanout"}}, "Muxes", `"fanout"`},
+		{"masters 0", Config{Masters: []int{3, 0}}, "Masters", "0"},
+		{"masters too many", Config{Masters: []int{99}}, "Masters", "99"},
+		{"masters twice", Config{Masters: []int{3, 3}}, "Masters", "3"},
+		{"masters with external", Config{Base: ext, Masters: []int{1, 3}}, "Masters", ""},
+		{"negative rtt", Config{RTTs: []time.Duration{0, -time.Millisecond}}, "RTTs", "-1ms"},
+		{"rtt below 1µs", Config{RTTs: []time.Duration{time.Nanosecond}}, "RTTs", "1ns"},
+		{"rtt twice", Config{RTTs: []time.Duration{time.Millisecond, time.Millisecond}}, "RTTs", "1ms"},
+		{"unknown baseline", Config{Baselines: []string{"chubby"}}, "Baselines", `"chubby"`},
+		{"baseline twice", Config{Baselines: []string{"etcd", "etcd"}}, "Baselines", `"etcd"`},
+		{"etcd members", Config{Base: etcd2, Baselines: []string{"etcd"}}, "Base.Topology.Etcd.Members", "2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NewPlan(tc.cfg)
+			var fe *FieldError
+			if !errors.As(err, &fe) || fe.Field != tc.field || fe.Value != tc.value {
+				t.Fatalf("err %v: want a FieldError on %s %s", err, tc.field, tc.value)
+			}
+			if want := "compare: " + strings.TrimSpace(tc.field+" "+tc.value) + ": "; !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("%q does not start %q", err, want)
+			}
+		})
+	}
+}
+
+// TestNewPlanCheck: Check sees every cell after the matrix's own checks
+// and its error comes back as it is; without it the drivers' validation
+// still refuses a bad cell.
+func TestNewPlanCheck(t *testing.T) {
+	var seen []string
+	refuse := errors.New("refused by the caller")
+	_, err := NewPlan(Config{Muxes: []string{"sequential", "fanout"}, Workloads: []string{"uncontended"},
+		Clients: []string{"goredis"}, Check: func(c *lab.Config) error {
+			seen = append(seen, c.Name())
+			if c.Driver.Mux == "fanout" {
+				return refuse
+			}
+			return nil
+		}})
+	if err != refuse || !slices.Equal(seen, []string{"redlock/goredis/sequential/uncontended", "redlock/goredis/fanout/uncontended"}) {
+		t.Fatalf("err %v, seen %v", err, seen)
+	}
+	bad := DefaultConfig()
+	bad.Base.Driver.Multiplex.Batch = -1
+	if _, err := NewPlan(bad); err == nil || !strings.Contains(err.Error(), "-1") {
+		t.Fatalf("negative batch: err %v", err)
+	}
+	ext := DefaultConfig()
+	ext.Base.Topology.RedisAddrs = []string{"127.0.0.1:1", "redis://:pw@127.0.0.1:2"}
+	p, err := NewPlan(ext)
+	if err != nil || p.Cells[0].Masters != 2 || len(p.Cells[0].Config.Topology.RedisMasters) != 2 || !slices.Equal(p.Config.Masters, []int{2}) {
+		t.Fatalf("external masters: err %v, plan %+v", err, p)
+	}
+	if addrs := fmt.Sprint(p.Config.Base.Topology.RedisAddrs); strings.Contains(addrs, "pw") {
+		t.Errorf("the summary's addresses hold the password: %s", addrs)
+	}
+	ext.Base.Topology.RedisAddrs = []string{"127.0.0.1:1", "127.0.0.1:1"}
+	var fe *FieldError
+	if _, err := NewPlan(ext); !errors.As(err, &fe) || fe.Field != "Base.Topology.RedisAddrs" {
+		t.Fatalf("a master twice: err %v, want a FieldError on Base.Topology.RedisAddrs", err)
+	}
+}
+
+// TestBaselines: each masters count's group ends with a cell per workload
+// × baseline, run direct, without client or mux; every cell of a group
+// starts the servers any of them needs.
+func TestBaselines(t *testing.T) {
+	p, err := NewPlan(Config{Clients: []string{"goredis"}, Muxes: []string{"fanout"}, Workloads: []string{"uncontended", "contended"},
+		Masters: []int{3, 1}, RTTs: []time.Duration{0, time.Millisecond}, Baselines: []string{"etcd-rpc", "zookeeper"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"redlock/goredis/fanout/uncontended@3", "redlock/goredis/fanout/contended@3",
+		"redlock/goredis/fanout/uncontended@3+1ms", "redlock/goredis/fanout/contended@3+1ms",
+		"etcd/rpc/uncontended@3", "zookeeper/try/uncontended@3", "etcd/rpc/contended@3", "zookeeper/try/contended@3",
+		"redlock/goredis/fanout/uncontended@1", "redlock/goredis/fanout/contended@1",
+		"redlock/goredis/fanout/uncontended@1+1ms", "redlock/goredis/fanout/contended@1+1ms",
+		"etcd/rpc/uncontended@1", "zookeeper/try/uncontended@1", "etcd/rpc/contended@1", "zookeeper/try/contended@1",
+	}
+	if got := cellNames(p); !slices.Equal(got, want) {
+		t.Fatalf("cells\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, c := range p.Cells {
+		tp := c.Config.Topology
+		if !tp.NeedsEtcd || !tp.NeedsZooKeeper || tp.NeedsPostgres || tp.NoRedis {
+			t.Errorf("%s: etcd %v zk %v pg %v noRedis %v: want the group's etcd and zookeeper and the masters",
+				c.Config.Name(), tp.NeedsEtcd, tp.NeedsZooKeeper, tp.NeedsPostgres, tp.NoRedis)
+		}
+	}
+	all, err := NewPlan(Config{Clients: []string{"goredis"}, Muxes: []string{"fanout"}, Workloads: []string{"uncontended"}, Baselines: []string{"all"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(all.Config.Baselines, BaselineNames()) || len(all.Cells) != 1+len(BaselineNames()) {
+		t.Fatalf("all: baselines %v, %d cells", all.Config.Baselines, len(all.Cells))
+	}
+	none, err := NewPlan(Config{Base: withBackend("etcd"), Workloads: []string{"uncontended"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp := none.Cells[0].Config.Topology; !tp.NoRedis || !tp.NeedsEtcd {
+		t.Errorf("etcd matrix without baselines: noRedis %v etcd %v: want only what etcd needs", tp.NoRedis, tp.NeedsEtcd)
+	}
+}
+
+func withBackend(b string) lab.Config {
+	c := lab.DefaultConfig()
+	c.Driver.Backend = b
+	return c
+}
