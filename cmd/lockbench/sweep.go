@@ -3,10 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -17,32 +16,22 @@ import (
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
-	"github.com/lockbench/lockbench/workloads/lab"
+	"github.com/lockbench/lockbench/workloads/sweep"
 )
 
-// SweepConfig is a capacity sweep. It is written into the summary.
+// SweepConfig is a capacity sweep as the CLI was told it. It is written
+// into the summary: the CLI's cell (RunConfig's keys) as "base", the
+// sweep's own keys beside it.
 type SweepConfig struct {
-	Base     RunConfig     `json:"base"`
-	Muxes    []string      `json:"muxes"`
-	By       string        `json:"by"` // rate | workers
-	Op       string        `json:"op"`
-	SLO      time.Duration `json:"slo"`
-	Start    float64       `json:"start"`
-	Factor   float64       `json:"factor"`
-	MaxSteps int           `json:"max_steps"`
-	Refine   int           `json:"refine"`
-	// MaxErrorRate is the share of attempts (errors and timeouts, failed
-	// releases) a step may have: one timeout in 10⁵ cycles on a noisy host
-	// should not end a sweep, a failing backend must.
-	MaxErrorRate float64 `json:"max_error_rate"`
+	Base RunConfig `json:"base"` // shadows sweep.Config.Base, which run sets from it
+	sweep.Config
 }
 
 func init() { extraCommands = append(extraCommands, newSweepCmd) }
 
 func newSweepCmd() *cobra.Command {
-	sc := SweepConfig{Base: defaultRunConfig(), By: "rate", Op: "cycle", SLO: 2 * time.Millisecond,
-		Start: 200, Factor: 1.5, MaxSteps: 20, Refine: 2, MaxErrorRate: 0.001}
-	sc.Base.Workload.Duration, sc.Base.Workload.Warmup = 3*time.Second, time.Second
+	sc := SweepConfig{Config: sweep.DefaultConfig()}
+	sc.Base = RunConfig{Config: sc.Config.Base}
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Capacity planning: raise the load until p99 breaks the SLO; report the knee",
@@ -67,7 +56,8 @@ sustainable load.
 			if err := sc.validate(); err != nil {
 				return err
 			}
-			return runSweep(cmd.Context(), sc)
+			sc.Base.stderr = cmd.ErrOrStderr()
+			return runSweep(cmd.Context(), sc, cmd.OutOrStdout())
 		},
 	}
 	fs := cmd.Flags()
@@ -79,8 +69,8 @@ sustainable load.
 	bindOutput(fs, &sc.Base)
 	bindDisplay(fs, &sc.Base)
 	fs.StringSliceVar(&sc.Muxes, "muxes", nil, "strategies to sweep, comma-separated (default: --mux)")
-	fs.StringVar(&sc.By, "by", sc.By, "what to step: rate (open loop, --workers fixed) | workers (closed loop)")
-	fs.StringVar(&sc.Op, "op", sc.Op, "op whose p99 is held to --slo: "+strings.Join(sweepOps, "|"))
+	fs.StringVar((*string)(&sc.By), "by", string(sc.By), "what to step: rate (open loop, --workers fixed) | workers (closed loop)")
+	fs.StringVar(&sc.Op, "op", sc.Op, "op whose p99 is held to --slo: "+strings.Join(sweep.Ops(), "|"))
 	fs.DurationVar(&sc.SLO, "slo", sc.SLO, "p99 latency objective of --op")
 	fs.Float64Var(&sc.Start, "start", sc.Start, "first step: cycles/s (--by rate) or workers (--by workers)")
 	fs.Float64Var(&sc.Factor, "factor", sc.Factor, "each step multiplies the load by this")
@@ -90,48 +80,75 @@ sustainable load.
 	return cmd
 }
 
+// sweepFlags names the flag of each sweep.Config field.
+var sweepFlags = map[string]string{"By": "--by", "Op": "--op", "SLO": "--slo", "Start": "--start", "Factor": "--factor",
+	"MaxSteps": "--max-steps", "Refine": "--refine", "MaxErrorRate": "--max-error-rate", "Base.Workload.Rate": "--rate"}
+
+// validate checks the flags before any server starts, naming the flag.
 func (sc *SweepConfig) validate() error {
+	// A flag's 0 is refused, or none for --refine and --max-error-rate
+	// (library), where the library's zero is its default.
+	switch {
+	case sc.SLO == 0:
+		return usagef("--slo 0s: must be positive")
+	case sc.Start == 0:
+		return usagef("--start 0: must be positive")
+	case sc.Factor == 0:
+		return usagef("--factor 0: must be more than 1")
+	case sc.MaxSteps == 0:
+		return usagef("--max-steps 0: must be at least 1")
+	case sc.Refine < 0:
+		return usagef("--refine %d: must not be negative", sc.Refine)
+	case sc.MaxErrorRate < 0:
+		return usagef("--max-error-rate %v: want a share in [0, 1)", sc.MaxErrorRate)
+	}
 	if len(sc.Muxes) == 0 {
 		sc.Muxes = []string{sc.Base.Driver.Mux}
 	}
-	switch {
-	case sc.By != "rate" && sc.By != "workers":
-		return usagef("--by %q: want rate or workers", sc.By)
-	case sc.SLO <= 0:
-		return usagef("--slo %v: must be positive", sc.SLO)
-	case sc.Factor <= 1 || math.IsInf(sc.Factor, 0) || math.IsNaN(sc.Factor):
-		return usagef("--factor %v: must be more than 1", sc.Factor)
-	case sc.MaxSteps < 1:
-		return usagef("--max-steps %d: must be at least 1", sc.MaxSteps)
-	case !(sc.MaxErrorRate >= 0 && sc.MaxErrorRate < 1):
-		return usagef("--max-error-rate %v: want a share in [0, 1)", sc.MaxErrorRate)
-	case sc.Refine < 0:
-		return usagef("--refine %d: must not be negative", sc.Refine)
-	case sc.By == "workers" && sc.Start < 1:
-		return usagef("--start %v: --by workers starts at 1 worker or more", sc.Start)
-	case !(sc.Start > 0) || math.IsInf(sc.Start, 0):
-		return usagef("--start %v: must be positive", sc.Start)
-	case sc.By == "rate" && sc.Base.Workload.Rate != 0:
-		return usagef("--rate %v: sweep --by rate sets the rate itself (use --start)", sc.Base.Workload.Rate)
-	}
-	if err := checkSweepOp(sc.Op); err != nil {
-		return err
+	sc.Config.Base = sc.Base.Config
+	if err := sc.Config.Validate(); err != nil {
+		return usagef("%s", flagOf(err))
 	}
 	for _, mux := range sc.Muxes {
 		c := sc.Base
 		c.Driver.Mux = mux
-		if sc.By == "workers" {
+		if sc.By == sweep.ByWorkers {
 			c.Workload.Workers = int(sc.Start)
 		}
 		if err := c.validate(); err != nil {
 			return err
 		}
 	}
-	return sc.Base.validate()
+	err := sc.Base.validate()
+	sc.Config.Base = sc.Base.Config
+	return err
+}
+
+// library is the sweep for the library, whose zero Refine and
+// MaxErrorRate are its defaults where the flags' (and the summary's) 0 is
+// none.
+func (sc *SweepConfig) library() sweep.Config {
+	c := sc.Config
+	if c.Refine == 0 {
+		c.Refine = sweep.NoRefine
+	}
+	if c.MaxErrorRate == 0 {
+		c.MaxErrorRate = sweep.NoErrors
+	}
+	return c
+}
+
+// flagOf is a sweep error naming the flag instead of the field.
+func flagOf(err error) string {
+	var fe *sweep.FieldError
+	if errors.As(err, &fe) {
+		return sweepFlags[fe.Field] + " " + fe.Value + ": " + fe.Err.Error()
+	}
+	return err.Error()
 }
 
 // runSweep brings the servers up once and sweeps each strategy on them.
-func runSweep(ctx context.Context, sc SweepConfig) error {
+func runSweep(ctx context.Context, sc SweepConfig, stdout io.Writer) error {
 	started := time.Now()
 	stopMetrics, err := startMetrics(&sc.Base)
 	if err != nil {
@@ -148,29 +165,24 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return err
 	}
 	withLab(ctx, sum, l, &sc.Base)
-	var cells []measured
-	var sweeps []capacity.Sweep
-	for _, mux := range sc.Muxes {
-		c := sc.Base
-		c.Driver.Mux = mux
-		c.Quiet = true
-		sw, ms, err := sweepOne(ctx, sc, c, l)
-		cells = append(cells, ms...)
-		if err != nil && ctx.Err() == nil {
-			return err
-		}
-		sweeps = append(sweeps, sw)
-		if ctx.Err() != nil {
-			break // a shutdown: write the steps measured so far
+	var obs sweep.Observers
+	obs.Cell.Metrics = sc.Base.metrics // the step line stands for the progress line
+	if !sc.Base.Quiet {
+		obs.Step = func(run string, st capacity.Step) {
+			fmt.Fprintf(sc.Base.errOut(), "step %s: %.0f cycles/s, %s p99 %.0f µs: %s\n", run, st.CyclesPerS, sc.Op, st.P99US, verdict(st))
 		}
 	}
-	if len(cells) == 0 && ctx.Err() != nil {
+	res, err := sweep.Run(ctx, l, sc.library(), obs)
+	if err != nil {
+		return err
+	}
+	if len(res.Cells) == 0 && res.Interrupted {
 		return errInterruptedEarly
 	}
-	for _, m := range cells {
+	for _, m := range res.Cells {
 		sum.Runs = append(sum.Runs, m.Run)
 	}
-	sum.Interrupted = ctx.Err() != nil
+	sum.Interrupted = res.Interrupted
 	switch {
 	case sc.Base.Format == "gobench" || sc.Base.Format == "csv":
 		// stdout is for benchmark lines or CSV; the knees go to stderr.
@@ -178,16 +190,16 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		if sc.Base.Format == "csv" {
 			write = func(w io.Writer, s *results.Summary) error { return results.WriteCSV(w, s.Runs) }
 		}
-		if err := write(os.Stdout, sum); err != nil {
+		if err := write(stdout, sum); err != nil {
 			return err
 		}
-		printKnees(os.Stderr, sweeps, sc)
+		printKnees(sc.Base.errOut(), res.Sweeps, sc.Config)
 	case sc.Base.JSON == "-":
-		printKnees(os.Stderr, sweeps, sc) // stdout is the JSON alone
+		printKnees(sc.Base.errOut(), res.Sweeps, sc.Config) // stdout is the JSON alone
 	default:
-		printKnees(os.Stdout, sweeps, sc)
+		printKnees(stdout, res.Sweeps, sc.Config)
 	}
-	if err := writeSweep(sc.Base, sum, cells, sweeps); err != nil {
+	if err := writeSweep(sc.Base, sum, res.Cells, res.Sweeps); err != nil {
 		return err
 	}
 	if sum.Interrupted {
@@ -196,39 +208,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 	return nil
 }
 
-// sweepOne steps one strategy up to its first bad step, then bisects.
-func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, l *lab.Lab) (capacity.Sweep, []measured, error) {
-	sw := capacity.Sweep{Name: c.Name(), Op: sc.Op, SLOUS: float64(sc.SLO) / 1e3, Stepped: sc.By, Knee: -1}
-	var cells []measured
-	step := func(load float64) (bool, error) {
-		s := c
-		if sc.By == "rate" {
-			s.Workload.Rate = load
-		} else {
-			s.Workload.Workers = int(load)
-		}
-		m, err := measureCell(ctx, s, l)
-		if err != nil {
-			return false, err
-		}
-		st := judgeStep(sc, s, m.Run)
-		m.Run.Name = fmt.Sprintf("%s@%s=%g", sw.Name, sc.By, load)
-		if !sc.Base.Quiet {
-			fmt.Fprintf(os.Stderr, "step %s: %.0f cycles/s, %s p99 %.0f µs: %s\n", m.Run.Name, st.CyclesPerS, sc.Op, st.P99US, verdict(st))
-		}
-		cells = append(cells, m)
-		sw.Steps = append(sw.Steps, st)
-		// The knee is the highest load that held, whatever it achieved.
-		if st.OK && (sw.Knee < 0 || load > loadOf(sc, sw.Steps[sw.Knee])) {
-			sw.Knee = len(sw.Steps) - 1
-		}
-		return st.OK, nil
-	}
-	err := searchKnee(ctx, sc, step)
-	return sw, cells, err
-}
-
-func printKnees(w io.Writer, sweeps []capacity.Sweep, sc SweepConfig) {
+func printKnees(w io.Writer, sweeps []capacity.Sweep, sc sweep.Config) {
 	fmt.Fprintf(w, "knee: highest load with %s p99 < %v and no errors\n", sc.Op, sc.SLO)
 	t := results.NewTable(w, results.TableWidth)
 	t.Header("strategy", "knee", "cycles/s", sc.Op+"\np99 µs", "note")
@@ -238,12 +218,12 @@ func printKnees(w io.Writer, sweeps []capacity.Sweep, sc SweepConfig) {
 		}
 		if s.Knee < 0 {
 			last := s.Steps[len(s.Steps)-1]
-			_ = t.Append(s.Name, "none", "-", "-", fmt.Sprintf("every step failed, down to %s %g: %s", sc.By, loadOf(sc, last), last.Reason))
+			_ = t.Append(s.Name, "none", "-", "-", fmt.Sprintf("every step failed, down to %s %g: %s", sc.By, sc.By.Load(last), last.Reason))
 			continue
 		}
 		k := s.Steps[s.Knee]
 		load := fmt.Sprintf("%.0f/s", k.Rate)
-		if sc.By == "workers" {
+		if sc.By == sweep.ByWorkers {
 			load = fmt.Sprintf("%d workers", k.Workers)
 		}
 		_ = t.Append(s.Name, load, fmt.Sprintf("%.0f", k.CyclesPerS), fmt.Sprintf("%.0f", k.P99US), "")
@@ -254,6 +234,13 @@ func printKnees(w io.Writer, sweeps []capacity.Sweep, sc SweepConfig) {
 		cfg.Row.Formatting.AutoWrap = tw.WrapNormal
 	})
 	_ = t.Render()
+}
+
+func verdict(st capacity.Step) string {
+	if st.OK {
+		return "ok"
+	}
+	return "over: " + st.Reason
 }
 
 func writeSweep(cfg RunConfig, sum *results.Summary, cells []measured, sweeps []capacity.Sweep) error {
