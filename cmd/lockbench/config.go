@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -31,7 +29,9 @@ type RunConfig struct {
 	// stderr receives warnings about the results (cmd.ErrOrStderr, so tests
 	// run commands in-process); nil is os.Stderr.
 	stderr io.Writer
-	Format string `json:"-"` // stdout: table | csv | gobench
+	// stdout receives the table (cmd.OutOrStdout); nil is os.Stdout.
+	tableOut io.Writer
+	Format   string `json:"-"` // stdout: table | csv | gobench
 	// RedisPasswordFile is --redis-password-file (redis_flags.go).
 	RedisPasswordFile string `json:"-"`
 	// MetricsAddr, Wide: see bindDisplay (display.go).
@@ -161,28 +161,12 @@ func (c *RunConfig) validate() error {
 	return nil
 }
 
-// checkWritable proves a file can be created in dir, leaving nothing behind.
-func checkWritable(dir string) error {
-	f, err := os.CreateTemp(dir, ".lockbench-probe-*")
-	if err != nil {
-		return fmt.Errorf("not writable: %v", err)
+// stdout is where the table goes.
+func (c *RunConfig) stdout() io.Writer {
+	if c.tableOut == nil {
+		return os.Stdout
 	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-// checkDir accepts an existing writable dir or one whose parent is writable.
-func checkDir(dir string) error {
-	st, err := os.Stat(dir)
-	switch {
-	case err == nil && !st.IsDir():
-		return fmt.Errorf("not a directory")
-	case err == nil:
-		return checkWritable(dir)
-	case os.IsNotExist(err):
-		return checkWritable(filepath.Dir(filepath.Clean(dir)))
-	}
-	return err
+	return c.tableOut
 }
 
 // errOut is where warnings about the results go.

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
 )
 
 func init() { extraCommands = append(extraCommands, newMergeCmd) }
@@ -65,7 +66,7 @@ host and run name, whatever the path; a merged run remembers its inputs).`,
 				return err
 			}
 			if err := writeMerged(out, sum, logs); err != nil {
-				return fmt.Errorf("--out %q: %w", out, err)
+				return flagError(err)
 			}
 			if !quiet {
 				return results.WriteTable(os.Stdout, sum.Runs, results.TableOptions{})
@@ -80,18 +81,14 @@ host and run name, whatever the path; a merged run remembers its inputs).`,
 	return cmd
 }
 
+// writeMerged writes the merged summary, config and interval logs into dir.
 func writeMerged(dir string, sum *results.Summary, logs map[string]results.RunLogs) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	w := output.Writer{Out: dir, NoTable: true}
+	l := make(map[string]output.Logs, len(logs))
+	for name, rl := range logs {
+		l[name] = output.MergedLogs(rl)
 	}
-	for name, l := range logs {
-		for op, hs := range l {
-			if err := results.WriteHlog(filepath.Join(dir, results.Slug(name)+"."+op+".hlog"), hs); err != nil {
-				return err
-			}
-		}
-	}
-	return writeOutDir(dir, sum, nil)
+	return w.Write(sum, l)
 }
 
 // readMergeInput reads an --out directory's summary.json, or exactly the

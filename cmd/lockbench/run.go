@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -26,7 +24,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 			if err := cfg.validate(); err != nil {
 				return err
 			}
-			cfg.stderr = cmd.ErrOrStderr()
+			cfg.stderr, cfg.tableOut = cmd.ErrOrStderr(), cmd.OutOrStdout()
 			return runOne(cmd.Context(), cfg)
 		},
 	}
@@ -90,33 +88,4 @@ func upError(ctx context.Context, err error) error {
 		return usageError{err}
 	}
 	return err
-}
-
-// writeResults prints the table and writes --json and --out.
-func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
-	switch {
-	case cfg.Format == "gobench":
-		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
-			return err
-		}
-	case cfg.Format == "csv":
-		if err := results.WriteCSV(os.Stdout, sum.Runs); err != nil {
-			return err
-		}
-	case cfg.JSON != "-":
-		if err := results.WriteTable(os.Stdout, sum.Runs, tableOptions(cfg)); err != nil {
-			return err
-		}
-	}
-	if cfg.JSON != "" {
-		if err := sum.WriteJSON(cfg.JSON); err != nil {
-			return fmt.Errorf("--json %q: %w", cfg.JSON, err)
-		}
-	}
-	if cfg.Out != "" {
-		if err := writeOutDir(cfg.Out, sum, cells); err != nil {
-			return fmt.Errorf("--out %q: %w", cfg.Out, err)
-		}
-	}
-	return nil
 }

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
+)
+
+// writer is the one output.Writer of a command from its config: stdout's
+// format and table width, --json and --out.
+func (c *RunConfig) writer(stdout io.Writer) output.Writer {
+	return output.Writer{Stdout: stdout, Format: c.Format, JSON: c.JSON, Out: c.Out, TableOptions: tableOptions(*c)}
+}
+
+// cellLogs are the cells' interval logs by run name.
+func cellLogs(cells []measured) map[string]output.Logs {
+	logs := make(map[string]output.Logs, len(cells))
+	for _, c := range cells {
+		if c.Hlog != nil {
+			logs[c.Run.Name] = c.Hlog
+		}
+	}
+	return logs
+}
+
+// writeResults prints the runs table and writes --json and --out.
+func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
+	return flagError(cfg.writer(cfg.stdout()).Write(sum, cellLogs(cells)))
+}
+
+// writeOutDir writes --out alone.
+func writeOutDir(dir string, sum *results.Summary, cells []measured) error {
+	return flagError(output.Writer{Out: dir, NoTable: true}.Write(sum, cellLogs(cells)))
+}
+
+// flagError names the flag of a failed write: --json or --out.
+func flagError(err error) error {
+	var e *output.Error
+	if errors.As(err, &e) {
+		return fmt.Errorf("--%s %q: %w", e.Dest, e.Path, e.Err)
+	}
+	return err
+}
+
+// checkOutputFile is output.CheckFile as a usage error naming the flag.
+func checkOutputFile(flag, path string) error {
+	if err := output.CheckFile(path); err != nil {
+		return usagef("%s %q: %v", flag, path, err)
+	}
+	return nil
+}
+
+// checkFile and checkDir: see output.CheckFile and output.CheckDir.
+func checkFile(path string) error { return output.CheckFile(path) }
+func checkDir(dir string) error   { return output.CheckDir(dir) }
