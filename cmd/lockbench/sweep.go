@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )
 
@@ -180,23 +179,13 @@ func runSweep(ctx context.Context, sc SweepConfig, stdout io.Writer) error {
 		sum.Runs = append(sum.Runs, m.Run)
 	}
 	sum.Interrupted = res.Interrupted
-	switch {
-	case sc.Base.Format == "gobench" || sc.Base.Format == "csv":
-		// stdout is for benchmark lines or CSV; the knees go to stderr.
-		write := results.WriteGoBench
-		if sc.Base.Format == "csv" {
-			write = func(w io.Writer, s *results.Summary) error { return results.WriteCSV(w, s.Runs) }
-		}
-		if err := write(stdout, sum); err != nil {
-			return err
-		}
-		printKnees(sc.Base.errOut(), res.Sweeps, sc.Config)
-	case sc.Base.JSON == "-":
-		printKnees(sc.Base.errOut(), res.Sweeps, sc.Config) // stdout is the JSON alone
-	default:
-		printKnees(stdout, res.Sweeps, sc.Config)
+	w := sc.Base.writer(stdout)
+	w.Print = func(out io.Writer, _ []results.Run) error { printKnees(out, res.Sweeps, sc.Config); return nil }
+	w.Files = map[string]any{"sweep.json": res.Sweeps}
+	if w.Format != output.Table || w.JSON == "-" {
+		printKnees(sc.Base.errOut(), res.Sweeps, sc.Config) // stdout is the CSV, benchmark lines or JSON alone
 	}
-	if err := writeSweep(sc.Base, sum, res.Cells, res.Sweeps); err != nil {
+	if err := flagError(w.Write(sum, cellLogs(res.Cells))); err != nil {
 		return err
 	}
 	if sum.Interrupted {
@@ -238,23 +227,4 @@ func verdict(st capacity.Step) string {
 		return "ok"
 	}
 	return "over: " + st.Reason
-}
-
-func writeSweep(cfg RunConfig, sum *results.Summary, cells []measured, sweeps []capacity.Sweep) error {
-	if cfg.JSON != "" {
-		if err := sum.WriteJSON(cfg.JSON); err != nil {
-			return fmt.Errorf("--json %q: %w", cfg.JSON, err)
-		}
-	}
-	if cfg.Out == "" {
-		return nil
-	}
-	if err := writeOutDir(cfg.Out, sum, cells); err != nil {
-		return fmt.Errorf("--out %q: %w", cfg.Out, err)
-	}
-	b, err := json.MarshalIndent(sweeps, "", "  ")
-	if err != nil {
-		return err
-	}
-	return results.WriteFileAtomic(filepath.Join(cfg.Out, "sweep.json"), append(b, '\n'))
 }
