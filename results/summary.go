@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -211,16 +212,21 @@ func Versions() map[string]string {
 	return v
 }
 
-// WriteJSON writes the summary to path ("-" is stdout) atomically: a temp
-// file renamed into place, so a reader never sees half a summary.
+// WriteJSON writes the summary to path ("-" is os.Stdout) atomically: a
+// temp file renamed into place, so a reader never sees half a summary.
 func (s *Summary) WriteJSON(path string) error {
+	return s.WriteJSONTo(os.Stdout, path)
+}
+
+// WriteJSONTo is WriteJSON with "-" meaning stdout (a command's writer).
+func (s *Summary) WriteJSONTo(stdout io.Writer, path string) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
 	b = append(b, '\n')
 	if path == "-" {
-		_, err := os.Stdout.Write(b)
+		_, err := stdout.Write(b)
 		return err
 	}
 	return WriteFileAtomic(path, b)

@@ -4,8 +4,9 @@
 package workloads
 
 import (
-	"fmt"
 	"time"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // Config is one workload's parameters. It serialises into results.
@@ -44,21 +45,21 @@ func DefaultConfig() Config {
 // Validate reports the first bad parameter, naming its flag.
 func (c Config) Validate() error {
 	if _, ok := generators[c.Workload]; !ok {
-		return fmt.Errorf("--workload %q: unknown (have %s)", c.Workload, joinNames())
+		return results.Invalid("workload", c.Workload, "unknown (have %s)", joinNames())
 	}
 	switch {
 	case c.Workers < 1:
-		return fmt.Errorf("--workers %d: must be at least 1", c.Workers)
+		return results.Invalid("workers", c.Workers, "must be at least 1")
 	case c.Duration <= 0:
-		return fmt.Errorf("--duration %v: must be positive", c.Duration)
+		return results.Invalid("duration", c.Duration, "must be positive")
 	case c.Warmup < 0:
-		return fmt.Errorf("--warmup %v: must not be negative", c.Warmup)
+		return results.Invalid("warmup", c.Warmup, "must not be negative")
 	case c.Hold < 0:
-		return fmt.Errorf("--hold %v: must not be negative", c.Hold)
+		return results.Invalid("hold", c.Hold, "must not be negative")
 	case c.RetryDelay < 0:
-		return fmt.Errorf("--retry-delay %v: must not be negative", c.RetryDelay)
+		return results.Invalid("retry_delay", c.RetryDelay, "must not be negative")
 	case c.Tries < 1:
-		return fmt.Errorf("--tries %d: must be at least 1", c.Tries)
+		return results.Invalid("tries", c.Tries, "must be at least 1")
 	}
 	if err := validatePacing(c); err != nil {
 		return err

@@ -1,16 +1,17 @@
 package workloads
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strconv"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 func init() {
 	RegisterGenerator("contended", "K hot keys (--keys) shared by all workers, each cycle a uniformly random one",
 		func(c Config) error {
 			if c.Keys < 1 {
-				return fmt.Errorf("--keys %d: contended needs at least 1 key", c.Keys)
+				return results.Invalid("keys", c.Keys, "contended needs at least 1 key")
 			}
 			return nil
 		},

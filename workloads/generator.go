@@ -1,9 +1,10 @@
 package workloads
 
 import (
-	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // KeySource picks the key of each cycle for one worker. It is used by that
@@ -50,7 +51,7 @@ func Generators() map[string]string {
 func NewGenerator(c Config) (Generator, error) {
 	g, ok := generators[c.Workload]
 	if !ok {
-		return nil, fmt.Errorf("--workload %q: unknown (have %s)", c.Workload, joinNames())
+		return nil, results.Invalid("workload", c.Workload, "unknown (have %s)", joinNames())
 	}
 	return g.new(c), nil
 }

@@ -1,9 +1,10 @@
 package workloads
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // HoldDists names the hold-time distributions, each with mean --hold.
@@ -33,5 +34,5 @@ func newHoldSampler(dist string, mean time.Duration) (holdSampler, error) {
 			return time.Duration(min(r.ExpFloat64(), expCap) * float64(mean))
 		}, nil
 	}
-	return nil, fmt.Errorf("--hold-dist %q: want fixed, uniform or exp", dist)
+	return nil, results.Invalid("hold_dist", dist, "want fixed, uniform or exp")
 }

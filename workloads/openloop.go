@@ -2,10 +2,11 @@ package workloads
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync/atomic"
 	"time"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // lateAfter is how far behind its intended start a cycle may begin before it
@@ -115,11 +116,11 @@ func (c Config) warmup() time.Duration { return max(c.Warmup, c.Ramp) }
 func validatePacing(c Config) error {
 	switch {
 	case c.Rate < 0 || math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0):
-		return fmt.Errorf("--rate %v: must be 0 (closed loop) or a positive number of cycles/s", c.Rate)
+		return results.Invalid("rate", c.Rate, "must be 0 (closed loop) or a positive number of cycles/s")
 	case c.Rate > 0 && c.Rate < 0.1:
-		return fmt.Errorf("--rate %v: below 0.1 cycles/s", c.Rate)
+		return results.Invalid("rate", c.Rate, "below 0.1 cycles/s")
 	case c.Ramp < 0:
-		return fmt.Errorf("--ramp %v: must not be negative", c.Ramp)
+		return results.Invalid("ramp", c.Ramp, "must not be negative")
 	}
 	return nil
 }

@@ -1,10 +1,11 @@
 package workloads
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 func init() {
@@ -12,11 +13,11 @@ func init() {
 		func(c Config) error {
 			switch {
 			case c.Keys < 1:
-				return fmt.Errorf("--keys %d: zipf needs at least 1 key", c.Keys)
+				return results.Invalid("keys", c.Keys, "zipf needs at least 1 key")
 			case c.Keys > 10_000_000:
-				return fmt.Errorf("--keys %d: zipf supports at most 10000000 keys", c.Keys)
+				return results.Invalid("keys", c.Keys, "zipf supports at most 10000000 keys")
 			case !(c.ZipfS > 0) || math.IsInf(c.ZipfS, 0):
-				return fmt.Errorf("--zipf-s %v: must be a positive number", c.ZipfS)
+				return results.Invalid("zipf_s", c.ZipfS, "must be a positive number")
 			}
 			return nil
 		},

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
@@ -34,6 +33,7 @@ func runArgs(redis, out string, extra ...string) []string {
 // TestOutHlogMatchesSummary: the .hlog files of a run read back through
 // hdrhistogram-go's log reader to the summary's counts and maxima.
 func TestOutHlogMatchesSummary(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "run")
 	if code := execute(context.Background(), runArgs(redis, out)); code != exitOK {
@@ -71,19 +71,10 @@ func TestOutHlogMatchesSummary(t *testing.T) {
 // TestMergeConcurrentRuns: two runs at once against the same masters merge
 // to counts equal to their sums; different configs are refused (exit 2).
 func TestMergeConcurrentRuns(t *testing.T) {
-	redis := startMasters(t, 3)
-	tmp := t.TempDir()
-	a, b, m := filepath.Join(tmp, "a"), filepath.Join(tmp, "b"), filepath.Join(tmp, "m")
-	var wg sync.WaitGroup
-	codes := make([]int, 2)
-	for i, dir := range []string{a, b} {
-		wg.Add(1)
-		go func() { defer wg.Done(); codes[i] = execute(context.Background(), runArgs(redis, dir)) }()
-	}
-	wg.Wait()
-	if codes[0] != exitOK || codes[1] != exitOK {
-		t.Fatalf("runs: exit %v", codes)
-	}
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	a, b, redis := concurrentRuns(t)
+	tmp := filepath.Dir(a)
+	m := filepath.Join(tmp, "m")
 	if code := execute(context.Background(), []string{"merge", "-q", a, b, "-o", m}); code != exitOK {
 		t.Fatalf("merge: exit %d", code)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -38,7 +38,7 @@ const (
 // children's rusage) and the masters' (server), over the R SETs and R
 // releases each master ran, R cycles' worth. tlsFiles are the --tls-*
 // flags, which redis-benchmark takes as files.
-func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, ttl time.Duration, quiet bool, server results.ServerCPU) (float64, *results.Cost, error) {
+func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, ttl time.Duration, quiet bool, server results.ServerCPU, stderr io.Writer) (float64, *results.Cost, error) {
 	bin, err := exec.LookPath("redis-benchmark")
 	if err != nil {
 		return 0, nil, fmt.Errorf("redis-benchmark not found in PATH (make deps installs it): %w", err)
@@ -64,7 +64,7 @@ func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles re
 	cost := &results.Cost{ClientCPUUSPerCycle: float64(children1-children0) / 1e3 / ceilingRequests,
 		ServerCPUUSPerCycle: full.ServerCPUUSPerCycle, ServerCPUSource: full.ServerCPUSource}
 	if !quiet {
-		fmt.Fprintf(os.Stderr, "ceiling: %d masters, aggregate SET NX %.0f/s, release EVALSHA %.0f/s → %.0f cycles/s; %s\n", len(addrs), set, rel, c, ceilingCostText(cost))
+		fmt.Fprintf(stderr, "ceiling: %d masters, aggregate SET NX %.0f/s, release EVALSHA %.0f/s → %.0f cycles/s; %s\n", len(addrs), set, rel, c, ceilingCostText(cost))
 	}
 	return c, cost, nil
 }

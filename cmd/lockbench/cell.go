@@ -24,7 +24,7 @@ func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (measured, erro
 	if !cfg.Quiet {
 		p := cfg.progress
 		if p == nil {
-			p = newProgress(1, 0)
+			p = newProgress(cfg.errOut(), 1, 0)
 		}
 		obs.Progress = p
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -66,7 +65,7 @@ masters), and writes one summary JSON holding every run.`,
 			if err != nil {
 				return err
 			}
-			cc.Base.stderr = cmd.ErrOrStderr()
+			cc.Base.setIO(cmd)
 			return runCompare(cmd.Context(), cc, cells)
 		},
 	}
@@ -207,7 +206,7 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 		return err
 	}
 	defer stopMetrics()
-	prog := newProgress(len(cells), cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
+	prog := newProgress(cc.Base.errOut(), len(cells), cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
 	var (
 		done     []measured
 		ceilings = map[int]float64{}
@@ -243,7 +242,7 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 			withLab(ctx, sum, l, &cc.Base)
 			if cc.Ceiling {
 				server, closeServer := l.ServerCPU()
-				c, cost, err := measureCeiling(ctx, l.Topo.Masters, cc.Base.Topology.RedisAuth.TLS, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet, server)
+				c, cost, err := measureCeiling(ctx, l.Topo.Masters, cc.Base.Topology.RedisAuth.TLS, cell.cfg.Driver.Redlock.TTL, cell.cfg.Quiet, server, cc.Base.errOut())
 				closeServer()
 				if err != nil {
 					runErr = fmt.Errorf("--ceiling: %w", err)
@@ -285,7 +284,7 @@ func runCompare(ctx context.Context, cc CompareConfig, cells []compareCell) erro
 			return err
 		}
 		if cc.Base.Format != "gobench" && cc.Base.JSON != "-" {
-			printRanking(os.Stdout, sum.Runs, cc.RTTs)
+			printRanking(cc.Base.out(), sum.Runs, cc.RTTs)
 		}
 	}
 	switch {

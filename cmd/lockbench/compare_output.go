@@ -14,11 +14,11 @@ import (
 func writeCompare(base RunConfig, sum *results.Summary, cells []measured, ceilings map[int]float64) error {
 	switch {
 	case base.Format == "gobench":
-		if err := results.WriteGoBench(os.Stdout, sum); err != nil {
+		if err := results.WriteGoBench(base.out(), sum); err != nil {
 			return err
 		}
 	case base.Format == "csv":
-		if err := results.WriteCSV(os.Stdout, sum.Runs); err != nil {
+		if err := results.WriteCSV(base.out(), sum.Runs); err != nil {
 			return err
 		}
 	case base.JSON != "-":
@@ -30,13 +30,13 @@ func writeCompare(base RunConfig, sum *results.Summary, cells []measured, ceilin
 		}
 		opt := tableOptions(base)
 		opt.Ratios, opt.RatioName = ratios, "vs seq"
-		if err := results.WriteTable(os.Stdout, sum.Runs, opt); err != nil {
+		if err := results.WriteTable(base.out(), sum.Runs, opt); err != nil {
 			return err
 		}
-		printCompareSummary(os.Stdout, sum.Runs, ceilings)
+		printCompareSummary(base.out(), sum.Runs, ceilings)
 	}
 	if base.JSON != "" {
-		if err := sum.WriteJSON(base.JSON); err != nil {
+		if err := sum.WriteJSONTo(base.out(), base.JSON); err != nil {
 			return fmt.Errorf("--json %q: %w", base.JSON, err)
 		}
 	}

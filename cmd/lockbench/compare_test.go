@@ -80,6 +80,7 @@ func TestCompareRuns(t *testing.T) {
 // TestCompareMatrix runs a small real matrix and reads its JSON back: every
 // cell is there, ratios included.
 func TestCompareMatrix(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "c.json")
 	code := execute(context.Background(), []string{"compare", "-q", "--redis", redis,
@@ -111,16 +112,17 @@ func TestCompareMatrix(t *testing.T) {
 // TestCompareInterrupt: Ctrl-C mid-matrix writes what was measured with
 // interrupted=true, stops the masters and exits 130.
 func TestCompareInterrupt(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "c.json")
-	cmd, pids := startRun(t, "compare", "--masters", "3", "--clients", "goredis", "--muxes", "sequential,fanout",
-		"--workloads", "uncontended", "--workers", "4", "--warmup", "0s", "--duration", "60s", "-q", "--json", out)
-	time.Sleep(1500 * time.Millisecond)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	p, pids := startRun(t, "compare", "--masters", "3", "--clients", "goredis", "--muxes", "sequential,fanout",
+		"--workloads", "uncontended", "--workers", "4", "--warmup", "0s", "--duration", "60s", "--json", out)
+	p.waitLine(t, "now:") // the first cell's first second measured
+	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	err := cmd.Wait()
-	if cmd.ProcessState.ExitCode() != exitInterrupted {
-		t.Fatalf("exit %d (%v), want %d", cmd.ProcessState.ExitCode(), err, exitInterrupted)
+	err := p.cmd.Wait()
+	if p.cmd.ProcessState.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %d (%v), want %d", p.cmd.ProcessState.ExitCode(), err, exitInterrupted)
 	}
 	waitGone(t, pids)
 	var sum results.Summary

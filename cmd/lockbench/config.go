@@ -5,12 +5,14 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -26,12 +28,10 @@ type RunConfig struct {
 	// AllowFailures: a run where most attempts fail is what was wanted
 	// (a fault experiment by hand); without it such a run exits 1.
 	AllowFailures bool `json:"allow_failures,omitempty"`
-	// stderr receives warnings about the results (cmd.ErrOrStderr, so tests
-	// run commands in-process); nil is os.Stderr.
-	stderr io.Writer
-	// stdout receives the table (cmd.OutOrStdout); nil is os.Stdout.
-	tableOut io.Writer
-	Format   string `json:"-"` // stdout: table | csv | gobench
+	// stdout and stderr are the command's (cmd.OutOrStdout, ErrOrStderr, so
+	// tests run commands in-process); nil is os.Stdout, os.Stderr.
+	stdout, stderr io.Writer
+	Format         string `json:"-"` // stdout: table | csv | gobench
 	// RedisPasswordFile is --redis-password-file (redis_flags.go).
 	RedisPasswordFile string `json:"-"`
 	// MetricsAddr, Wide: see bindDisplay (display.go).
@@ -108,10 +108,10 @@ func (c *RunConfig) validate() error {
 		return usagef("--format %s: stdout is taken by --json -", c.Format)
 	}
 	if err := c.Driver.Validate(); err != nil {
-		return usageError{err}
+		return fieldUsage(results.Within("driver", err))
 	}
 	if err := c.Workload.Validate(); err != nil {
-		return usageError{err}
+		return fieldUsage(results.Within("workload", err))
 	}
 	if w := c.Workload.Workers; w > maxWorkers {
 		return usagef("--workers %d: at most %d in one lockbench process (each worker is a goroutine with its own client state; run several processes with their own --prefix and merge them)", w, maxWorkers)
@@ -161,15 +161,20 @@ func (c *RunConfig) validate() error {
 	return nil
 }
 
-// stdout is where the table goes.
-func (c *RunConfig) stdout() io.Writer {
-	if c.tableOut == nil {
+// out is where tables and stdout JSON go.
+func (c *RunConfig) out() io.Writer {
+	if c.stdout == nil {
 		return os.Stdout
 	}
-	return c.tableOut
+	return c.stdout
 }
 
-// errOut is where warnings about the results go.
+// setIO takes the command's writers.
+func (c *RunConfig) setIO(cmd *cobra.Command) {
+	c.stdout, c.stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+}
+
+// errOut is where progress, phases and warnings go.
 func (c *RunConfig) errOut() io.Writer {
 	if c.stderr == nil {
 		return os.Stderr

@@ -47,6 +47,7 @@ func TestCompareNewBaselines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts ZooKeeper, PostgreSQL and a Sentinel topology (~20 s)")
 	}
+	t.Parallel() // waits on servers and fixed scenario lengths, little CPU: overlaps the other long ones
 	out := filepath.Join(t.TempDir(), "c.json")
 	_, stderr, code := cli(t, 3*time.Minute, "compare", "--masters", "1", "--clients", "goredis", "--muxes", "fanout", "--workloads", "contended",
 		"--keys", "2", "--workers", "8", "--baselines", "zookeeper,postgres,postgres-xact,single,single-wait,redislock",

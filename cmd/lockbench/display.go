@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"time"
@@ -38,7 +39,7 @@ func startMetrics(c *RunConfig) (stop func(), err error) {
 	}
 	c.metrics = e
 	if !c.Quiet {
-		fmt.Fprintf(os.Stderr, "metrics at http://%s/metrics\n", srv.Addr())
+		fmt.Fprintf(c.errOut(), "metrics at http://%s/metrics\n", srv.Addr())
 	}
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -51,10 +52,16 @@ func startMetrics(c *RunConfig) (stop func(), err error) {
 // stdout is one, else results.TableWidth.
 func tableOptions(c RunConfig) results.TableOptions {
 	opt := results.TableOptions{Wide: c.Wide}
-	if fd := int(os.Stdout.Fd()); term.IsTerminal(fd) {
-		if w, _, err := term.GetSize(fd); err == nil && w > 0 {
+	if f, ok := c.out().(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
 			opt.MaxWidth = w
 		}
 	}
 	return opt
+}
+
+// isTerminal: is w a terminal (not a file, pipe or test buffer)?
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

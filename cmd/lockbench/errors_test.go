@@ -50,6 +50,7 @@ func TestReadOnlyReplicaRefused(t *testing.T) {
 // A master killed mid-run is named as having stopped answering, with when;
 // the masters that kept answering are not. A --fault run accepts failures.
 func TestKilledMasterNamed(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := runIn(context.Background(), "run", "-q", "--masters", "3", "--workers", "4", "--duration", "2s", "--warmup", "0s",
 		"--fault", "kill:masters=2:at=500ms:restart=never", "--json", out)

@@ -16,7 +16,7 @@ import (
 // by https:// endpoint, etcdctl-named flags and LOCKBENCH_ETCD_PASSWORD,
 // is measured without its password in any output; a wrong password is
 // refused before anything is written.
-func TestEtcdSecureExternal(t *testing.T) {
+func TestEtcdSecureExternal(t *testing.T) { // not parallel: t.Setenv
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Secure: true})
@@ -59,6 +59,7 @@ func TestEtcdSecureExternal(t *testing.T) {
 // TestEtcdSecureLocal: --etcd-secure runs the local cluster with mutual TLS
 // and auth, and the run still measures.
 func TestEtcdSecureLocal(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	js := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := cli(t, 2*time.Minute, "run", "-q", "--backend", "etcd", "--etcd-members", "1", "--etcd-secure",
 		"--workers", "2", "--warmup", "0s", "--duration", "500ms", "--json", js)

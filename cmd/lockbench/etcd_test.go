@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -18,25 +16,10 @@ const etcdMarker = "lockbench-etcd-"
 
 // startEtcdRun starts `lockbench run` on the etcd backend and waits until
 // its members are up.
-func startEtcdRun(t *testing.T, members int, args ...string) (*exec.Cmd, []int) {
+func startEtcdRun(t *testing.T, members int, args ...string) (*proc, []int) {
 	t.Helper()
-	cmd := exec.Command(lockbenchBin, args...)
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		pids := compose.Children(cmd.Process.Pid, etcdMarker)
-		if len(pids) == members {
-			return cmd, pids
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("etcd members never came up (have %v)", pids)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	p := startProc(t, args...)
+	return p, p.waitChildren(t, etcdMarker, members)
 }
 
 // `lockbench run --backend etcd` with no other etcd flag starts a 3-member
@@ -46,9 +29,9 @@ func TestEtcdRunStartsAndStopsCluster(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			out := filepath.Join(t.TempDir(), "s.json")
-			cmd, pids := startEtcdRun(t, 3, "run", "--backend", "etcd", "--etcd-mode", mode, "--workload", "contended", "--keys", "2",
+			p, pids := startEtcdRun(t, 3, "run", "--backend", "etcd", "--etcd-mode", mode, "--workload", "contended", "--keys", "2",
 				"--workers", "4", "--warmup", "0s", "--duration", "1s", "-q", "--json", out)
-			if err := cmd.Wait(); err != nil {
+			if err := p.cmd.Wait(); err != nil {
 				t.Fatalf("run: %v", err)
 			}
 			waitGone(t, pids)
@@ -72,10 +55,10 @@ func TestEtcdNoOrphans(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			t.Parallel()
-			cmd, pids := startEtcdRun(t, 3, "run", "--backend", "etcd", "--workers", "2", "--duration", "60s", "-q")
-			time.Sleep(500 * time.Millisecond)
-			_ = cmd.Process.Signal(sig)
-			err := cmd.Wait()
+			p, pids := startEtcdRun(t, 3, "run", "--backend", "etcd", "--workers", "2", "--warmup", "0s", "--duration", "60s")
+			p.waitLine(t, "etcd/") // measuring: the run's name line
+			_ = p.cmd.Process.Signal(sig)
+			err := p.cmd.Wait()
 			if sig == syscall.SIGINT {
 				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
 					t.Fatalf("exit after SIGINT: %v, want status %d", err, exitInterrupted)

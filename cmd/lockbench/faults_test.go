@@ -13,13 +13,13 @@ import (
 // summary that records the faults.
 func TestKillRestartMidRun(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.json")
-	_, stderr, code := cli(t, 90*time.Second, "run", "-q", "--masters", "5", "--workload", "contended", "--keys", "2",
+	_, stderr, code := cli(t, 90*time.Second, append([]string{"run", "-q", "--masters", "5", "--workload", "contended", "--keys", "2",
 		"--workers", "4", "--hold", "20ms", "--ttl", "500ms", "--warmup", "0s", "--duration", "2500ms", "--json", out,
 		"--fault", "kill:masters=1,2,3:at=300ms:restart=immediate",
 		"--fault", "kill:masters=4:at=800ms:restart=delayed:delay=300ms",
 		"--fault", "stop:masters=5:at=1300ms:for=300ms",
 		"--fault", "partition:masters=1:at=1700ms:for=300ms",
-		"--fault", "kill:masters=2:at=2s:restart=never")
+		"--fault", "kill:masters=2:at=2s:restart=never"}, loadTolerant(500*time.Millisecond)...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -94,6 +94,7 @@ func TestFaultBadInput(t *testing.T) {
 // violation, since the lock service kept its promise; the stalled holder's
 // unlock finds the lock gone.
 func TestPauseClientStaleOverlap(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "s.json")
 	stdout, stderr, code := cli(t, 60*time.Second, "run", "-q", "--workload", "contended", "--warmup", "0s",
 		"--workers", "4", "--keys", "1", "--hold", "20ms", "--ttl", "300ms", "--duration", "3s",

@@ -1,59 +1,64 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/lockbench/lockbench/compose/etcdmember"
+	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/drivers/drivertest"
 )
 
-// lockbenchBin is the binary built once for the CLI tests: they run it as a
-// user would, as a separate process.
-var lockbenchBin string
+// asLockbench, set in a child's environment, makes this test binary run
+// lockbench's main: the few tests that need lockbench as a separate process
+// (signals, orphans, SIGKILL, parent death) re-execute the test binary
+// instead of building one.
+const asLockbench = "LOCKBENCH_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(asLockbench) == "1" {
+		main()
+		return
+	}
 	// In-process commands that start etcd re-execute this test binary as
 	// each member (compose/etcdmember): serve it before anything else.
 	etcdmember.ServeIfChild()
-	dir, err := os.MkdirTemp("", "lockbench-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	lockbenchBin = filepath.Join(dir, "lockbench")
-	out, err := exec.Command("go", "build", "-race", "-o", lockbenchBin, ".").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build lockbench: %v\n%s", err, out)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	closePair()
 	os.Exit(code)
 }
 
-// cli runs lockbench with args and returns stdout, stderr and the exit code.
+// lockbenchCmd is lockbench as a separate process (this test binary
+// re-executed as main).
+func lockbenchCmd(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), asLockbench+"=1")
+	return cmd
+}
+
+// cli runs lockbench in-process with args and returns stdout, stderr and
+// the exit code; at timeout its context is canceled (exit 130).
 func cli(t *testing.T, timeout time.Duration, args ...string) (string, string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), slow.D(timeout))
 	defer cancel()
-	cmd := exec.CommandContext(ctx, lockbenchBin, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("lockbench %v: %v", args, err)
+	stdout, stderr, code := runIn(ctx, args...)
+	if ctx.Err() != nil {
+		t.Errorf("lockbench %v: timed out after %v", args, slow.D(timeout))
 	}
-	return stdout.String(), stderr.String(), code
+	return stdout, stderr, code
+}
+
+// loadTolerant are flags for runs whose subject is not timeouts: the
+// default 50 ms --node-timeout scaled for the machine's load (compose/slow),
+// kept under a third of ttl. Under load a 50 ms timeout fails the first
+// attempts, whose late SETs then hold the keys for the whole TTL.
+func loadTolerant(ttl time.Duration) []string {
+	return []string{"--node-timeout", drivertest.NodeTimeout(50*time.Millisecond, ttl).String()}
 }
 
 // readJSON decodes the JSON file at path into v.

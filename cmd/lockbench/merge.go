@@ -69,7 +69,7 @@ host and run name, whatever the path; a merged run remembers its inputs).`,
 				return flagError(err)
 			}
 			if !quiet {
-				return results.WriteTable(os.Stdout, sum.Runs, results.TableOptions{})
+				return results.WriteTable(cmd.OutOrStdout(), sum.Runs, results.TableOptions{})
 			}
 			return nil
 		},

@@ -88,6 +88,7 @@ func listTree(t *testing.T, dir string) string {
 // Reusing --out replaces the earlier result: every interval log left in
 // the directory belongs to a run of its summary.json.
 func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "run")
 	for _, mux := range []string{"fanout", "sequential"} {
@@ -169,8 +170,9 @@ func TestInterruptDuringStartupWritesNothing(t *testing.T) {
 }
 
 // Every --json - is pure JSON on stdout: one value and nothing else, all
-// text on stderr. Run as a separate process, since a stray write to
-// os.Stdout is what this guards against.
+// text on stderr. In-process, with os.Stdout swapped for a pipe that must
+// stay empty: a stray write to os.Stdout instead of the command's writer is
+// what this guards against.
 func TestJSONStdoutIsPure(t *testing.T) {
 	redis := startMasters(t, 3)
 	short := []string{"--redis", redis, "--workers", "2", "--duration", "300ms", "--warmup", "0s", "--json", "-"}
@@ -185,7 +187,11 @@ func TestJSONStdoutIsPure(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			stdout, stderr, code := cli(t, 3*time.Minute, tc.args...)
+			var stdout, stderr string
+			var code int
+			if stray := osStdout(t, func() { stdout, stderr, code = cli(t, 3*time.Minute, tc.args...) }); stray != "" {
+				t.Errorf("written to os.Stdout, not the command's stdout: %.200q", stray)
+			}
 			if code != exitOK && !(tc.name == "scenario" && code == exitFailure) { // a scenario may measure other than expected
 
 				t.Fatalf("exit %d\nstderr: %s", code, stderr)
@@ -204,6 +210,28 @@ func TestJSONStdoutIsPure(t *testing.T) {
 			}
 		})
 	}
+}
+
+// osStdout runs f with os.Stdout swapped for a pipe and returns what was
+// written to it.
+func osStdout(t *testing.T, f func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- string(b)
+	}()
+	orig := os.Stdout
+	os.Stdout = w
+	defer func() { os.Stdout = orig }()
+	f()
+	os.Stdout = orig
+	_ = w.Close()
+	return <-got
 }
 
 // --version names the module version and the toolchain from the build info.

@@ -31,11 +31,11 @@ type progress struct {
 }
 
 // newProgress tracks n cells of per each (warmup + duration).
-func newProgress(n int, per time.Duration) *progress {
-	p := &progress{w: os.Stderr, n: n, per: per, start: time.Now()}
-	if fd := int(os.Stderr.Fd()); n > 1 && term.IsTerminal(fd) {
-		if w, _, err := term.GetSize(fd); err == nil && w > 20 {
-			p.live, p.width = true, w
+func newProgress(w io.Writer, n int, per time.Duration) *progress {
+	p := &progress{w: w, n: n, per: per, start: time.Now()}
+	if f, ok := w.(*os.File); ok && n > 1 && isTerminal(w) {
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
+			p.live, p.width = true, cols
 		}
 	}
 	return p

@@ -60,6 +60,7 @@ func TestProgressLive(t *testing.T) {
 // TestFormatCSV: --format csv prints the runs table as CSV, one row per
 // run, the counts as the JSON has them; with --json - it is bad input.
 func TestFormatCSV(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	stdout, stderr, code := cli(t, time.Minute, "run", "--masters", "1", "--workers", "2", "--duration", "700ms", "--warmup", "0s", "--format", "csv", "-q")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -49,7 +49,7 @@ when the directory holds one, and the config and versions of every input.`,
 				return err
 			}
 			if out == "-" {
-				_, err := os.Stdout.Write(buf.Bytes())
+				_, err := cmd.OutOrStdout().Write(buf.Bytes())
 				return err
 			}
 			if err := results.WriteFileAtomic(out, buf.Bytes()); err != nil {

@@ -24,7 +24,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 			if err := cfg.validate(); err != nil {
 				return err
 			}
-			cfg.stderr, cfg.tableOut = cmd.ErrOrStderr(), cmd.OutOrStdout()
+			cfg.setIO(cmd)
 			return runOne(cmd.Context(), cfg)
 		},
 	}

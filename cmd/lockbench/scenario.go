@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -185,13 +184,13 @@ func newScenarioCmd() *cobra.Command {
 			}
 			defer stopMetrics()
 			if len(run) > 0 {
-				err = runScenarios(cmd.Context(), out, run, jsonPath, metrics.metrics)
+				err = runScenarios(cmd.Context(), out, cmd.OutOrStdout(), cmd.ErrOrStderr(), run, jsonPath, metrics.metrics)
 			}
 			if len(failover) > 0 && (err == nil || errors.As(err, new(exitError))) {
 				if len(run) > 0 {
 					fmt.Fprintln(cmd.OutOrStdout())
 				}
-				err = errors.Join(err, runFailover(cmd.Context(), cmd.OutOrStdout(), failover))
+				err = errors.Join(err, runFailover(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), failover))
 			}
 			if pause && (err == nil || errors.As(err, new(exitError))) {
 				if len(run) > 0 {
@@ -220,7 +219,7 @@ func scenarioHelp() string {
 	return b.String()
 }
 
-func runScenarios(ctx context.Context, w io.Writer, list []scenario, jsonPath string, metrics *prom.Exporter) error {
+func runScenarios(ctx context.Context, w, stdout, stderr io.Writer, list []scenario, jsonPath string, metrics *prom.Exporter) error {
 	started := time.Now()
 	var runs []results.Run
 	var outs []scenarioOutcome
@@ -228,11 +227,11 @@ func runScenarios(ctx context.Context, w io.Writer, list []scenario, jsonPath st
 		cfg := defaultRunConfig()
 		base(&cfg)
 		s.setup(&cfg)
-		cfg.metrics = metrics
+		cfg.metrics, cfg.stderr = metrics, stderr
 		if err := cfg.validate(); err != nil {
 			return fmt.Errorf("scenario %s: %w", s.name, err)
 		}
-		fmt.Fprintf(os.Stderr, "lockbench: scenario %s (%v): %s\n", s.name, cfg.Workload.Duration, strings.Join(cfg.Faults, " "))
+		fmt.Fprintf(stderr, "lockbench: scenario %s (%v): %s\n", s.name, cfg.Workload.Duration, strings.Join(cfg.Faults, " "))
 		m, err := measureScenario(ctx, cfg)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -258,7 +257,7 @@ func runScenarios(ctx context.Context, w io.Writer, list []scenario, jsonPath st
 			return err
 		}
 		sum.Runs = runs
-		if err := sum.WriteJSON(jsonPath); err != nil {
+		if err := sum.WriteJSONTo(stdout, jsonPath); err != nil {
 			return fmt.Errorf("--json %q: %w", jsonPath, err)
 		}
 	}

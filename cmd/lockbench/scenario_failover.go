@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"text/tabwriter"
 	"time"
 
@@ -83,10 +82,10 @@ func pickFailover(name string) []failoverScenario {
 	return out
 }
 
-func runFailover(ctx context.Context, w io.Writer, list []failoverScenario) error {
+func runFailover(ctx context.Context, w, stderr io.Writer, list []failoverScenario) error {
 	var outs []failoverOutcome
 	for _, s := range list {
-		fmt.Fprintf(os.Stderr, "lockbench: scenario %s (master + replica + sentinel, wait-replicas %d)\n", s.name, s.waitReplicas)
+		fmt.Fprintf(stderr, "lockbench: scenario %s (master + replica + sentinel, wait-replicas %d)\n", s.name, s.waitReplicas)
 		o, err := measureFailover(ctx, s.waitReplicas)
 		if err != nil {
 			return fmt.Errorf("scenario %s: %w", s.name, upError(ctx, err))

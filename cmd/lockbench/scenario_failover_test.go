@@ -13,6 +13,7 @@ func TestFailoverScenarios(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two Sentinel failovers (~15 s)")
 	}
+	t.Parallel() // waits on servers and fixed scenario lengths, little CPU: overlaps the other long ones
 	stdout, stderr, code := cli(t, 120*time.Second, "scenario", "failover")
 	if code != 0 {
 		t.Fatalf("failover: exit %d: %s\n%s", code, stderr, stdout)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/compose/slow"
 )
 
 func TestScenarioListAndBadInput(t *testing.T) {
@@ -30,13 +32,21 @@ func TestScenariosAsExpected(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs four scenarios (~25 s)")
 	}
+	t.Parallel() // waits on servers and fixed scenario lengths, little CPU: overlaps the other long ones
 	for _, c := range []struct {
 		name       string
 		violations bool // > 0
 	}{{"restart-no-persistence", true}, {"restart-no-persistence-delayed", false}, {"clock-jump", true}, {"clock-jump-within-drift", false}} {
 		name := c.name
 		t.Run(name, func(t *testing.T) {
+			// Each scenario is timed against the servers' and clients'
+			// schedules; on a loaded machine (compose/slow) one that did not
+			// measure as expected runs once more, and must then.
 			stdout, stderr, code := cli(t, 90*time.Second, "scenario", name)
+			if code == exitFailure && slow.Factor() > 1 {
+				t.Logf("loaded machine (load factor %.1f): %s measured other than expected, running it again:\n%s", slow.Factor(), name, stdout)
+				stdout, stderr, code = cli(t, 90*time.Second, "scenario", name)
+			}
 			if code != 0 {
 				t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 			}
@@ -63,6 +73,7 @@ func TestClientPauseFencing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 6 lease expiries (~15 s)")
 	}
+	t.Parallel() // waits on lease expiries, little CPU: overlaps the other long ones
 	stdout, stderr, code := cli(t, 120*time.Second, "scenario", "client-pause")
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)

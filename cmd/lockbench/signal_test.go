@@ -1,44 +1,103 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/results"
 )
 
-// startRun starts `lockbench run` and waits until its masters are up.
-func startRun(t *testing.T, args ...string) (*exec.Cmd, []int) {
+// proc is lockbench as a separate process, its stderr kept line by line
+// so a test can wait for a phase (a progress line) instead of sleeping.
+type proc struct {
+	cmd   *exec.Cmd
+	mu    sync.Mutex
+	lines []string
+	eof   bool
+}
+
+// startProc starts lockbench with args as a separate process.
+func startProc(t *testing.T, args ...string) *proc {
 	t.Helper()
-	cmd := exec.Command(lockbenchBin, args...)
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
+	p := &proc{cmd: lockbenchCmd(context.Background(), args...)}
+	r, err := p.cmd.StderrPipe()
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	deadline := time.Now().Add(20 * time.Second)
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.lines = append(p.lines, sc.Text())
+			p.mu.Unlock()
+		}
+		p.mu.Lock()
+		p.eof = true
+		p.mu.Unlock()
+	}()
+	return p
+}
+
+// waitLine waits until lockbench wrote a stderr line containing s.
+func (p *proc) waitLine(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.Now().Add(slow.D(30 * time.Second))
 	for {
-		pids := compose.Children(cmd.Process.Pid, "redis-server")
-		if len(pids) == 3 {
-			return cmd, pids
+		p.mu.Lock()
+		lines, eof := strings.Join(p.lines, "\n"), p.eof
+		p.mu.Unlock()
+		if strings.Contains(lines, s) {
+			return
+		}
+		if eof || time.Now().After(deadline) {
+			t.Fatalf("lockbench never wrote %q on stderr (ended: %v):\n%s", s, eof, lines)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitChildren waits until lockbench has n children whose command line
+// contains marker, and returns their pids.
+func (p *proc) waitChildren(t *testing.T, marker string, n int) []int {
+	t.Helper()
+	deadline := time.Now().Add(slow.D(30 * time.Second))
+	for {
+		pids := compose.Children(p.cmd.Process.Pid, marker)
+		if len(pids) == n {
+			return pids
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("masters never came up (have %v)", pids)
+			t.Fatalf("%d %s never came up (have %v)", n, marker, pids)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 }
 
+// startRun starts lockbench with args and waits until its 3 masters are up.
+func startRun(t *testing.T, args ...string) (*proc, []int) {
+	t.Helper()
+	p := startProc(t, args...)
+	return p, p.waitChildren(t, "redis-server", 3)
+}
+
 func waitGone(t *testing.T, pids []int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(slow.D(10 * time.Second))
 	for _, pid := range pids {
 		for compose.Alive(pid) {
 			if time.Now().After(deadline) {
@@ -52,13 +111,14 @@ func waitGone(t *testing.T, pids []int) {
 // Ctrl-C mid-run: the summary of what was measured is written with
 // interrupted=true, the masters are stopped, and the exit is 130.
 func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "s.json")
-	cmd, pids := startRun(t, "run", "--masters", "3", "--workers", "4", "--warmup", "0s", "--duration", "60s", "-q", "--json", out)
-	time.Sleep(1500 * time.Millisecond)
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	p, pids := startRun(t, "run", "--masters", "3", "--workers", "4", "--warmup", "0s", "--duration", "60s", "--json", out)
+	p.waitLine(t, "now:") // the first second measured
+	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	err := cmd.Wait()
+	err := p.cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
 		t.Fatalf("exit: %v, want status %d", err, exitInterrupted)
 	}
@@ -78,12 +138,13 @@ func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
 // SIGTERM behaves like Ctrl-C; SIGKILL leaves no server behind either
 // (parent-death signal).
 func TestNoOrphansOnTermOrKill(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
-			cmd, pids := startRun(t, "run", "--masters", "3", "--workers", "2", "--duration", "60s", "-q")
-			time.Sleep(300 * time.Millisecond)
-			_ = cmd.Process.Signal(sig)
-			_ = cmd.Wait()
+			p, pids := startRun(t, "run", "--masters", "3", "--workers", "2", "--warmup", "0s", "--duration", "60s")
+			p.waitLine(t, "redlock/goredis/fanout/uncontended") // measuring
+			_ = p.cmd.Process.Signal(sig)
+			_ = p.cmd.Wait()
 			waitGone(t, pids)
 		})
 	}
@@ -91,6 +152,7 @@ func TestNoOrphansOnTermOrKill(t *testing.T) {
 
 // A short real run writes every field of the summary schema.
 func TestRunWritesSchema(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "s.json")
 	stdout, stderr, code := cli(t, 60*time.Second, "run", "--masters", "3", "--workers", "2", "--warmup", "200ms", "--duration", "1s", "-q", "--json", out)
 	if code != 0 {
@@ -141,13 +203,13 @@ func TestRunWritesSchema(t *testing.T) {
 // A SIGKILLed lockbench cannot remove its masters' temp directory; the next
 // start does, once the owner is gone.
 func TestKilledRunsTempDirRemovedAtNextStart(t *testing.T) {
-	cmd, pids := startRun(t, "run", "--masters", "3", "--workers", "2", "--duration", "60s", "-q")
+	p, pids := startRun(t, "run", "--masters", "3", "--workers", "2", "--duration", "60s", "-q")
 	root := filepath.Dir(redisDir(t, pids[0]))
 	if !strings.HasPrefix(filepath.Base(root), "lockbench-redis-") {
 		t.Fatalf("master dir %s is not in a lockbench-redis-* temp dir", root)
 	}
-	_ = cmd.Process.Kill()
-	_ = cmd.Wait()
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
 	waitGone(t, pids)
 	if _, err := os.Stat(root); err != nil {
 		t.Fatalf("a SIGKILL left no temp dir to clean (%v): the test proves nothing", err)

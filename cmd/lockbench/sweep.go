@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -55,8 +54,8 @@ sustainable load.
 			if err := sc.validate(); err != nil {
 				return err
 			}
-			sc.Base.stderr = cmd.ErrOrStderr()
-			return runSweep(cmd.Context(), sc, cmd.OutOrStdout())
+			sc.Base.setIO(cmd)
+			return runSweep(cmd.Context(), sc)
 		},
 	}
 	fs := cmd.Flags()
@@ -78,10 +77,6 @@ sustainable load.
 	fs.Float64Var(&sc.MaxErrorRate, "max-error-rate", sc.MaxErrorRate, "share of attempts that may fail (errors, timeouts, failed releases) in a good step; 0: none")
 	return cmd
 }
-
-// sweepFlags names the flag of each sweep.Config field.
-var sweepFlags = map[string]string{"By": "--by", "Op": "--op", "SLO": "--slo", "Start": "--start", "Factor": "--factor",
-	"MaxSteps": "--max-steps", "Refine": "--refine", "MaxErrorRate": "--max-error-rate", "Base.Workload.Rate": "--rate"}
 
 // validate checks the flags before any server starts, naming the flag.
 func (sc *SweepConfig) validate() error {
@@ -106,7 +101,7 @@ func (sc *SweepConfig) validate() error {
 	}
 	sc.Config.Base = sc.Base.Config
 	if err := sc.Config.Validate(); err != nil {
-		return usagef("%s", flagOf(err))
+		return fieldUsage(err)
 	}
 	first := sc.Base // the library checked each mux; the CLI's checks hold for the first step
 	if sc.By == sweep.ByWorkers {
@@ -134,17 +129,8 @@ func (sc *SweepConfig) library() sweep.Config {
 	return c
 }
 
-// flagOf is a sweep error naming the flag instead of the field.
-func flagOf(err error) string {
-	var fe *sweep.FieldError
-	if errors.As(err, &fe) {
-		return sweepFlags[fe.Field] + " " + fe.Value + ": " + fe.Err.Error()
-	}
-	return err.Error()
-}
-
 // runSweep brings the servers up once and sweeps each strategy on them.
-func runSweep(ctx context.Context, sc SweepConfig, stdout io.Writer) error {
+func runSweep(ctx context.Context, sc SweepConfig) error {
 	started := time.Now()
 	stopMetrics, err := startMetrics(&sc.Base)
 	if err != nil {
@@ -179,7 +165,7 @@ func runSweep(ctx context.Context, sc SweepConfig, stdout io.Writer) error {
 		sum.Runs = append(sum.Runs, m.Run)
 	}
 	sum.Interrupted = res.Interrupted
-	w := sc.Base.writer(stdout)
+	w := sc.Base.writer(sc.Base.out())
 	w.Print = func(out io.Writer, _ []results.Run) error { printKnees(out, res.Sweeps, sc.Config); return nil }
 	w.Files = map[string]any{"sweep.json": res.Sweeps}
 	if w.Format != output.Table || w.JSON == "-" {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -55,22 +54,9 @@ func TestSweepRefusesUnmeasuredOp(t *testing.T) {
 // TestMergeIsSafe: merge never writes into an input, never counts a run
 // twice, and reads exactly the summary file it is given.
 func TestMergeIsSafe(t *testing.T) {
-	redis := startMasters(t, 2)
-	tmp := t.TempDir()
-	a, b := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
-	var wg sync.WaitGroup
-	codes := make([]int, 2)
-	for i, dir := range []string{a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, _, codes[i] = cli(t, 60*time.Second, runArgs(redis, dir, "--prefix", filepath.Base(dir))...)
-		}()
-	}
-	wg.Wait()
-	if codes[0] != exitOK || codes[1] != exitOK {
-		t.Fatalf("runs: exit %v", codes)
-	}
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	a, b, _ := concurrentRuns(t)
+	tmp := filepath.Dir(a)
 	copyOfA := filepath.Join(tmp, "copy-of-a")
 	copyDir(t, a, copyOfA)
 	linkToB := filepath.Join(tmp, "link-to-b")

@@ -48,9 +48,9 @@ func TestPacingBadInput(t *testing.T) {
 // the referee's and the pacer's measures, with the accounting closing.
 func TestOpenLoopZipfRun(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.json")
-	_, stderr, code := cli(t, 60*time.Second, "run", "-q", "--masters", "3", "--workload", "zipf", "--keys", "20",
+	_, stderr, code := cli(t, 60*time.Second, append([]string{"run", "-q", "--masters", "3", "--workload", "zipf", "--keys", "20",
 		"--zipf-s", "0.9", "--hold", "1ms", "--hold-dist", "uniform", "--rate", "200", "--ramp", "500ms",
-		"--warmup", "0s", "--workers", "8", "--duration", "1s", "--json", out)
+		"--warmup", "0s", "--workers", "8", "--duration", "1s", "--json", out}, loadTolerant(10*time.Second)...)...)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -28,7 +28,7 @@ func cellLogs(cells []measured) map[string]output.Logs {
 
 // writeResults prints the runs table and writes --json and --out.
 func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
-	return flagError(cfg.writer(cfg.stdout()).Write(sum, cellLogs(cells)))
+	return flagError(cfg.writer(cfg.out()).Write(sum, cellLogs(cells)))
 }
 
 // writeOutDir writes --out alone.

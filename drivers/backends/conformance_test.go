@@ -49,6 +49,7 @@ func TestRedlockConformance(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := spec
 				s.Redlock.TTL = ttl
+				s.Redlock.NodeTimeout = drivertest.NodeTimeout(s.Redlock.NodeTimeout, ttl)
 				l, err := backends.Open(context.Background(), s)
 				if err != nil {
 					t.Fatal(err)

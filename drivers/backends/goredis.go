@@ -2,10 +2,10 @@ package backends
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/lockbench/lockbench/drivers/goredis"
 	"github.com/lockbench/lockbench/multiplex"
+	"github.com/lockbench/lockbench/results"
 )
 
 // goredis: sequential, fanout and pipeline run over plain clients (pipeline
@@ -19,7 +19,7 @@ func init() {
 		case "auto":
 			opt.NodeTimeout = s.Redlock.NodeTimeout
 		default:
-			return nil, nil, fmt.Errorf("--mux %q: not available with --client goredis", s.Mux)
+			return nil, nil, results.Invalid("mux", s.Mux, "not available with --client goredis")
 		}
 		nodes, err := goredis.Dial(s.Masters, opt)
 		if err != nil {

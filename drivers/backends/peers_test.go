@@ -31,6 +31,7 @@ func TestRedsyncConformance(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := spec
 				s.Redlock.TTL = ttl
+				s.Redlock.NodeTimeout = drivertest.NodeTimeout(s.Redlock.NodeTimeout, ttl)
 				return openPeer(t, s)
 			}, drivertest.Options{Workers: 16})
 		})

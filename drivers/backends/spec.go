@@ -5,7 +5,7 @@ package backends
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"sort"
 	"strings"
 	"time"
@@ -17,6 +17,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/zklock"
 	"github.com/lockbench/lockbench/multiplex"
+	"github.com/lockbench/lockbench/results"
 )
 
 // Spec selects and configures a Locker. It serialises into results.
@@ -99,25 +100,25 @@ func Names() []string {
 func (s Spec) Validate() error {
 	b, ok := registry[s.Backend]
 	if !ok {
-		return fmt.Errorf("--backend %q: unknown (have %s)", s.Backend, strings.Join(Names(), ", "))
+		return results.Invalid("backend", s.Backend, "unknown (have %s)", strings.Join(Names(), ", "))
 	}
 	if len(b.Clients) > 0 && !contains(b.Clients, s.Client) {
-		return fmt.Errorf("--client %q: unknown for backend %s (have %s)", s.Client, s.Backend, strings.Join(b.Clients, ", "))
+		return results.Invalid("client", s.Client, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Clients, ", "))
 	}
 	if len(b.Muxes) > 0 && !contains(b.Muxes, s.Mux) {
-		return fmt.Errorf("--mux %q: unknown for backend %s (have %s)", s.Mux, s.Backend, strings.Join(b.Muxes, ", "))
+		return results.Invalid("mux", s.Mux, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Muxes, ", "))
 	}
 	if s.Multiplex.Batch < 0 {
-		return fmt.Errorf("--batch %d: must not be negative", s.Multiplex.Batch)
+		return results.Invalid("multiplex.batch", s.Multiplex.Batch, "must not be negative")
 	}
 	if s.Multiplex.FlushDelay < 0 {
-		return fmt.Errorf("--flush-delay %v: must not be negative", s.Multiplex.FlushDelay)
+		return results.Invalid("multiplex.flush_delay", s.Multiplex.FlushDelay, "must not be negative")
 	}
 	if err := s.Tuning.Validate(); err != nil {
-		return err
+		return results.Within("client_tuning", err)
 	}
 	if b.Check != nil {
-		return b.Check(s)
+		return checkWithin(b, b.Check(s))
 	}
 	return nil
 }
@@ -155,4 +156,24 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// checkWithin puts a backend check's field error under the backend's own
+// config ("etcd.mode"); the TTL the backends take from Redlock's is
+// "redlock.ttl".
+func checkWithin(b Backend, err error) error {
+	var fe *results.FieldError
+	switch {
+	case !errors.As(err, &fe):
+		return err
+	case fe.Field == "ttl":
+		return results.Within("redlock", err)
+	case b.NeedsEtcd:
+		return results.Within("etcd", err)
+	case b.NeedsZooKeeper:
+		return results.Within("zookeeper", err)
+	case b.NeedsPostgres:
+		return results.Within("postgres", err)
+	}
+	return err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/goredis"
 	"github.com/lockbench/lockbench/drivers/rueidis"
+	"github.com/lockbench/lockbench/results"
 )
 
 // Tuning is the client library settings users tune, recorded in every
@@ -46,18 +47,18 @@ func DefaultTuning() Tuning {
 func (t Tuning) Validate() error {
 	switch {
 	case t.RueidisMaxFlushDelay < 0:
-		return fmt.Errorf("--rueidis-max-flush-delay %v: must not be negative", t.RueidisMaxFlushDelay)
+		return results.Invalid("rueidis_max_flush_delay", t.RueidisMaxFlushDelay, "must not be negative")
 	case t.GoredisPoolSize < 0:
-		return fmt.Errorf("--goredis-pool-size %d: must not be negative (0: one connection per worker)", t.GoredisPoolSize)
+		return results.Invalid("goredis_pool_size", t.GoredisPoolSize, "must not be negative (0: one connection per worker)")
 	case t.GoredisAutoBatch < 0:
-		return fmt.Errorf("--goredis-auto-batch %d: must not be negative (0: library default)", t.GoredisAutoBatch)
+		return results.Invalid("goredis_auto_batch", t.GoredisAutoBatch, "must not be negative (0: library default)")
 	case t.GoredisAutoFlushDelay < 0:
-		return fmt.Errorf("--goredis-auto-flush-delay %v: must not be negative", t.GoredisAutoFlushDelay)
+		return results.Invalid("goredis_auto_flush_delay", t.GoredisAutoFlushDelay, "must not be negative")
 	case t.GoredisAutoConcurrency < 0:
-		return fmt.Errorf("--goredis-auto-concurrency %d: must not be negative (0: library default)", t.GoredisAutoConcurrency)
+		return results.Invalid("goredis_auto_concurrency", t.GoredisAutoConcurrency, "must not be negative (0: library default)")
 	}
 	if err := rueidis.CheckPipes(t.RueidisPipes); err != nil {
-		return fmt.Errorf("--rueidis-pipes %w", err)
+		return &results.FieldError{Field: "rueidis_pipes", Value: fmt.Sprint(t.RueidisPipes), Err: err}
 	}
 	return nil
 }

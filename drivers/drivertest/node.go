@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
@@ -74,12 +75,20 @@ func RunNode[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dial
 				t.Parallel()
 				Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 					cfg := redlock.DefaultConfig()
-					cfg.TTL, cfg.NodeTimeout = ttl, 200*time.Millisecond
-					return d.locker(t, servers.Endpoints(), mux, NodeConfig{PoolSize: 64, Auto: mux == "auto", NodeTimeout: 200 * time.Millisecond}, cfg)
+					cfg.TTL, cfg.NodeTimeout = ttl, NodeTimeout(200*time.Millisecond, ttl)
+					return d.locker(t, servers.Endpoints(), mux, NodeConfig{PoolSize: 64, Auto: mux == "auto", NodeTimeout: cfg.NodeTimeout}, cfg)
 				}, Options{})
 			})
 		}
 	})
+}
+
+// NodeTimeout is an opener's per-master timeout: idle scaled for the
+// machine's load (compose/slow: a 200 ms timeout timed out every master at
+// load average 7 on 2 CPUs), kept under a third of the lock's ttl so the
+// config stays valid.
+func NodeTimeout(idle, ttl time.Duration) time.Duration {
+	return min(slow.D(idle), max(ttl/3, idle))
 }
 
 // admin is a plain go-redis client to a master for test set-up (SET,

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
 )
 
@@ -23,7 +24,8 @@ type Opener func(t *testing.T, ttl time.Duration) drivers.Locker
 // Options adapt the suite to a backend's granularity.
 type Options struct {
 	// TTL for the tests that wait for expiry; backends that round TTLs up
-	// (etcd: whole seconds) pass their smallest. Default 300 ms.
+	// (etcd: whole seconds) pass their smallest. Default 300 ms, times
+	// compose/slow's factor on a loaded machine.
 	TTL time.Duration
 	// Workers contending in the mutual-exclusion test. Default 64.
 	Workers int
@@ -37,7 +39,9 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.TTL == 0 {
-		o.TTL = 300 * time.Millisecond
+		// Scaled for load with the openers' node timeouts (NodeTimeout):
+		// a ttl must stay above them.
+		o.TTL = slow.D(300 * time.Millisecond)
 	}
 	if o.Workers == 0 {
 		o.Workers = 64

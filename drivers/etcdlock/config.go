@@ -6,10 +6,10 @@
 package etcdlock
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/lockbench/lockbench/drivers/etcdconn"
+	"github.com/lockbench/lockbench/results"
 )
 
 // Modes of taking the lock.
@@ -71,13 +71,13 @@ func (c Config) waits() bool { return c.Mode == ModeRPC || c.Wait }
 func (c Config) Validate() error {
 	switch {
 	case c.Mode != ModeClient && c.Mode != ModeRPC:
-		return fmt.Errorf("--etcd-mode %q: want client or rpc", c.Mode)
+		return results.Invalid("mode", c.Mode, "want client or rpc")
 	case c.Wait && c.Mode == ModeRPC:
-		return fmt.Errorf("--etcd-wait: rpc mode always waits (the Lock RPC queues on the server); use it with --etcd-mode client")
+		return results.Invalid("wait", nil, "rpc mode always waits (the Lock RPC queues on the server); waiting applies to client mode")
 	case c.WaitTimeout <= 0:
-		return fmt.Errorf("--etcd-wait-timeout %v: must be positive", c.WaitTimeout)
+		return results.Invalid("wait_timeout", c.WaitTimeout, "must be positive")
 	case c.TTL <= 0:
-		return fmt.Errorf("--ttl %v: must be positive", c.TTL)
+		return results.Invalid("ttl", c.TTL, "must be positive")
 	}
 	return nil
 }

@@ -226,14 +226,14 @@ func TestConfigValidate(t *testing.T) {
 	cases := []struct {
 		name string
 		cfg  func(*Config)
-		flag string // "" when valid
+		flag string // the field named; "" when valid
 	}{
 		{"default", func(c *Config) {}, ""},
 		{"rpc", func(c *Config) { c.Mode = ModeRPC }, ""},
-		{"bad mode", func(c *Config) { c.Mode = "raft" }, "--etcd-mode"},
-		{"rpc wait", func(c *Config) { c.Mode, c.Wait = ModeRPC, true }, "--etcd-wait"},
-		{"zero wait timeout", func(c *Config) { c.WaitTimeout = 0 }, "--etcd-wait-timeout"},
-		{"zero ttl", func(c *Config) { c.TTL = 0 }, "--ttl"},
+		{"bad mode", func(c *Config) { c.Mode = "raft" }, "mode"},
+		{"rpc wait", func(c *Config) { c.Mode, c.Wait = ModeRPC, true }, "wait"},
+		{"zero wait timeout", func(c *Config) { c.WaitTimeout = 0 }, "wait_timeout"},
+		{"zero ttl", func(c *Config) { c.TTL = 0 }, "ttl"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,8 +10,9 @@
 package pglock
 
 import (
-	"fmt"
 	"time"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // Modes of taking the lock.
@@ -44,11 +45,11 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	switch {
 	case c.Mode != ModeSession && c.Mode != ModeXact:
-		return fmt.Errorf("--pg-mode %q: want session or xact", c.Mode)
+		return results.Invalid("mode", c.Mode, "want session or xact")
 	case c.WaitTimeout < time.Millisecond:
-		return fmt.Errorf("--pg-wait-timeout %v: must be at least 1ms", c.WaitTimeout)
+		return results.Invalid("wait_timeout", c.WaitTimeout, "must be at least 1ms")
 	case c.TTL <= 0:
-		return fmt.Errorf("--ttl %v: must be positive", c.TTL)
+		return results.Invalid("ttl", c.TTL, "must be positive")
 	}
 	return nil
 }

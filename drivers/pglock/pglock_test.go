@@ -57,9 +57,9 @@ func TestConfigValidate(t *testing.T) {
 	}{
 		{"default", func(c *Config) {}, ""},
 		{"xact", func(c *Config) { c.Mode = ModeXact }, ""},
-		{"bad mode", func(c *Config) { c.Mode = "table" }, "--pg-mode"},
-		{"zero wait", func(c *Config) { c.WaitTimeout = 0 }, "--pg-wait-timeout"},
-		{"zero ttl", func(c *Config) { c.TTL = 0 }, "--ttl"},
+		{"bad mode", func(c *Config) { c.Mode = "table" }, "mode"},
+		{"zero wait", func(c *Config) { c.WaitTimeout = 0 }, "wait_timeout"},
+		{"zero ttl", func(c *Config) { c.TTL = 0 }, "ttl"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -62,7 +62,7 @@ type Options struct {
 // CheckPipes validates a pipes count (0: library default).
 func CheckPipes(p int) error {
 	if p < 0 || p > 1<<rdb.MaxPipelineMultiplex || p&(p-1) != 0 {
-		return fmt.Errorf("%d: want 0 (library default) or a power of two up to %d", p, 1<<rdb.MaxPipelineMultiplex)
+		return fmt.Errorf("want 0 (library default) or a power of two up to %d", 1<<rdb.MaxPipelineMultiplex)
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/results"
 )
 
 var (
@@ -47,9 +48,9 @@ type Config struct {
 func (c Config) Validate() error {
 	switch {
 	case c.WaitReplicas < 0:
-		return fmt.Errorf("--wait-replicas %d: must not be negative", c.WaitReplicas)
+		return results.Invalid("wait_replicas", c.WaitReplicas, "must not be negative")
 	case c.WaitReplicas > 0 && c.WaitTimeout <= 0:
-		return fmt.Errorf("--wait-timeout %v: must be positive", c.WaitTimeout)
+		return results.Invalid("wait_timeout", c.WaitTimeout, "must be positive")
 	}
 	return c.Redlock.Validate()
 }

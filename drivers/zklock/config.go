@@ -16,6 +16,8 @@ package zklock
 import (
 	"fmt"
 	"time"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // Config is the driver's parameters. It serialises into results.
@@ -41,9 +43,9 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	switch {
 	case c.WaitTimeout <= 0:
-		return fmt.Errorf("--zk-wait-timeout %v: must be positive", c.WaitTimeout)
+		return results.Invalid("wait_timeout", c.WaitTimeout, "must be positive")
 	case c.SessionTimeout < 100*time.Millisecond:
-		return fmt.Errorf("--ttl %v: the ZooKeeper session timeout must be at least 100ms", c.SessionTimeout)
+		return results.Invalid("ttl", c.SessionTimeout, "the ZooKeeper session timeout must be at least 100ms")
 	case len(c.Prefix) < 2 || c.Prefix[0] != '/' || c.Prefix[len(c.Prefix)-1] == '/':
 		return fmt.Errorf("zookeeper prefix %q: want /name", c.Prefix)
 	}

@@ -24,33 +24,8 @@ type Input struct {
 }
 
 // FieldError is bad input, named by the Options or Input field it is
-// about ("ThroughputTol", "LatencyTol", "Alpha", "LatencyOp", "Count",
-// "Current", "Baseline") and its value as it reads in a message; a CLI
-// names its flag instead (Name).
-type FieldError struct {
-	Field, Value string
-	Err          error // may itself be a *FieldError: a summary that breaks an option
-}
-
-func (e *FieldError) Error() string { return e.Name(nil) }
-
-func (e *FieldError) Unwrap() error { return e.Err }
-
-// Name renders the error with name(field) in place of every field it names
-// (nil: the field names themselves).
-func (e *FieldError) Name(name func(field string) string) string {
-	f, msg := e.Field, e.Err.Error()
-	if name != nil {
-		f = name(f)
-	}
-	if in, ok := e.Err.(*FieldError); ok {
-		msg = in.Name(name)
-	}
-	if e.Value == "" {
-		return f + " " + msg // "Baseline has no summaries"
-	}
-	return f + " " + e.Value + ": " + msg
-}
+// in (Go field names: the gate's options have no JSON form).
+type FieldError = results.FieldError
 
 func fieldErr(field, value, format string, a ...any) *FieldError {
 	return &FieldError{Field: field, Value: value, Err: fmt.Errorf(format, a...)}

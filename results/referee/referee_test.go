@@ -3,6 +3,7 @@ package referee
 import (
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -200,10 +201,18 @@ func TestRefereeAwaitsContender(t *testing.T) {
 	r := New(2, results.NewClock(), 5*time.Second)
 	r.Attempting(1, "k", 5)
 	r.Attempting(0, "k", 0)
+	// The referee reads its clock only to bound the wait: the first read
+	// says Failed has judged the key unheld and is waiting for contenders.
+	waiting, clock := make(chan struct{}), r.now
+	var once sync.Once
+	r.now = func() int64 { once.Do(func() { close(waiting) }); return clock() }
 	var got atomic.Int32
 	done := make(chan struct{})
 	go func() { got.Store(int32(r.Failed(0, "k", 0, 10, results.Busy))); close(done) }()
-	time.Sleep(20 * time.Millisecond) // let Failed start waiting (ordering aid, not an assert)
+	select {
+	case <-waiting: // the contender is granted while Failed waits
+	case <-done: // Failed did not wait: the verdict below is split_brain
+	}
 	r.Granted(1, "k", 5, 12, 1000, 0)
 	<-done
 	if results.Outcome(got.Load()) != results.Busy {

@@ -141,47 +141,28 @@ func (c Config) maxErrorRate() float64 { return math.Max(c.MaxErrorRate, 0) }
 // no samples (0) would pass any SLO and make every step a knee.
 func Ops() []string { return []string{"acquire", "acquire_total", "release", "cycle"} }
 
-// FieldError is a Config field refused, with its value as it reads in a
-// message; a CLI names its flag instead of Field.
-type FieldError struct {
-	// Field is the Config field: "By", "Op", "SLO", "Start", "Factor",
-	// "MaxSteps", "Refine", "MaxErrorRate" or "Base.Workload.Rate".
-	Field string
-	Value string
-	Err   error
-}
-
-func (e *FieldError) Error() string { return e.Field + " " + e.Value + ": " + e.Err.Error() }
-
-func (e *FieldError) Unwrap() error { return e.Err }
-
-func refuse(field, value, format string, a ...any) error {
-	return &FieldError{Field: field, Value: value, Err: fmt.Errorf(format, a...)}
-}
-
-// Validate reports the first field a sweep cannot run with (a
-// *FieldError), or the error of a strategy's cell (backends.Spec and
-// workloads.Config validation).
+// Validate reports the first field a sweep cannot run with, as a
+// *results.FieldError naming the field's JSON path ("max_steps",
+// "base.workload.rate", "base.driver.mux").
 func (c Config) Validate() error {
 	c = c.withDefaults()
-	v := func(x any) string { return fmt.Sprint(x) }
 	switch {
 	case c.By != ByRate && c.By != ByWorkers:
-		return refuse("By", fmt.Sprintf("%q", c.By), "want %s or %s", ByRate, ByWorkers)
+		return results.Invalid("by", string(c.By), "want %s or %s", ByRate, ByWorkers)
 	case c.SLO < 0:
-		return refuse("SLO", v(c.SLO), "must be positive")
+		return results.Invalid("slo", c.SLO, "must be positive")
 	case !(c.Factor > 1) || math.IsInf(c.Factor, 0):
-		return refuse("Factor", v(c.Factor), "must be more than 1")
+		return results.Invalid("factor", c.Factor, "must be more than 1")
 	case c.MaxSteps < 1:
-		return refuse("MaxSteps", v(c.MaxSteps), "must be at least 1")
+		return results.Invalid("max_steps", c.MaxSteps, "must be at least 1")
 	case math.IsNaN(c.MaxErrorRate) || c.MaxErrorRate >= 1:
-		return refuse("MaxErrorRate", v(c.MaxErrorRate), "want a share in [0, 1)")
+		return results.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
 	case c.By == ByWorkers && c.Start < 1:
-		return refuse("Start", v(c.Start), "stepping workers starts at 1 worker or more")
+		return results.Invalid("start", c.Start, "stepping workers starts at 1 worker or more")
 	case !(c.Start > 0) || math.IsInf(c.Start, 0):
-		return refuse("Start", v(c.Start), "must be positive")
+		return results.Invalid("start", c.Start, "must be positive")
 	case c.By == ByRate && c.Base.Workload.Rate != 0:
-		return refuse("Base.Workload.Rate", v(c.Base.Workload.Rate), "a sweep by rate steps the rate itself, from its start")
+		return results.Invalid("base.workload.rate", c.Base.Workload.Rate, "a sweep by rate steps the rate itself, from its start")
 	}
 	if err := checkOp(c.Op); err != nil {
 		return err
@@ -193,10 +174,10 @@ func (c Config) Validate() error {
 			s.Workload.Workers = int(c.Start)
 		}
 		if err := s.Driver.Validate(); err != nil {
-			return err
+			return results.Within("base.driver", err)
 		}
 		if err := s.Workload.Validate(); err != nil {
-			return err
+			return results.Within("base.workload", err)
 		}
 	}
 	return nil
@@ -211,7 +192,7 @@ func checkOp(op string) error {
 	}
 	want := strings.Join(Ops(), ", ")
 	if results.KnownOp(op) {
-		return refuse("Op", op, "no workload measures %s latency; want one of %s", op, want)
+		return &results.FieldError{Field: "op", Value: op, Err: fmt.Errorf("no workload measures %s latency; want one of %s", op, want)}
 	}
-	return refuse("Op", fmt.Sprintf("%q", op), "want one of %s", want)
+	return results.Invalid("op", op, "want one of %s", want)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -64,35 +65,35 @@ func TestValidate(t *testing.T) {
 		field string
 		want  string
 	}{
-		{"by", Config{By: "qps"}, "By", `By "qps": want rate or workers`},
-		{"negative slo", Config{SLO: -time.Millisecond}, "SLO", "SLO -1ms: must be positive"},
-		{"factor 1", Config{Factor: 1}, "Factor", "Factor 1: must be more than 1"},
-		{"factor NaN", Config{Factor: math.NaN()}, "Factor", "must be more than 1"},
-		{"factor Inf", Config{Factor: math.Inf(1)}, "Factor", "must be more than 1"},
-		{"max steps", Config{MaxSteps: -1}, "MaxSteps", "MaxSteps -1: must be at least 1"},
-		{"error rate 1", Config{MaxErrorRate: 1}, "MaxErrorRate", "MaxErrorRate 1: want a share in [0, 1)"},
-		{"error rate NaN", Config{MaxErrorRate: math.NaN()}, "MaxErrorRate", "want a share"},
-		{"half a worker", Config{By: ByWorkers, Start: 0.5}, "Start", "Start 0.5: stepping workers starts at 1 worker or more"},
-		{"negative start", Config{Start: -5}, "Start", "Start -5: must be positive"},
-		{"infinite start", Config{Start: math.Inf(1)}, "Start", "must be positive"},
-		{"a rate to sweep by rate", rated, "Base.Workload.Rate", "Base.Workload.Rate 100: a sweep by rate steps the rate itself"},
-		{"op never measured", Config{Op: "extend"}, "Op", "Op extend: no workload measures extend latency; want one of acquire, acquire_total, release, cycle"},
-		{"op unknown", Config{Op: "lunch"}, "Op", `Op "lunch": want one of`},
-		{"mux unknown", Config{Muxes: []string{"fanout", "telepathy"}}, "", "telepathy"},
+		{"by", Config{By: "qps"}, "by", `by "qps": want rate or workers`},
+		{"negative slo", Config{SLO: -time.Millisecond}, "slo", "slo -1ms: must be positive"},
+		{"factor 1", Config{Factor: 1}, "factor", "factor 1: must be more than 1"},
+		{"factor NaN", Config{Factor: math.NaN()}, "factor", "must be more than 1"},
+		{"factor Inf", Config{Factor: math.Inf(1)}, "factor", "must be more than 1"},
+		{"max steps", Config{MaxSteps: -1}, "max_steps", "max_steps -1: must be at least 1"},
+		{"error rate 1", Config{MaxErrorRate: 1}, "max_error_rate", "max_error_rate 1: want a share in [0, 1)"},
+		{"error rate NaN", Config{MaxErrorRate: math.NaN()}, "max_error_rate", "want a share"},
+		{"half a worker", Config{By: ByWorkers, Start: 0.5}, "start", "start 0.5: stepping workers starts at 1 worker or more"},
+		{"negative start", Config{Start: -5}, "start", "start -5: must be positive"},
+		{"infinite start", Config{Start: math.Inf(1)}, "start", "must be positive"},
+		{"a rate to sweep by rate", rated, "base.workload.rate", "base.workload.rate 100: a sweep by rate steps the rate itself"},
+		{"op never measured", Config{Op: "extend"}, "op", "op extend: no workload measures extend latency; want one of acquire, acquire_total, release, cycle"},
+		{"op unknown", Config{Op: "lunch"}, "op", `op "lunch": want one of`},
+		{"mux unknown", Config{Muxes: []string{"fanout", "telepathy"}}, "base.driver.mux", "telepathy"},
 		{"the cell's own checks", Config{Base: func() lab.Config {
 			c := DefaultConfig().Base
 			c.Workload.Duration = -time.Second
 			return c
-		}()}, "", "-1s"},
+		}()}, "base.workload.duration", "-1s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.cfg.Validate()
-			var fe *FieldError
+			var fe *results.FieldError
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Validate: %v, want %q", err, tt.want)
 			}
-			if errors.As(err, &fe) != (tt.field != "") || tt.field != "" && fe.Field != tt.field {
+			if !errors.As(err, &fe) || fe.Field != tt.field {
 				t.Fatalf("Validate: %#v, want a FieldError on %q", err, tt.field)
 			}
 		})

@@ -8,7 +8,7 @@
 // of one step (p99 against the SLO, errors, violations, keeping up with the
 // rate) and running the steps on a lab, a canceled ctx returning what was
 // measured. Its Config serialises into the summary; its errors name Config
-// fields (FieldError), which a CLI maps to its flags.
+// fields by JSON path (results.FieldError), which a CLI maps to its flags.
 //
 // It may import workloads/lab, results and results/capacity; it never
 // imports cmd, and nothing under drivers, multiplex, results or compose

@@ -36,7 +36,7 @@ type Result struct {
 
 // Run sweeps each of cfg's strategies on m, one after the other: steps of
 // rising load up to the first bad step (down from a first bad one to the
-// first good one), then the bisection. An invalid cfg is a *FieldError
+// first good one), then the bisection. An invalid cfg is a *results.FieldError
 // (see Validate) before anything is measured. A ctx canceled mid-sweep is
 // not an error: the result holds what was measured.
 func Run(ctx context.Context, m Measurer, cfg Config, obs Observers) (Result, error) {

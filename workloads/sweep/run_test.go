@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -148,8 +149,8 @@ func TestRunMeasureError(t *testing.T) {
 	}
 	f = &fakeLab{p99: under(1e9)}
 	_, err = Run(context.Background(), f, Config{Factor: 0.5}, Observers{})
-	var fe *FieldError
-	if !errors.As(err, &fe) || fe.Field != "Factor" || len(f.measured) != 0 {
-		t.Fatalf("err %v, %d measured: want a FieldError on Factor, nothing measured", err, len(f.measured))
+	var fe *results.FieldError
+	if !errors.As(err, &fe) || fe.Field != "factor" || len(f.measured) != 0 {
+		t.Fatalf("err %v, %d measured: want a FieldError on factor, nothing measured", err, len(f.measured))
 	}
 }

@@ -1,0 +1,63 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+)
+
+// FieldError is bad input named by the config field it is in. Field is the
+// field's path as the config serialises it ("workload.workers"), or a Go
+// field name where a config has no JSON form (gate options); the CLI
+// renders it with the flag that sets the field (Name). Libraries return it
+// instead of naming flags they do not know.
+type FieldError struct {
+	Field string
+	Value string // as given, quoted when a string; "" when the value says nothing
+	Err   error  // may itself be a *FieldError: a field that breaks another
+}
+
+// Invalid is a FieldError for value in field: strings are quoted, other
+// values printed as they are (durations as 1.5s).
+func Invalid(field string, value any, format string, a ...any) *FieldError {
+	v := ""
+	switch x := value.(type) {
+	case nil:
+	case string:
+		v = fmt.Sprintf("%q", x)
+	default:
+		v = fmt.Sprint(x)
+	}
+	return &FieldError{Field: field, Value: v, Err: fmt.Errorf(format, a...)}
+}
+
+func (e *FieldError) Error() string { return e.Name(nil) }
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// Name renders the error with name(field) in place of every field it names
+// (nil: the field paths themselves): "--workers 0: must be at least 1".
+func (e *FieldError) Name(name func(field string) string) string {
+	f, msg := e.Field, e.Err.Error()
+	if name != nil {
+		f = name(f)
+	}
+	if in, ok := e.Err.(*FieldError); ok {
+		msg = in.Name(name)
+	}
+	if e.Value == "" {
+		return f + " " + msg
+	}
+	return f + " " + e.Value + ": " + msg
+}
+
+// Within puts err's field under prefix ("workers" in "workload" is
+// "workload.workers"); other errors pass unchanged.
+func Within(prefix string, err error) error {
+	var fe *FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	c := *fe
+	c.Field = prefix + "." + c.Field
+	return &c
+}
