@@ -56,7 +56,7 @@ func TestSentinelBlockReplication(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m := redis.NewClient(&redis.Options{Addr: s.Master.Addr()})
+	m := redis.NewClient(&redis.Options{Addr: s.Master.Addr(), Password: s.Password})
 	defer m.Close()
 	if err := s.BlockReplication(); err != nil {
 		t.Fatal(err)
@@ -67,10 +67,52 @@ func TestSentinelBlockReplication(t *testing.T) {
 	if n, err := m.Do(ctx, "WAIT", 1, 300).Int(); err != nil || n != 0 {
 		t.Fatalf("WAIT 1 while blocked = %d (%v), want 0 replicas", n, err)
 	}
-	r := redis.NewClient(&redis.Options{Addr: s.Replica.Addr()})
+	r := redis.NewClient(&redis.Options{Addr: s.Replica.Addr(), Password: s.Password})
 	defer r.Close()
 	if n, _ := r.Exists(ctx, "blocked").Result(); n != 0 {
 		t.Fatal("the write reached the replica through a blocked link")
+	}
+}
+
+// TestSentinelAuth: master, replica and Sentinel refuse a client without
+// the topology's password (NOAUTH) and serve one with it; the replica
+// replicates with it (masterauth).
+func TestSentinelAuth(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := StartSentinel(ctx, DefaultSentinelOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if len(s.Password) < 32 {
+		t.Fatalf("password %q: want a generated one", s.Password)
+	}
+	for _, c := range []struct {
+		name string
+		addr string
+		cmd  []any
+	}{
+		{"master", s.Master.Addr(), []any{"SET", "k", "v"}},
+		{"replica", s.Replica.Addr(), []any{"GET", "k"}},
+		{"sentinel", s.Addr(), []any{"SENTINEL", "get-master-addr-by-name", SentinelMaster}},
+	} {
+		for _, pw := range []string{"", "wrong", s.Password} {
+			cl := redis.NewClient(&redis.Options{Addr: c.addr, Password: pw, MaxRetries: -1, DisableIdentity: true})
+			err := cl.Do(ctx, c.cmd...).Err()
+			cl.Close()
+			if errors.Is(err, redis.Nil) {
+				err = nil
+			}
+			if refused := err != nil; refused != (pw != s.Password) {
+				t.Errorf("%s with password %q: %v", c.name, pw, err)
+			}
+		}
+	}
+	m := redis.NewClient(&redis.Options{Addr: s.Master.Addr(), Password: s.Password})
+	defer m.Close()
+	if n, err := m.Do(ctx, "WAIT", 1, 2000).Int(); err != nil || n != 1 {
+		t.Errorf("WAIT 1 = %d (%v): the replica is not replicating with the password", n, err)
 	}
 }
 

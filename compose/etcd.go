@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -53,7 +54,8 @@ type EtcdMember struct {
 	PeerPort   int
 	Dir        string
 	proc       *process
-	tail       *tailBuffer // the member's last output, for start-up errors
+	tail       *tailBuffer     // the member's last output, for start-up errors
+	access     etcdconn.Access // how a restart checks it serves
 }
 
 // Addr is the member's client host:port on loopback.
@@ -65,8 +67,19 @@ func (m *EtcdMember) Pid() int { return m.proc.Pid() }
 // Stop shuts the member down cleanly (SIGTERM, SIGKILL after a grace).
 func (m *EtcdMember) Stop() error { return m.proc.stop(5 * time.Second) }
 
-// Kill crashes the member (SIGKILL).
+// Kill crashes the member (SIGKILL); its data dir stays for Start.
 func (m *EtcdMember) Kill() error { return m.proc.kill() }
+
+// Start restarts a killed member with its data dir and waits until it
+// serves a linearizable read, which needs a quorum: members restarted
+// together must be started concurrently.
+func (m *EtcdMember) Start(ctx context.Context) error {
+	return m.proc.restart(ctx, func(ctx context.Context) error { return EtcdPingWith(ctx, m.Addr(), m.access) })
+}
+
+// Pause freezes the member (SIGSTOP); Resume thaws it (SIGCONT).
+func (m *EtcdMember) Pause() error  { return m.proc.signal(syscall.SIGSTOP) }
+func (m *EtcdMember) Resume() error { return m.proc.signal(syscall.SIGCONT) }
 
 // Etcd is a local etcd cluster, one OS process per member.
 type Etcd struct {
@@ -181,6 +194,9 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 		if e.Access, err = enableEtcdAuth(wctx, e.Addrs(), e.Access); err != nil {
 			return nil, err
 		}
+	}
+	for _, m := range e.Members {
+		m.access = e.Access
 	}
 	return e, nil
 }

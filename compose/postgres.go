@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -146,11 +149,73 @@ func (p *Postgres) Addr() string { return hostPort(p.Port) }
 // Pid is the postmaster's process id, 0 when stopped.
 func (p *Postgres) Pid() int { return p.proc.Pid() }
 
+// Kill crashes the server: SIGKILL to the postmaster and every backend,
+// as a machine's crash would; the sessions and the
+// advisory locks they held are gone. The cluster stays for Start.
+func (p *Postgres) Kill() error { return p.proc.killTree() }
+
+// Start restarts a killed server on the same port and cluster (it runs
+// crash recovery) and waits until it accepts a connection.
+func (p *Postgres) Start(ctx context.Context) error {
+	var err error
+	for {
+		// The old backends may still hold the shared memory for a moment.
+		if err = p.proc.restart(ctx, func(ctx context.Context) error { return PostgresPing(ctx, p.URL()) }); err == nil || !p.proc.exited() {
+			return err
+		}
+		_ = p.proc.kill()
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// Pause freezes the postmaster and every backend (SIGSTOP; each backend
+// is its own process group): a server that stops answering, sessions and all. Resume thaws
+// them (SIGCONT).
+func (p *Postgres) Pause() error  { return p.proc.signalTree(syscall.SIGSTOP) }
+func (p *Postgres) Resume() error { return p.proc.signalTree(syscall.SIGCONT) }
+
+// PostgresHostPort is the host:port a postgres:// URL dials (a fault proxy
+// stands in front of it), and PostgresURLVia the same URL dialling addr
+// instead.
+func PostgresHostPort(rawURL string) (string, error) {
+	u, err := neturl.Parse(rawURL)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" || strings.Contains(u.Host, ",") {
+		return "", fmt.Errorf("compose: postgres URL %q: want postgres://user@host:port/db (one host)", redactURL(rawURL))
+	}
+	if u.Port() == "" {
+		return net.JoinHostPort(u.Hostname(), "5432"), nil
+	}
+	return u.Host, nil
+}
+
+// PostgresURLVia is rawURL dialling addr instead of its own host:port.
+func PostgresURLVia(rawURL, addr string) (string, error) {
+	if _, err := PostgresHostPort(rawURL); err != nil {
+		return "", err
+	}
+	u, _ := neturl.Parse(rawURL)
+	u.Host = addr
+	return u.String(), nil
+}
+
+// redactURL hides a URL's password for messages.
+func redactURL(raw string) string {
+	if u, err := neturl.Parse(raw); err == nil {
+		return u.Redacted()
+	}
+	return "(unparsable URL)"
+}
+
 // Close stops the server (SIGTERM: smart shutdown, then SIGKILL) and
 // removes the cluster.
 func (p *Postgres) Close() error {
 	var errs []error
 	if p.proc != nil {
+		_ = p.proc.signalTree(syscall.SIGCONT) // a paused server's backends too
 		// SIGINT is PostgreSQL's fast shutdown: sessions are ended, not waited for.
 		_ = p.proc.signal(syscall.SIGINT)
 		errs = append(errs, p.proc.stop(5*time.Second))

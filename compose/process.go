@@ -89,6 +89,33 @@ func (p *process) signal(sig syscall.Signal) error {
 	return p.cmd.Process.Signal(sig)
 }
 
+// signalTree sends sig to the process and its children: a server that
+// forks (PostgreSQL's backends, each its own process group) is stopped or
+// resumed as one. Stopping, the parent goes first, so it forks no child
+// the list misses.
+func (p *process) signalTree(sig syscall.Signal) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil {
+		return fmt.Errorf("compose: %s is not running", p.name)
+	}
+	pid := p.cmd.Process.Pid
+	if sig != syscall.SIGSTOP {
+		for _, c := range Children(pid, "") {
+			_ = syscall.Kill(c, sig)
+		}
+	}
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		return err
+	}
+	if sig == syscall.SIGSTOP {
+		for _, c := range Children(pid, "") {
+			_ = syscall.Kill(c, sig)
+		}
+	}
+	return nil
+}
+
 // stop ends the process: SIGCONT (in case it was paused), SIGTERM, and
 // SIGKILL after grace. It returns once the process has been reaped.
 func (p *process) stop(grace time.Duration) error {
@@ -123,6 +150,34 @@ func (p *process) kill() error {
 	_ = cmd.Process.Kill()
 	<-done
 	return nil
+}
+
+// killTree crashes the process and its children (SIGKILL), as a machine's
+// crash would, and returns once the parent is reaped. The parent is
+// stopped first, so it forks no child the list misses.
+func (p *process) killTree() error {
+	p.mu.Lock()
+	cmd, done := p.cmd, p.done
+	p.cmd, p.done = nil, nil
+	p.mu.Unlock()
+	if cmd == nil {
+		return nil
+	}
+	_ = cmd.Process.Signal(syscall.SIGSTOP)
+	for _, c := range Children(cmd.Process.Pid, "") {
+		_ = syscall.Kill(c, syscall.SIGKILL)
+	}
+	_ = cmd.Process.Kill()
+	<-done
+	return nil
+}
+
+// restart starts a killed process again and waits until ready succeeds.
+func (p *process) restart(ctx context.Context, ready func(context.Context) error) error {
+	if err := p.start(); err != nil {
+		return err
+	}
+	return waitTCP(ctx, p, ready)
 }
 
 // FreePort asks the kernel for a free loopback TCP port. Another process may

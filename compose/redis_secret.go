@@ -23,11 +23,13 @@ func generatePassword() (string, error) {
 
 // writeSecretConf writes the settings that must not be on a command line
 // (where any local user can read them in /proc) into a 0600 config file
-// that redis-server reads first: the password and the TLS files.
+// that redis-server reads first: the password (also as masterauth, which a
+// replica, or a master the Sentinel demotes to one, authenticates with)
+// and the TLS files.
 func writeSecretConf(dir, password string, t *ServerTLS) (string, error) {
 	var b strings.Builder
 	if password != "" {
-		fmt.Fprintf(&b, "requirepass %s\n", password)
+		fmt.Fprintf(&b, "requirepass %s\nmasterauth %s\n", password, password)
 	}
 	if t != nil {
 		fmt.Fprintf(&b, "tls-cert-file %q\ntls-key-file %q\ntls-ca-cert-file %q\n", t.CertFile, t.KeyFile, t.CAFile)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/drivers/redisconn"
 )
 
 // SentinelMaster is the name the Sentinel monitors the master under.
@@ -33,6 +35,11 @@ type Sentinel struct {
 	proxy           *Proxies // replica → master replication link
 	root            string
 	owner           *os.File // holds root's owner lock (tempdir.go)
+	// Password is generated per topology, as for the other local masters:
+	// master and replica require it (requirepass, masterauth), and so does
+	// the Sentinel, which uses it on them (sentinel auth-pass). It lives in
+	// 0600 config files, never on a command line.
+	Password string
 }
 
 // SentinelOptions describe the topology to start.
@@ -73,8 +80,11 @@ func StartSentinel(ctx context.Context, opt SentinelOptions) (_ *Sentinel, err e
 			_ = s.Close()
 		}
 	}()
+	if s.Password, err = generatePassword(); err != nil {
+		return nil, err
+	}
 	ropt := RedisOptions{Persistence: "none", Log: opt.Log}
-	if s.Master, err = startRedisServer(ctx, bin, "", filepath.Join(root, "master"), "", ropt); err != nil {
+	if s.Master, err = startRedisServer(ctx, bin, "", filepath.Join(root, "master"), s.Password, ropt); err != nil {
 		return nil, err
 	}
 	if s.proxy, err = StartProxies([]string{s.Master.Addr()}); err != nil {
@@ -82,12 +92,12 @@ func StartSentinel(ctx context.Context, opt SentinelOptions) (_ *Sentinel, err e
 	}
 	host, port, _ := strings.Cut(s.proxy.Addrs()[0], ":")
 	ropt.ExtraArgs = []string{"--replicaof", host, port}
-	if s.Replica, err = startRedisServer(ctx, bin, "", filepath.Join(root, "replica"), "", ropt); err != nil {
+	if s.Replica, err = startRedisServer(ctx, bin, "", filepath.Join(root, "replica"), s.Password, ropt); err != nil {
 		return nil, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	if err := waitInfo(wctx, s.Replica.Addr(), "replication", "master_link_status:up"); err != nil {
+	if err := waitInfo(wctx, s.Replica.Endpoint(), "replication", "master_link_status:up"); err != nil {
 		return nil, fmt.Errorf("compose: replica never linked to its master: %w", err)
 	}
 	if err := s.startSentinel(wctx, sbin, opt); err != nil {
@@ -104,10 +114,10 @@ func (s *Sentinel) startSentinel(ctx context.Context, bin string, opt SentinelOp
 			return err
 		}
 		conf := filepath.Join(s.root, "sentinel.conf") // the Sentinel rewrites it
-		body := fmt.Sprintf("port %d\nbind 127.0.0.1\nprotected-mode no\ndaemonize no\ndir %s\nloglevel warning\n"+
-			"sentinel monitor %s 127.0.0.1 %d 1\nsentinel down-after-milliseconds %s %d\nsentinel failover-timeout %s 10000\n",
-			port, s.root, SentinelMaster, s.Master.Port, SentinelMaster, opt.DownAfter.Milliseconds(), SentinelMaster)
-		if err := os.WriteFile(conf, []byte(body), 0o644); err != nil {
+		body := fmt.Sprintf("port %d\nbind 127.0.0.1\nprotected-mode no\ndaemonize no\ndir %s\nloglevel warning\nrequirepass %s\n"+
+			"sentinel monitor %s 127.0.0.1 %d 1\nsentinel auth-pass %s %s\nsentinel down-after-milliseconds %s %d\nsentinel failover-timeout %s 10000\n",
+			port, s.root, s.Password, SentinelMaster, s.Master.Port, SentinelMaster, s.Password, SentinelMaster, opt.DownAfter.Milliseconds(), SentinelMaster)
+		if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
 			return fmt.Errorf("compose: %w", err)
 		}
 		log := opt.Log
@@ -133,7 +143,7 @@ func (s *Sentinel) startSentinel(ctx context.Context, bin string, opt SentinelOp
 
 // knowsReplica succeeds once the Sentinel lists the replica, not down.
 func (s *Sentinel) knowsReplica(ctx context.Context) error {
-	c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
+	c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr(), Password: s.Password, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
 	defer c.Close()
 	reps, err := c.Replicas(ctx, SentinelMaster).Result()
 	if err != nil {
@@ -185,7 +195,7 @@ func (s *Sentinel) HealReplication() error {
 
 // CurrentMaster asks the Sentinel which address it holds for the master.
 func (s *Sentinel) CurrentMaster(ctx context.Context) (string, error) {
-	c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr(), MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
+	c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr(), Password: s.Password, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
 	defer c.Close()
 	a, err := c.GetMasterAddrByName(ctx, SentinelMaster).Result()
 	if err != nil {
@@ -216,9 +226,10 @@ func (s *Sentinel) Close() error {
 	return errors.Join(errs...)
 }
 
-// waitInfo polls INFO section on addr until it contains want.
-func waitInfo(ctx context.Context, addr, section, want string) error {
-	c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
+// waitInfo polls INFO section on e until it contains want.
+func waitInfo(ctx context.Context, e redisconn.Endpoint, section, want string) error {
+	addr := e.Addr
+	c := redis.NewClient(&redis.Options{Addr: addr, Password: e.Password, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
 	defer c.Close()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()

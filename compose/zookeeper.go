@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -103,6 +104,21 @@ func (z *ZooKeeper) Addrs() []string { return []string{z.Addr()} }
 
 // Pid is the server's process id, 0 when stopped.
 func (z *ZooKeeper) Pid() int { return z.proc.Pid() }
+
+// Kill crashes the server (SIGKILL); its data dir stays for Start.
+func (z *ZooKeeper) Kill() error { return z.proc.kill() }
+
+// Start restarts a killed server on the same port and data dir and waits
+// until it answers `ruok`. Sessions live in its transaction log: a client
+// that reconnects within its session timeout keeps its session (and its
+// ephemeral znodes, the locks it held).
+func (z *ZooKeeper) Start(ctx context.Context) error {
+	return z.proc.restart(ctx, func(ctx context.Context) error { return ZooKeeperPing(ctx, z.Addr()) })
+}
+
+// Pause freezes the server (SIGSTOP); Resume thaws it (SIGCONT).
+func (z *ZooKeeper) Pause() error  { return z.proc.signal(syscall.SIGSTOP) }
+func (z *ZooKeeper) Resume() error { return z.proc.signal(syscall.SIGCONT) }
 
 // Close stops the server and removes its data dir.
 func (z *ZooKeeper) Close() error {

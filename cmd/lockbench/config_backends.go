@@ -6,6 +6,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // bindBackends registers the zookeeper, postgres and single backends' flags.
@@ -52,16 +53,16 @@ func shareBackendServers(cells []compareCell) {
 	}
 }
 
-// faultServers is how many servers a --fault's masters=… may name: the
-// Redis masters; for the single backend its master (1) and replica (2),
-// for kill and stop only (its client dials the Sentinel, not a proxy). A
-// client pause needs no servers.
-func (c *RunConfig) faultServers(f faults.Fault) (int, error) {
-	switch {
-	case f.Kind == faults.PauseClient || !c.Topology.NoRedis:
-		return c.Topology.Redis.Masters, nil
-	case c.Topology.NeedsSentinel && (f.Kind == faults.Kill || f.Kind == faults.Stop):
-		return 2, nil
+// faultServers is how many servers a --fault's masters=… may name and
+// whether lockbench starts them: the Redis masters, the etcd members, the
+// ZooKeeper or PostgreSQL server, or for the single backend its master (1)
+// and replica (2), for kill and stop only (its client dials the Sentinel,
+// not a proxy).
+func (c *RunConfig) faultServers(f faults.Fault) (n int, local bool, err error) {
+	on := lab.FaultsOn(c.Driver.Backend)
+	if err := faults.Applies(f, on); err != nil {
+		return 0, false, usageError{err}
 	}
-	return 0, usagef("--fault %q: backend %s uses no Redis masters", f.Spec, c.Driver.Backend)
+	n, local = faults.Count(c.Topology, on)
+	return n, local, nil
 }

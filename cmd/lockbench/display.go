@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/prom"
 )
 
@@ -65,3 +66,8 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// progress is the progress line on stderr (results/output).
+type progress = output.Progress
+
+var newProgress = output.NewProgress

@@ -12,7 +12,8 @@ func bindFaults(fs *pflag.FlagSet, c *RunConfig) {
 	fs.StringArrayVar(&c.Faults, "fault", nil, "inject a fault during the run (repeatable), e.g. kill:masters=3:at=5s:restart=immediate|delayed|never, "+
 		"stop:masters=1:at=5s:for=2s, latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s, partition:masters=1,2:at=5s:for=3s, reset:masters=1:at=5s, "+
 		"pause-client:workers=1:at=2s:for=ttl+1s, clock-jump:masters=2:+5s[:at=2s][:for=3s]; "+
-		"at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s)")
+		"at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s); "+
+		"masters=N names the backend's servers: Redis masters, etcd members, the ZooKeeper or PostgreSQL server (1), single: master 1, replica 2")
 }
 
 // validateFaults parses every --fault against the topology the run will have.
@@ -24,9 +25,8 @@ func (c *RunConfig) validateFaults() error {
 	if err != nil {
 		return usageError{err}
 	}
-	local := len(c.Topology.RedisAddrs) == 0
 	for _, f := range fs {
-		servers, err := c.faultServers(f)
+		servers, local, err := c.faultServers(f)
 		if err != nil {
 			return err
 		}

@@ -78,7 +78,7 @@ func TestFaultBadInput(t *testing.T) {
 		{[]string{"--fault", "clock-jump:masters=2"}, "needs a step"},
 		{[]string{"--fault", "clock-jump:masters=1:+5s", "--redis", "127.0.0.1:1"}, "local masters"},
 		{[]string{"--fault", "pause-client:workers=65:for=1s"}, "worker 65: the run has 64"},
-		{[]string{"--fault", "kill:masters=1", "--backend", "etcd"}, "uses no Redis masters"},
+		{[]string{"--fault", "clock-jump:masters=1:+5s", "--backend", "etcd"}, "Redis masters only"},
 	} {
 		_, stderr, code := cli(t, 30*time.Second, append([]string{"run", "-q"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {

@@ -183,14 +183,24 @@ func newScenarioCmd() *cobra.Command {
 				return err
 			}
 			defer stopMetrics()
+			started := time.Now()
+			var runs []results.Run
 			if len(run) > 0 {
-				err = runScenarios(cmd.Context(), out, cmd.OutOrStdout(), cmd.ErrOrStderr(), run, jsonPath, metrics.metrics)
+				runs, err = runScenarios(cmd.Context(), out, cmd.ErrOrStderr(), run, metrics.metrics)
 			}
 			if len(failover) > 0 && (err == nil || errors.As(err, new(exitError))) {
 				if len(run) > 0 {
-					fmt.Fprintln(cmd.OutOrStdout())
+					fmt.Fprintln(out)
 				}
-				err = errors.Join(err, runFailover(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), failover))
+				fruns, ferr := runFailover(cmd.Context(), out, cmd.ErrOrStderr(), failover)
+				runs, err = append(runs, fruns...), errors.Join(err, ferr)
+			}
+			// The JSON holds every row measured, also one whose outcome
+			// differs from the expected (exit 1), never a half-run.
+			if jsonPath != "" && len(runs) > 0 && (err == nil || errors.As(err, new(exitError))) {
+				if werr := writeScenarioJSON(cmd.OutOrStdout(), jsonPath, started, run, failover, runs); werr != nil {
+					return werr
+				}
 			}
 			if pause && (err == nil || errors.As(err, new(exitError))) {
 				if len(run) > 0 {
@@ -219,8 +229,9 @@ func scenarioHelp() string {
 	return b.String()
 }
 
-func runScenarios(ctx context.Context, w, stdout, stderr io.Writer, list []scenario, jsonPath string, metrics *prom.Exporter) error {
-	started := time.Now()
+// runScenarios runs list and prints their table; runs are the rows for
+// --json, also when an outcome differs from the expected (exitError).
+func runScenarios(ctx context.Context, w, stderr io.Writer, list []scenario, metrics *prom.Exporter) ([]results.Run, error) {
 	var runs []results.Run
 	var outs []scenarioOutcome
 	for _, s := range list {
@@ -229,18 +240,18 @@ func runScenarios(ctx context.Context, w, stdout, stderr io.Writer, list []scena
 		s.setup(&cfg)
 		cfg.metrics, cfg.stderr = metrics, stderr
 		if err := cfg.validate(); err != nil {
-			return fmt.Errorf("scenario %s: %w", s.name, err)
+			return nil, fmt.Errorf("scenario %s: %w", s.name, err)
 		}
 		fmt.Fprintf(stderr, "lockbench: scenario %s (%v): %s\n", s.name, cfg.Workload.Duration, strings.Join(cfg.Faults, " "))
 		m, err := measureScenario(ctx, cfg)
 		if err != nil {
 			if ctx.Err() != nil {
-				return errInterruptedEarly
+				return nil, errInterruptedEarly
 			}
-			return fmt.Errorf("scenario %s: %w", s.name, err)
+			return nil, fmt.Errorf("scenario %s: %w", s.name, err)
 		}
 		if ctx.Err() != nil {
-			return errInterruptedEarly // the JSON is written at the end
+			return nil, errInterruptedEarly // the JSON is written at the end
 		}
 		o := outcomeOf(m.Run, cfg.Workload.Duration)
 		o.Scenario, o.Expected = s.name, s.expect
@@ -251,16 +262,6 @@ func runScenarios(ctx context.Context, w, stdout, stderr io.Writer, list []scena
 		outs = append(outs, o)
 	}
 	writeScenarioTable(w, outs)
-	if jsonPath != "" {
-		sum, err := results.NewSummary(started, map[string]any{"scenarios": scenarioNamesOf(list)})
-		if err != nil {
-			return err
-		}
-		sum.Runs = runs
-		if err := sum.WriteJSONTo(stdout, jsonPath); err != nil {
-			return fmt.Errorf("--json %q: %w", jsonPath, err)
-		}
-	}
 	var differ []string
 	for _, o := range outs {
 		if !o.AsExpect {
@@ -268,7 +269,24 @@ func runScenarios(ctx context.Context, w, stdout, stderr io.Writer, list []scena
 		}
 	}
 	if len(differ) > 0 {
-		return exitError{exitFailure, "measured outcome differs from the expected one: " + strings.Join(differ, ", ")}
+		return runs, exitError{exitFailure, "measured outcome differs from the expected one: " + strings.Join(differ, ", ")}
+	}
+	return runs, nil
+}
+
+// writeScenarioJSON writes the rows of every scenario run into one summary.
+func writeScenarioJSON(stdout io.Writer, path string, started time.Time, list []scenario, failover []failoverScenario, runs []results.Run) error {
+	names := scenarioNamesOf(list)
+	for _, f := range failover {
+		names = append(names, f.name)
+	}
+	sum, err := results.NewSummary(started, map[string]any{"scenarios": names})
+	if err != nil {
+		return err
+	}
+	sum.Runs = runs
+	if err := sum.WriteJSONTo(stdout, path); err != nil {
+		return fmt.Errorf("--json %q: %w", path, err)
 	}
 	return nil
 }

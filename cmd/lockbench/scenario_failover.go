@@ -82,17 +82,20 @@ func pickFailover(name string) []failoverScenario {
 	return out
 }
 
-func runFailover(ctx context.Context, w, stderr io.Writer, list []failoverScenario) error {
+// runFailover runs list and prints their table; runs are the rows for
+// --json, also when an outcome differs from the expected (exitError).
+func runFailover(ctx context.Context, w, stderr io.Writer, list []failoverScenario) (runs []results.Run, _ error) {
 	var outs []failoverOutcome
 	for _, s := range list {
 		fmt.Fprintf(stderr, "lockbench: scenario %s (master + replica + sentinel, wait-replicas %d)\n", s.name, s.waitReplicas)
 		o, err := measureFailover(ctx, s.waitReplicas)
 		if err != nil {
-			return fmt.Errorf("scenario %s: %w", s.name, upError(ctx, err))
+			return nil, fmt.Errorf("scenario %s: %w", s.name, upError(ctx, err))
 		}
 		o.Scenario, o.Expected = s.name, s.expect
 		o.AsExpected = s.judge(o)
 		outs = append(outs, o)
+		runs = append(runs, o.run())
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "scenario\twait replicas\tA granted\tB granted\treplica promoted\tfailover\tviolations\texpected\tas expected")
@@ -106,9 +109,29 @@ func runFailover(ctx context.Context, w, stderr io.Writer, list []failoverScenar
 	}
 	tw.Flush()
 	if len(differ) > 0 {
-		return exitError{exitFailure, fmt.Sprintf("measured outcome differs from the expected one: %v", differ)}
+		return runs, exitError{exitFailure, fmt.Sprintf("measured outcome differs from the expected one: %v", differ)}
 	}
-	return nil
+	return runs, nil
+}
+
+// run is the outcome as a row of the scenario summary: the single backend
+// (the Sentinel's master), two workers (A and B) on one key; attempts are
+// A's one and B's granted one (A's, when not granted, timed out in WAIT).
+// The outcome itself is Extra["scenario"].
+func (o failoverOutcome) run() results.Run {
+	var c results.Counts
+	for _, granted := range []bool{o.AGranted, o.BGranted} {
+		c.Attempts++
+		if granted {
+			c.Acquired++
+			c.Cycles++
+		} else {
+			c.Timeouts++
+		}
+	}
+	c.Violations = o.Violations
+	return results.Run{Name: "scenario/" + o.Scenario, Backend: "single", Masters: 1, Workload: "failover",
+		Keys: 1, Workers: 2, Counts: c, Extra: map[string]any{"scenario": o}}
 }
 
 func measureFailover(ctx context.Context, waitReplicas int) (failoverOutcome, error) {
@@ -122,7 +145,7 @@ func measureFailover(ctx context.Context, waitReplicas int) (failoverOutcome, er
 	defer topo.Close()
 	rl := redlock.DefaultConfig()
 	rl.NodeTimeout = 200 * time.Millisecond
-	l, err := single.New(single.Endpoint{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs()},
+	l, err := single.New(single.Endpoint{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs(), Password: topo.Password},
 		single.Config{Redlock: rl, WaitReplicas: waitReplicas, WaitTimeout: 200 * time.Millisecond}, 4)
 	if err != nil {
 		return o, err

@@ -13,8 +13,10 @@ import (
 
 // Target is what faults are played against.
 type Target struct {
-	// Servers are the local masters, in order; nil when they are external.
-	Servers []*compose.RedisServer
+	// Servers are the local servers --fault masters=N names (Redis masters,
+	// etcd members, ZooKeeper, PostgreSQL; see Pick), in order; nil when
+	// they are external.
+	Servers []Server
 	// Proxies stand in front of the masters; nil unless a network fault was asked for.
 	Proxies *compose.Proxies
 	// Stall makes worker (0-based) stall for d inside its next critical
@@ -141,9 +143,9 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 	case Kill:
 		s.kill(ctx, f)
 	case Stop:
-		s.each(f, "stop", func(srv *compose.RedisServer, _ int) error { return srv.Pause() })
+		s.each(f, "stop", func(srv Server, _ int) error { return srv.Pause() })
 		s.hold(ctx, f)
-		s.each(f, "resume", func(srv *compose.RedisServer, _ int) error { return srv.Resume() })
+		s.each(f, "resume", func(srv Server, _ int) error { return srv.Resume() })
 	case PauseClient:
 		d := f.For.Resolve(s.t.TTL)
 		for _, w := range f.Workers {
@@ -157,10 +159,10 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 			s.recordEvent(f, Event{Action: "stall", Worker: w}, err)
 		}
 	case ClockJump:
-		s.each(f, "jump", func(srv *compose.RedisServer, _ int) error { return jumpClock(srv, f.Jump) })
+		s.each(f, "jump", func(srv Server, _ int) error { return jumpClock(srv, f.Jump) })
 		if f.For.Resolve(s.t.TTL) > 0 {
 			s.hold(ctx, f)
-			s.each(f, "jump-back", func(srv *compose.RedisServer, _ int) error { return jumpClock(srv, -f.Jump) })
+			s.each(f, "jump-back", func(srv Server, _ int) error { return jumpClock(srv, -f.Jump) })
 		}
 	default:
 		name := fmt.Sprintf("lockbench-%d-%s", idx, f.Kind)
@@ -172,7 +174,7 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 }
 
 func (s *Schedule) kill(ctx context.Context, f Fault) {
-	s.each(f, "kill", func(srv *compose.RedisServer, _ int) error { return srv.Kill() })
+	s.each(f, "kill", func(srv Server, _ int) error { return srv.Kill() })
 	switch f.Restart {
 	case RestartNever:
 		return
@@ -185,7 +187,7 @@ func (s *Schedule) kill(ctx context.Context, f Fault) {
 	// never left half-started.
 	// "restart" is when the process is spawned (it may take connections
 	// at once), "ready" when it has answered PING.
-	s.each(f, "ready", func(srv *compose.RedisServer, m int) error {
+	s.each(f, "ready", func(srv Server, m int) error {
 		s.record(f, "restart", m, nil)
 		rctx, cancel := context.WithTimeout(context.Background(), restartTimeout)
 		defer cancel()
@@ -193,16 +195,17 @@ func (s *Schedule) kill(ctx context.Context, f Fault) {
 	})
 }
 
-func jumpClock(srv *compose.RedisServer, d time.Duration) error {
-	if srv.Clock() == nil {
+func jumpClock(srv Server, d time.Duration) error {
+	c, ok := srv.(clocked)
+	if !ok || c.Clock() == nil {
 		return errors.New("master not started under clockshift")
 	}
-	return srv.Clock().Jump(d)
+	return c.Clock().Jump(d)
 }
 
 // each applies fn to f's masters, concurrently so a majority dies (or comes
 // back) at one instant, and records each result.
-func (s *Schedule) each(f Fault, action string, fn func(*compose.RedisServer, int) error) {
+func (s *Schedule) each(f Fault, action string, fn func(Server, int) error) {
 	var wg sync.WaitGroup
 	for _, m := range f.Masters {
 		wg.Add(1)

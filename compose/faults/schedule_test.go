@@ -68,7 +68,7 @@ func TestKillRestartsEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := srv.Pid()
-	s := Start(ctx, mustParse(t, "kill:masters=1:restart=immediate", "kill:masters=2:restart=never"), Target{Servers: r.Servers, TTL: time.Second})
+	s := Start(ctx, mustParse(t, "kill:masters=1:restart=immediate", "kill:masters=2:restart=never"), Target{Servers: asServers(r.Servers), TTL: time.Second})
 	waitEvents(t, s, 4) // kill 1, restart 1, ready 1, kill 2
 	evs := s.Stop()
 	noErrors(t, evs)
@@ -85,7 +85,7 @@ func TestKillRestartsEmpty(t *testing.T) {
 
 func TestDelayedRestartSkippedWhenRunEnds(t *testing.T) {
 	r := startMasters(t, 1)
-	s := Start(context.Background(), mustParse(t, "kill:masters=1:restart=delayed:delay=1h"), Target{Servers: r.Servers, TTL: time.Second})
+	s := Start(context.Background(), mustParse(t, "kill:masters=1:restart=delayed:delay=1h"), Target{Servers: asServers(r.Servers), TTL: time.Second})
 	waitEvents(t, s, 1)
 	evs := s.Stop() // must not wait an hour
 	if len(evs) != 1 || evs[0].Action != "kill" {
@@ -95,7 +95,7 @@ func TestDelayedRestartSkippedWhenRunEnds(t *testing.T) {
 
 func TestStopResumesOnStop(t *testing.T) {
 	r := startMasters(t, 1)
-	s := Start(context.Background(), mustParse(t, "stop:masters=1:for=1h"), Target{Servers: r.Servers, TTL: time.Second})
+	s := Start(context.Background(), mustParse(t, "stop:masters=1:for=1h"), Target{Servers: asServers(r.Servers), TTL: time.Second})
 	waitEvents(t, s, 1)
 	pctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	err := compose.Ping(pctx, r.Servers[0].Endpoint())
@@ -147,7 +147,7 @@ func TestPartitionThroughProxyHeals(t *testing.T) {
 
 func TestClockJumpAndBack(t *testing.T) {
 	r := startMastersWith(t, compose.RedisOptions{Masters: 3, ClockShift: true})
-	s := Start(context.Background(), mustParse(t, "clock-jump:masters=1,2:+5s:for=1h", "clock-jump:masters=3:-2s"), Target{Servers: r.Servers, TTL: time.Second})
+	s := Start(context.Background(), mustParse(t, "clock-jump:masters=1,2:+5s:for=1h", "clock-jump:masters=3:-2s"), Target{Servers: asServers(r.Servers), TTL: time.Second})
 	waitEvents(t, s, 3)
 	for i, want := range []time.Duration{5 * time.Second, 5 * time.Second, -2 * time.Second} {
 		if got := r.Servers[i].Clock().Offset(); got != want {
@@ -168,7 +168,7 @@ func TestClockJumpAndBack(t *testing.T) {
 
 func TestClockJumpNeedsClockShift(t *testing.T) {
 	r := startMasters(t, 1)
-	s := Start(context.Background(), mustParse(t, "clock-jump:masters=1:+1s"), Target{Servers: r.Servers, TTL: time.Second})
+	s := Start(context.Background(), mustParse(t, "clock-jump:masters=1:+1s"), Target{Servers: asServers(r.Servers), TTL: time.Second})
 	waitEvents(t, s, 1)
 	if evs := s.Stop(); evs[0].Err == "" {
 		t.Errorf("jump on a master without clockshift: %+v, want an error", evs[0])

@@ -287,7 +287,7 @@ func (f Fault) Check(masters, workers int, local bool) error {
 		}
 	}
 	if !f.Proxied() && f.Kind != PauseClient && !local {
-		return fmt.Errorf("fault %q: %s needs local masters (not --redis)", f.Spec, f.Kind)
+		return fmt.Errorf("fault %q: %s needs local masters (not --redis, --etcd, --zookeeper or --postgres)", f.Spec, f.Kind)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ package lab
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,12 +40,34 @@ type composeService struct {
 	Command     []string          `json:"command"`
 	Entrypoint  []string          `json:"entrypoint"`
 	Environment map[string]string `json:"environment"`
-	DependsOn   []string          `json:"depends_on"`
+	DependsOn   dependsOn         `json:"depends_on"`
+	Volumes     []string          `json:"volumes"`
 	Profiles    []string          `json:"profiles"`
 	Build       *struct {
 		Context    string `json:"context"`
 		Dockerfile string `json:"dockerfile"`
 	} `json:"build"`
+}
+
+// dependsOn reads both forms of depends_on: a list of names, or a map of
+// names to conditions.
+type dependsOn []string
+
+func (d *dependsOn) UnmarshalJSON(b []byte) error {
+	var l []string
+	if json.Unmarshal(b, &l) == nil {
+		*d = l
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	for k := range m {
+		*d = append(*d, k)
+	}
+	slices.Sort(*d)
+	return nil
 }
 
 func TestDockerCompose(t *testing.T) {
@@ -55,10 +78,18 @@ func TestDockerCompose(t *testing.T) {
 	var redis, etcd []string
 	for name, s := range doc.Services {
 		switch {
+		case name == "redis-secret":
 		case strings.HasPrefix(name, "redis-"):
 			redis = append(redis, name)
-			if !strings.Contains(s.Image, "redis") || !slices.Contains(s.Command, "--protected-mode") {
+			if !strings.Contains(s.Image, "redis") || len(s.Command) != 1 || !strings.Contains(s.Command[0], "--protected-mode") {
 				t.Errorf("%s: %+v", name, s)
+			}
+			// The password: from the generated secret, into a config
+			// file (requirepass), never on redis-server's command line.
+			if c := s.Command[0]; !strings.Contains(c, "requirepass") || !strings.Contains(c, "/secret/redis-password") ||
+				!strings.Contains(c, "exec redis-server /tmp/auth.conf") || !slices.Contains(s.Volumes, "redis-secret:/secret:ro") ||
+				!slices.Contains(s.DependsOn, "redis-secret") {
+				t.Errorf("%s does not require the generated password: %+v", name, s)
 			}
 		case strings.HasPrefix(name, "etcd-"):
 			etcd = append(etcd, name)
@@ -94,6 +125,13 @@ func TestDockerCompose(t *testing.T) {
 		if !slices.Contains(lb.DependsOn, r) {
 			t.Errorf("lockbench does not depend on %s", r)
 		}
+	}
+	if !strings.Contains(lb.Command[0], "--redis-password-file /secret/redis-password") || !slices.Contains(lb.Volumes, "redis-secret:/secret:ro") {
+		t.Errorf("lockbench does not authenticate with the generated password: %+v", lb)
+	}
+	if g := doc.Services["redis-secret"]; len(g.Command) != 1 || !strings.Contains(g.Command[0], "/dev/urandom") ||
+		!strings.Contains(g.Command[0], "> /secret/redis-password") || !strings.Contains(g.Command[0], "umask 077") {
+		t.Errorf("redis-secret does not generate a private password: %+v", g)
 	}
 	if e := doc.Services["lockbench-etcd"].Command[0]; !strings.Contains(e, "--backend etcd") || !strings.Contains(e, "etcd-3:2379") {
 		t.Errorf("lockbench-etcd: %q", e)
@@ -199,6 +237,30 @@ func TestKubernetesIndexedJob(t *testing.T) {
 			t.Errorf("load job does not dial master %d: %q", i, args)
 		}
 	}
+	// The masters' password: a Secret the masters read into requirepass,
+	// the probes and the workers use.
+	secretOf := func(spec any) bool {
+		for _, v := range get(t, spec, "volumes").([]any) {
+			if m, ok := v.(map[string]any)["secret"].(map[string]any); ok && m["secretName"] == "lockbench-redis" {
+				return true
+			}
+		}
+		return false
+	}
+	sc := get(t, sts.Spec, "template", "spec", "containers", 0)
+	if a := get(t, sc, "args", 0).(string); !secretOf(get(t, sts.Spec, "template", "spec")) ||
+		!strings.Contains(a, "requirepass") || !strings.Contains(a, "/secret/password") || !strings.Contains(a, "exec redis-server /tmp/auth.conf") {
+		t.Errorf("masters do not require the Secret's password: %v", sc)
+	}
+	if p := get(t, sc, "readinessProbe", "exec", "command", 2).(string); !strings.Contains(p, "REDISCLI_AUTH") {
+		t.Errorf("readiness probe without the password: %q", p)
+	}
+	if w := get(t, job.Spec, "template", "spec", "initContainers", 0, "command", 2).(string); !strings.Contains(w, "REDISCLI_AUTH") {
+		t.Errorf("wait-for-masters without the password: %q", w)
+	}
+	if !secretOf(get(t, job.Spec, "template", "spec")) || !strings.Contains(args, "--redis-password-file /secret/password") {
+		t.Errorf("workers do not authenticate with the Secret's password: %q", args)
+	}
 	if !strings.Contains(args, "--out /out/worker-$JOB_COMPLETION_INDEX") {
 		t.Errorf("workers do not write per-index --out dirs: %q", args)
 	}
@@ -281,8 +343,8 @@ func TestDockerComposeSchema(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	if len(names) != 11 { // 5 masters, 3 members, lockbench, lockbench-etcd, merge
-		t.Errorf("services %v: want 11", names)
+	if len(names) != 12 { // redis-secret, 5 masters, 3 members, lockbench, lockbench-etcd, merge
+		t.Errorf("services %v: want 12", names)
 	}
 	// The check must be able to fail: a field the schema does not know.
 	b, err := os.ReadFile("docker-compose.yml")

@@ -41,7 +41,7 @@ func TestSingle(t *testing.T) {
 	// Generous per-command bounds: a loaded machine must not turn a grant
 	// into a timeout.
 	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig(), WaitTimeout: 200 * time.Millisecond,
-		SentinelAddrs: topo.Addrs(), SentinelMaster: compose.SentinelMaster}
+		SentinelAddrs: topo.Addrs(), SentinelMaster: compose.SentinelMaster, SentinelPassword: topo.Password}
 	spec.Redlock.NodeTimeout = 500 * time.Millisecond
 	for _, k := range []int{0, 1} {
 		s := spec

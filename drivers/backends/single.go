@@ -29,5 +29,5 @@ func openSingle(_ context.Context, s Spec) (drivers.Locker, error) {
 	if len(s.SentinelAddrs) == 0 {
 		return nil, errors.New("backend single: no redis-sentinel (compose did not start one)")
 	}
-	return single.New(single.Endpoint{MasterName: s.SentinelMaster, Sentinels: s.SentinelAddrs}, singleConfig(s), s.Workers)
+	return single.New(single.Endpoint{MasterName: s.SentinelMaster, Sentinels: s.SentinelAddrs, Password: s.SentinelPassword}, singleConfig(s), s.Workers)
 }

@@ -53,6 +53,8 @@ type Spec struct {
 	// SentinelAddrs and SentinelMaster find the single backend's master.
 	SentinelAddrs  []string `json:"-"`
 	SentinelMaster string   `json:"-"`
+	// SentinelPassword authenticates to the Sentinel, master and replica.
+	SentinelPassword string `json:"-"`
 }
 
 // Backend opens Lockers of one kind.

@@ -56,11 +56,13 @@ func (c Config) Validate() error {
 }
 
 // Endpoint is where the master is: a Sentinel set (MasterName + Sentinels)
-// or one plain address.
+// or one plain address. Password authenticates to the master and replica
+// and, when set, to the Sentinels too.
 type Endpoint struct {
 	MasterName string
 	Sentinels  []string
 	Addr       string
+	Password   string
 }
 
 // Locker takes single-instance locks. Safe for concurrent use.
@@ -81,11 +83,11 @@ func New(ep Endpoint, cfg Config, poolSize int) (*Locker, error) {
 	switch {
 	case len(ep.Sentinels) > 0:
 		c = redis.NewFailoverClient(&redis.FailoverOptions{
-			MasterName: ep.MasterName, SentinelAddrs: ep.Sentinels, PoolSize: poolSize,
+			MasterName: ep.MasterName, SentinelAddrs: ep.Sentinels, Password: ep.Password, SentinelPassword: ep.Password, PoolSize: poolSize,
 			MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true,
 		})
 	case ep.Addr != "":
-		c = redis.NewClient(&redis.Options{Addr: ep.Addr, PoolSize: poolSize, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true})
+		c = redis.NewClient(&redis.Options{Addr: ep.Addr, Password: ep.Password, PoolSize: poolSize, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true})
 	default:
 		return nil, errors.New("single: no master address and no sentinel")
 	}

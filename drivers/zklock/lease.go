@@ -35,10 +35,11 @@ func (ls *lease) Unlock(ctx context.Context) error {
 	if done {
 		return fmt.Errorf("zklock: unlock twice: %w", drivers.ErrNotHeld)
 	}
-	// Delete even when ctx has ended: a znode left behind would hold the
+	// Delete even when ctx has ended, and keep at it in the background
+	// when the server cannot be reached: a znode left behind would hold the
 	// lock for as long as the (shared, kept-alive) session lives. The call
 	// is bounded by the session timeout.
-	err := ls.l.conn.Delete(ls.node, -1)
+	err := ls.l.guaranteedDelete(ls.node)
 	switch {
 	case errors.Is(err, zk.ErrNoNode):
 		return fmt.Errorf("zklock: %s: %w", ls.node, drivers.ErrNotHeld)

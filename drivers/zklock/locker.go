@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -21,6 +22,9 @@ var acl = zk.WorldACL(zk.PermAll)
 type Locker struct {
 	cfg  Config
 	conn *zk.Conn
+	// closed ends the background deletes (guaranteedDelete) on Close.
+	closed chan struct{}
+	wg     sync.WaitGroup
 }
 
 var _ drivers.Locker = (*Locker)(nil)
@@ -46,7 +50,7 @@ func New(ctx context.Context, servers []string, cfg Config) (*Locker, error) {
 		case ev := <-events:
 			if ev.State == zk.StateHasSession {
 				go drain(events)
-				return &Locker{cfg: cfg, conn: conn}, nil
+				return &Locker{cfg: cfg, conn: conn, closed: make(chan struct{})}, nil
 			}
 		case <-ctx.Done():
 			conn.Close()
@@ -119,29 +123,6 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	return ls, att, nil
 }
 
-// create makes our ephemeral sequential znode under dir, creating the
-// parents on first use: the prefix persistent, the lock's node a container
-// (the server deletes it once empty, so fresh keys do not pile up).
-func (l *Locker) create(dir string) (string, error) {
-	var err error
-	for range 3 {
-		var node string
-		node, err = l.conn.CreateProtectedEphemeralSequential(dir+"/lock-", nil, acl)
-		if !errors.Is(err, zk.ErrNoNode) {
-			return node, err
-		}
-		// The container may also have been reaped between our create
-		// and the server's check: create it (again) and retry.
-		if _, err := l.conn.Create(l.cfg.Prefix, nil, zk.FlagPersistent, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
-			return "", err
-		}
-		if _, err := l.conn.CreateContainer(dir, nil, zk.FlagContainer, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
-			return "", err
-		}
-	}
-	return "", err
-}
-
 // predecessor is the child of dir with the highest sequence below seq; ""
 // when seq is the lowest.
 func (l *Locker) predecessor(dir string, seq int) (string, error) {
@@ -180,10 +161,6 @@ func (l *Locker) awaitGone(ctx context.Context, path string) error {
 	}
 }
 
-// drop deletes our znode after a failed attempt; a failure to do so
-// leaves it to the session.
-func (l *Locker) drop(node string) { _ = l.conn.Delete(node, -1) }
-
 // failed tallies and wraps an attempt that errored for another reason than
 // a holder.
 func (l *Locker) failed(ctx context.Context, att *drivers.Attempt, err error) error {
@@ -208,6 +185,8 @@ func parseSeq(name string) (int, error) {
 
 // Close ends the session: every znode it holds is deleted.
 func (l *Locker) Close() error {
+	close(l.closed)
 	l.conn.Close()
+	l.wg.Wait()
 	return nil
 }

@@ -53,6 +53,9 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 	defer fr.finish(nil)
 	l.Endpoints(&spec)
 	spec.Masters = addrs
+	if err := fr.route(&spec); err != nil { // the fault proxies, for etcd, ZooKeeper, PostgreSQL
+		return Cell{}, err
+	}
 	locker, err := backends.Open(ctx, spec)
 	if err != nil {
 		return Cell{}, err

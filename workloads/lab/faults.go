@@ -21,6 +21,7 @@ import (
 type faultRun struct {
 	faults  []faults.Fault
 	target  faults.Target
+	on      string // which servers masters=N names (faults.On*)
 	sched   *faults.Schedule
 	started time.Time
 	done    bool // finished: a second finish is a no-op
@@ -33,8 +34,9 @@ type faultRun struct {
 }
 
 // openFaults parses cfg.Faults and, when a network fault is asked for, puts
-// proxies in front of the masters: addrs is what the driver must dial. nil
-// when the run has no faults.
+// proxies in front of the servers the backend dials: masters is what a
+// Redis driver must dial (route redirects the other backends). nil when the
+// run has no faults.
 func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []redisconn.Endpoint, err error) {
 	topo := l.Topo
 	if len(cfg.Faults) == 0 && cfg.RTT == 0 {
@@ -47,25 +49,28 @@ func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []red
 	proxied = proxied || cfg.RTT > 0
 	fr = &faultRun{faults: fs, target: faults.Target{TTL: cfg.Driver.Redlock.TTL}, span: cfg.Workload.Warmup + cfg.Workload.Ramp + cfg.Workload.Duration}
 	fr.target.Log = log
-	if topo.Redis != nil {
-		fr.target.Servers = topo.Redis.Servers
-	} else if topo.Sentinel != nil {
-		fr.target.Servers = topo.Sentinel.Servers()
+	fr.on = FaultsOn(cfg.Driver.Backend)
+	servers, upstreams, err := faults.Pick(topo, fr.on)
+	if err != nil {
+		return nil, nil, err
 	}
+	fr.target.Servers = servers
 	if faults.Has(fs, faults.PauseClient) {
 		fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
 		fr.target.Stall = fr.stalls.Arm
 	}
 	masters = topo.Masters
 	if proxied { // plain TCP pass-through: TLS and AUTH travel inside it
-		p, err := compose.StartProxies(topo.RedisAddrs)
+		p, err := compose.StartProxies(upstreams)
 		if err != nil {
 			return nil, nil, err
 		}
 		fr.target.Proxies = p
-		masters = make([]redisconn.Endpoint, len(topo.Masters))
-		for i, a := range p.Addrs() {
-			masters[i] = topo.Masters[i].Via(a)
+		if fr.on == faults.OnRedis {
+			masters = make([]redisconn.Endpoint, len(topo.Masters))
+			for i, a := range p.Addrs() {
+				masters[i] = topo.Masters[i].Via(a)
+			}
 		}
 		if cfg.RTT > 0 {
 			if err := p.AddDelay(cfg.RTT); err != nil {

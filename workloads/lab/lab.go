@@ -143,7 +143,7 @@ func (l *Lab) Endpoints(spec *backends.Spec) {
 	spec.Etcd.Access = topo.EtcdAccess
 	spec.ZooKeeperAddrs, spec.PostgresURL = topo.ZooKeeperAddrs, topo.PostgresURL
 	if topo.Sentinel != nil {
-		spec.SentinelAddrs, spec.SentinelMaster = topo.Sentinel.Addrs(), compose.SentinelMaster
+		spec.SentinelAddrs, spec.SentinelMaster, spec.SentinelPassword = topo.Sentinel.Addrs(), compose.SentinelMaster, topo.Sentinel.Password
 	}
 }
 

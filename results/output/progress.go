@@ -1,4 +1,4 @@
-package main
+package output
 
 import (
 	"fmt"
@@ -11,13 +11,13 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// progress tells the user on stderr where a command is. Plain lines when
+// Progress tells the user on stderr where a command is. Plain lines when
 // stderr is not a terminal (CI logs, files): a cell header, "warmup 2s…",
 // then one labelled line a second. On a terminal, a multi-cell command
 // keeps one live line per cell instead — cell k of n, elapsed / estimated,
 // the last second's figures — rewritten in place and left with the cell's
 // result when it ends.
-type progress struct {
+type Progress struct {
 	w     io.Writer
 	live  bool // a terminal and more than one cell
 	width int  // the terminal's columns when live
@@ -30,10 +30,10 @@ type progress struct {
 	estimate time.Duration
 }
 
-// newProgress tracks n cells of per each (warmup + duration).
-func newProgress(w io.Writer, n int, per time.Duration) *progress {
-	p := &progress{w: w, n: n, per: per, start: time.Now()}
-	if f, ok := w.(*os.File); ok && n > 1 && isTerminal(w) {
+// NewProgress tracks n cells of per each (warmup + duration).
+func NewProgress(w io.Writer, n int, per time.Duration) *Progress {
+	p := &Progress{w: w, n: n, per: per, start: time.Now()}
+	if f, ok := w.(*os.File); ok && n > 1 && isTerminal(f) {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
 			p.live, p.width = true, cols
 		}
@@ -41,8 +41,8 @@ func newProgress(w io.Writer, n int, per time.Duration) *progress {
 	return p
 }
 
-// begin starts the next cell.
-func (p *progress) Begin(name string, warmup time.Duration) {
+// Begin starts the next cell.
+func (p *Progress) Begin(name string, warmup time.Duration) {
 	p.k++
 	p.name = name
 	elapsed := time.Since(p.start)
@@ -65,8 +65,8 @@ func (p *progress) Begin(name string, warmup time.Duration) {
 	}
 }
 
-// tick is the once-a-second report of the cell.
-func (p *progress) Tick(elapsed time.Duration, iv, total *results.Interval) {
+// Tick is the once-a-second report of the cell.
+func (p *Progress) Tick(elapsed time.Duration, iv, total *results.Interval) {
 	if !p.live {
 		fmt.Fprintln(p.w, results.ProgressLine(elapsed, iv, total))
 		return
@@ -79,8 +79,8 @@ func (p *progress) Tick(elapsed time.Duration, iv, total *results.Interval) {
 	p.redraw(fmt.Sprintf("now: %.0f cycles/s", rate))
 }
 
-// end leaves the cell's line with its result.
-func (p *progress) End(r results.Run) {
+// End leaves the cell's line with its result.
+func (p *Progress) End(r results.Run) {
 	if !p.live {
 		return
 	}
@@ -90,7 +90,7 @@ func (p *progress) End(r results.Run) {
 
 // redraw rewrites the live line: "cell 3/16 0:07/~0:29 NAME  STATUS",
 // cut to the terminal's width.
-func (p *progress) redraw(status string) {
+func (p *Progress) redraw(status string) {
 	line := fmt.Sprintf("cell %d/%d %s/~%s %s  %s", p.k, p.n, clock(time.Since(p.start)), clock(p.estimate), p.name, status)
 	if r := []rune(line); len(r) > p.width-1 {
 		line = string(r[:p.width-1])
@@ -102,3 +102,6 @@ func clock(d time.Duration) string {
 	s := int(d.Round(time.Second).Seconds())
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
+
+// isTerminal: f is a terminal (a live line may be rewritten in place).
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -1,7 +1,6 @@
-package main
+package output
 
 import (
-	"encoding/csv"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +12,7 @@ import (
 // cell header (k of n), the warmup, one labelled line a second.
 func TestProgressPlain(t *testing.T) {
 	var b strings.Builder
-	p := &progress{w: &b, n: 2, start: time.Now(), per: time.Second}
+	p := &Progress{w: &b, n: 2, start: time.Now(), per: time.Second}
 	reg := results.NewRegistry(false)
 	reg.NewRecorder().Record(results.OpCycle, results.OK, 0, 0, 1000)
 	iv := reg.Tick()
@@ -40,7 +39,7 @@ func TestProgressPlain(t *testing.T) {
 // never wider than the terminal, ended by a newline with the cell's result.
 func TestProgressLive(t *testing.T) {
 	var b strings.Builder
-	p := &progress{w: &b, n: 16, live: true, width: 40, start: time.Now(), per: 2 * time.Second}
+	p := &Progress{w: &b, n: 16, live: true, width: 40, start: time.Now(), per: 2 * time.Second}
 	p.Begin("redlock/rueidis/sequential/uncontended", time.Second)
 	p.End(results.Run{Throughput: results.Throughput{CyclesPerS: 1234}})
 	out := b.String()
@@ -54,26 +53,5 @@ func TestProgressLive(t *testing.T) {
 	}
 	if !strings.Contains(out, "cell 1/16 0:00/~0:32") {
 		t.Errorf("no cell k/n elapsed/estimate in %q", out)
-	}
-}
-
-// TestFormatCSV: --format csv prints the runs table as CSV, one row per
-// run, the counts as the JSON has them; with --json - it is bad input.
-func TestFormatCSV(t *testing.T) {
-	t.Parallel() // independent servers and files: overlaps the other parallel tests
-	stdout, stderr, code := cli(t, time.Minute, "run", "--masters", "1", "--workers", "2", "--duration", "700ms", "--warmup", "0s", "--format", "csv", "-q")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	recs, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
-	if err != nil {
-		t.Fatalf("%v:\n%s", err, stdout)
-	}
-	if len(recs) != 2 || recs[0][0] != "name" || recs[1][0] != "redlock/goredis/fanout/uncontended" {
-		t.Fatalf("want a header and one run:\n%s", stdout)
-	}
-	_, stderr, code = cli(t, 10*time.Second, "run", "--format", "csv", "--json", "-")
-	if code != exitUsage || !strings.Contains(stderr, "--format csv") {
-		t.Errorf("--format csv --json -: exit %d, %q", code, stderr)
 	}
 }
