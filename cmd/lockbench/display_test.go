@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
+	"github.com/lockbench/lockbench/workloads/sweep"
 )
 
 // TestMetricsEqualSummary: on real masters, after a contended cell with a
@@ -98,7 +99,7 @@ func TestTablesFit(t *testing.T) {
 		outs = append(outs, scenarioOutcome{Scenario: s.name, Violations: 123, Before: 12345, During: 12345, After: 12345,
 			LongestOutageMS: 12345, RecoveryMS: 12345, Expected: s.expect})
 	}
-	sc := SweepConfig{Op: "acquire_total", SLO: 2 * time.Millisecond, By: "rate"}
+	sc := sweep.Config{Op: "acquire_total", SLO: 2 * time.Millisecond, By: sweep.ByRate}
 	sweeps := []capacity.Sweep{
 		{Name: "redlock/rueidis/sequential/uncontended", Knee: 0, Steps: []capacity.Step{{Rate: 123456, CyclesPerS: 123456, P99US: 12345}}},
 		{Name: "redlock/goredis/pipeline/contended", Knee: -1, Steps: []capacity.Step{{Rate: 200, Reason: "p99 3.2ms over the SLO 2ms; 12 errors/timeouts in 1234 attempts; kept up with 12% of the rate"}}},

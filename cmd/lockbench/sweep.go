@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,32 +13,23 @@ import (
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
-	"github.com/lockbench/lockbench/workloads/lab"
+	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/workloads/sweep"
 )
 
-// SweepConfig is a capacity sweep. It is written into the summary.
+// SweepConfig is a capacity sweep as the CLI was told it. It is written
+// into the summary: the CLI's cell (RunConfig's keys) as "base", the
+// sweep's own keys beside it.
 type SweepConfig struct {
-	Base     RunConfig     `json:"base"`
-	Muxes    []string      `json:"muxes"`
-	By       string        `json:"by"` // rate | workers
-	Op       string        `json:"op"`
-	SLO      time.Duration `json:"slo"`
-	Start    float64       `json:"start"`
-	Factor   float64       `json:"factor"`
-	MaxSteps int           `json:"max_steps"`
-	Refine   int           `json:"refine"`
-	// MaxErrorRate is the share of attempts (errors and timeouts, failed
-	// releases) a step may have: one timeout in 10⁵ cycles on a noisy host
-	// should not end a sweep, a failing backend must.
-	MaxErrorRate float64 `json:"max_error_rate"`
+	Base RunConfig `json:"base"` // shadows sweep.Config.Base, which run sets from it
+	sweep.Config
 }
 
 func init() { extraCommands = append(extraCommands, newSweepCmd) }
 
 func newSweepCmd() *cobra.Command {
-	sc := SweepConfig{Base: defaultRunConfig(), By: "rate", Op: "cycle", SLO: 2 * time.Millisecond,
-		Start: 200, Factor: 1.5, MaxSteps: 20, Refine: 2, MaxErrorRate: 0.001}
-	sc.Base.Workload.Duration, sc.Base.Workload.Warmup = 3*time.Second, time.Second
+	sc := SweepConfig{Config: sweep.DefaultConfig()}
+	sc.Base = RunConfig{Config: sc.Config.Base}
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Capacity planning: raise the load until p99 breaks the SLO; report the knee",
@@ -79,8 +67,8 @@ sustainable load.
 	bindOutput(fs, &sc.Base)
 	bindDisplay(fs, &sc.Base)
 	fs.StringSliceVar(&sc.Muxes, "muxes", nil, "strategies to sweep, comma-separated (default: --mux)")
-	fs.StringVar(&sc.By, "by", sc.By, "what to step: rate (open loop, --workers fixed) | workers (closed loop)")
-	fs.StringVar(&sc.Op, "op", sc.Op, "op whose p99 is held to --slo: "+strings.Join(sweepOps, "|"))
+	fs.StringVar((*string)(&sc.By), "by", string(sc.By), "what to step: rate (open loop, --workers fixed) | workers (closed loop)")
+	fs.StringVar(&sc.Op, "op", sc.Op, "op whose p99 is held to --slo: "+strings.Join(sweep.Ops(), "|"))
 	fs.DurationVar(&sc.SLO, "slo", sc.SLO, "p99 latency objective of --op")
 	fs.Float64Var(&sc.Start, "start", sc.Start, "first step: cycles/s (--by rate) or workers (--by workers)")
 	fs.Float64Var(&sc.Factor, "factor", sc.Factor, "each step multiplies the load by this")
@@ -90,44 +78,55 @@ sustainable load.
 	return cmd
 }
 
+// validate checks the flags before any server starts, naming the flag.
 func (sc *SweepConfig) validate() error {
+	// A flag's 0 is refused, or none for --refine and --max-error-rate
+	// (library), where the library's zero is its default.
+	switch {
+	case sc.SLO == 0:
+		return usagef("--slo 0s: must be positive")
+	case sc.Start == 0:
+		return usagef("--start 0: must be positive")
+	case sc.Factor == 0:
+		return usagef("--factor 0: must be more than 1")
+	case sc.MaxSteps == 0:
+		return usagef("--max-steps 0: must be at least 1")
+	case sc.Refine < 0:
+		return usagef("--refine %d: must not be negative", sc.Refine)
+	case sc.MaxErrorRate < 0:
+		return usagef("--max-error-rate %v: want a share in [0, 1)", sc.MaxErrorRate)
+	}
 	if len(sc.Muxes) == 0 {
 		sc.Muxes = []string{sc.Base.Driver.Mux}
 	}
-	switch {
-	case sc.By != "rate" && sc.By != "workers":
-		return usagef("--by %q: want rate or workers", sc.By)
-	case sc.SLO <= 0:
-		return usagef("--slo %v: must be positive", sc.SLO)
-	case sc.Factor <= 1 || math.IsInf(sc.Factor, 0) || math.IsNaN(sc.Factor):
-		return usagef("--factor %v: must be more than 1", sc.Factor)
-	case sc.MaxSteps < 1:
-		return usagef("--max-steps %d: must be at least 1", sc.MaxSteps)
-	case !(sc.MaxErrorRate >= 0 && sc.MaxErrorRate < 1):
-		return usagef("--max-error-rate %v: want a share in [0, 1)", sc.MaxErrorRate)
-	case sc.Refine < 0:
-		return usagef("--refine %d: must not be negative", sc.Refine)
-	case sc.By == "workers" && sc.Start < 1:
-		return usagef("--start %v: --by workers starts at 1 worker or more", sc.Start)
-	case !(sc.Start > 0) || math.IsInf(sc.Start, 0):
-		return usagef("--start %v: must be positive", sc.Start)
-	case sc.By == "rate" && sc.Base.Workload.Rate != 0:
-		return usagef("--rate %v: sweep --by rate sets the rate itself (use --start)", sc.Base.Workload.Rate)
+	sc.Config.Base = sc.Base.Config
+	if err := sc.Config.Validate(); err != nil {
+		return fieldUsage(err)
 	}
-	if err := checkSweepOp(sc.Op); err != nil {
+	first := sc.Base // the library checked each mux; the CLI's checks hold for the first step
+	if sc.By == sweep.ByWorkers {
+		first.Workload.Workers = int(sc.Start)
+	}
+	if err := first.validate(); err != nil {
 		return err
 	}
-	for _, mux := range sc.Muxes {
-		c := sc.Base
-		c.Driver.Mux = mux
-		if sc.By == "workers" {
-			c.Workload.Workers = int(sc.Start)
-		}
-		if err := c.validate(); err != nil {
-			return err
-		}
+	err := sc.Base.validate()
+	sc.Config.Base = sc.Base.Config
+	return err
+}
+
+// library is the sweep for the library, whose zero Refine and
+// MaxErrorRate are its defaults where the flags' (and the summary's) 0 is
+// none.
+func (sc *SweepConfig) library() sweep.Config {
+	c := sc.Config
+	if c.Refine == 0 {
+		c.Refine = sweep.NoRefine
 	}
-	return sc.Base.validate()
+	if c.MaxErrorRate == 0 {
+		c.MaxErrorRate = sweep.NoErrors
+	}
+	return c
 }
 
 // runSweep brings the servers up once and sweeps each strategy on them.
@@ -148,46 +147,31 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return err
 	}
 	withLab(ctx, sum, l, &sc.Base)
-	var cells []measured
-	var sweeps []capacity.Sweep
-	for _, mux := range sc.Muxes {
-		c := sc.Base
-		c.Driver.Mux = mux
-		c.Quiet = true
-		sw, ms, err := sweepOne(ctx, sc, c, l)
-		cells = append(cells, ms...)
-		if err != nil && ctx.Err() == nil {
-			return err
-		}
-		sweeps = append(sweeps, sw)
-		if ctx.Err() != nil {
-			break // a shutdown: write the steps measured so far
+	var obs sweep.Observers
+	obs.Cell.Metrics = sc.Base.metrics // the step line stands for the progress line
+	if !sc.Base.Quiet {
+		obs.Step = func(run string, st capacity.Step) {
+			fmt.Fprintf(sc.Base.errOut(), "step %s: %.0f cycles/s, %s p99 %.0f µs: %s\n", run, st.CyclesPerS, sc.Op, st.P99US, verdict(st))
 		}
 	}
-	if len(cells) == 0 && ctx.Err() != nil {
+	res, err := sweep.Run(ctx, l, sc.library(), obs)
+	if err != nil {
+		return err
+	}
+	if len(res.Cells) == 0 && res.Interrupted {
 		return errInterruptedEarly
 	}
-	for _, m := range cells {
+	for _, m := range res.Cells {
 		sum.Runs = append(sum.Runs, m.Run)
 	}
-	sum.Interrupted = ctx.Err() != nil
-	switch {
-	case sc.Base.Format == "gobench" || sc.Base.Format == "csv":
-		// stdout is for benchmark lines or CSV; the knees go to stderr.
-		write := results.WriteGoBench
-		if sc.Base.Format == "csv" {
-			write = func(w io.Writer, s *results.Summary) error { return results.WriteCSV(w, s.Runs) }
-		}
-		if err := write(sc.Base.out(), sum); err != nil {
-			return err
-		}
-		printKnees(sc.Base.errOut(), sweeps, sc)
-	case sc.Base.JSON == "-":
-		printKnees(sc.Base.errOut(), sweeps, sc) // stdout is the JSON alone
-	default:
-		printKnees(sc.Base.out(), sweeps, sc)
+	sum.Interrupted = res.Interrupted
+	w := sc.Base.writer(sc.Base.out())
+	w.Print = func(out io.Writer, _ []results.Run) error { printKnees(out, res.Sweeps, sc.Config); return nil }
+	w.Files = map[string]any{"sweep.json": res.Sweeps}
+	if w.Format != output.Table || w.JSON == "-" {
+		printKnees(sc.Base.errOut(), res.Sweeps, sc.Config) // stdout is the CSV, benchmark lines or JSON alone
 	}
-	if err := writeSweep(sc.Base, sum, cells, sweeps); err != nil {
+	if err := flagError(w.Write(sum, cellLogs(res.Cells))); err != nil {
 		return err
 	}
 	if sum.Interrupted {
@@ -196,39 +180,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 	return nil
 }
 
-// sweepOne steps one strategy up to its first bad step, then bisects.
-func sweepOne(ctx context.Context, sc SweepConfig, c RunConfig, l *lab.Lab) (capacity.Sweep, []measured, error) {
-	sw := capacity.Sweep{Name: c.Name(), Op: sc.Op, SLOUS: float64(sc.SLO) / 1e3, Stepped: sc.By, Knee: -1}
-	var cells []measured
-	step := func(load float64) (bool, error) {
-		s := c
-		if sc.By == "rate" {
-			s.Workload.Rate = load
-		} else {
-			s.Workload.Workers = int(load)
-		}
-		m, err := measureCell(ctx, s, l)
-		if err != nil {
-			return false, err
-		}
-		st := judgeStep(sc, s, m.Run)
-		m.Run.Name = fmt.Sprintf("%s@%s=%g", sw.Name, sc.By, load)
-		if !sc.Base.Quiet {
-			fmt.Fprintf(sc.Base.errOut(), "step %s: %.0f cycles/s, %s p99 %.0f µs: %s\n", m.Run.Name, st.CyclesPerS, sc.Op, st.P99US, verdict(st))
-		}
-		cells = append(cells, m)
-		sw.Steps = append(sw.Steps, st)
-		// The knee is the highest load that held, whatever it achieved.
-		if st.OK && (sw.Knee < 0 || load > loadOf(sc, sw.Steps[sw.Knee])) {
-			sw.Knee = len(sw.Steps) - 1
-		}
-		return st.OK, nil
-	}
-	err := searchKnee(ctx, sc, step)
-	return sw, cells, err
-}
-
-func printKnees(w io.Writer, sweeps []capacity.Sweep, sc SweepConfig) {
+func printKnees(w io.Writer, sweeps []capacity.Sweep, sc sweep.Config) {
 	fmt.Fprintf(w, "knee: highest load with %s p99 < %v and no errors\n", sc.Op, sc.SLO)
 	t := results.NewTable(w, results.TableWidth)
 	t.Header("strategy", "knee", "cycles/s", sc.Op+"\np99 µs", "note")
@@ -238,12 +190,12 @@ func printKnees(w io.Writer, sweeps []capacity.Sweep, sc SweepConfig) {
 		}
 		if s.Knee < 0 {
 			last := s.Steps[len(s.Steps)-1]
-			_ = t.Append(s.Name, "none", "-", "-", fmt.Sprintf("every step failed, down to %s %g: %s", sc.By, loadOf(sc, last), last.Reason))
+			_ = t.Append(s.Name, "none", "-", "-", fmt.Sprintf("every step failed, down to %s %g: %s", sc.By, sc.By.Load(last), last.Reason))
 			continue
 		}
 		k := s.Steps[s.Knee]
 		load := fmt.Sprintf("%.0f/s", k.Rate)
-		if sc.By == "workers" {
+		if sc.By == sweep.ByWorkers {
 			load = fmt.Sprintf("%d workers", k.Workers)
 		}
 		_ = t.Append(s.Name, load, fmt.Sprintf("%.0f", k.CyclesPerS), fmt.Sprintf("%.0f", k.P99US), "")
@@ -256,21 +208,9 @@ func printKnees(w io.Writer, sweeps []capacity.Sweep, sc SweepConfig) {
 	_ = t.Render()
 }
 
-func writeSweep(cfg RunConfig, sum *results.Summary, cells []measured, sweeps []capacity.Sweep) error {
-	if cfg.JSON != "" {
-		if err := sum.WriteJSONTo(cfg.out(), cfg.JSON); err != nil {
-			return fmt.Errorf("--json %q: %w", cfg.JSON, err)
-		}
+func verdict(st capacity.Step) string {
+	if st.OK {
+		return "ok"
 	}
-	if cfg.Out == "" {
-		return nil
-	}
-	if err := writeOutDir(cfg.Out, sum, cells); err != nil {
-		return fmt.Errorf("--out %q: %w", cfg.Out, err)
-	}
-	b, err := json.MarshalIndent(sweeps, "", "  ")
-	if err != nil {
-		return err
-	}
-	return results.WriteFileAtomic(filepath.Join(cfg.Out, "sweep.json"), append(b, '\n'))
+	return "over: " + st.Reason
 }

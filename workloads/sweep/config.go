@@ -1,0 +1,198 @@
+package sweep
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+// By is what a sweep steps.
+type By string
+
+const (
+	// ByRate steps an open-loop rate (cycles/s) with the workers fixed;
+	// latency counts from the intended start, so queueing shows.
+	ByRate By = "rate"
+	// ByWorkers steps the workers of a closed loop.
+	ByWorkers By = "workers"
+)
+
+// Load is the load a step was measured at: its rate or its workers.
+func (b By) Load(st capacity.Step) float64 {
+	if b == ByWorkers {
+		return float64(st.Workers)
+	}
+	return st.Rate
+}
+
+// Defaults of the zero Config.
+const (
+	DefaultOp           = "cycle"
+	DefaultSLO          = 2 * time.Millisecond
+	DefaultStartRate    = 200 // cycles/s
+	DefaultStartWorkers = 1
+	DefaultFactor       = 1.5
+	DefaultMaxSteps     = 20
+	DefaultRefine       = 2
+	// DefaultMaxErrorRate: one timeout in 10⁵ cycles on a noisy host
+	// should not end a sweep, a failing backend must.
+	DefaultMaxErrorRate = 0.001
+)
+
+// NoRefine (Refine) skips the bisection; NoErrors (MaxErrorRate) lets a
+// good step have no error at all. Zero means the default for both.
+const (
+	NoRefine = -1
+	NoErrors = -1
+)
+
+// Config is a capacity sweep. It is written into the summary (the JSON
+// keys are lockbench/v1's). The zero value is the defaults: Base zero is
+// DefaultConfig's cell, every other zero field its Default constant.
+type Config struct {
+	// Base is the cell every step measures, with its rate (ByRate) or
+	// workers (ByWorkers) replaced by the step's load.
+	Base lab.Config `json:"base"`
+	// Muxes are the strategies swept on the same servers, one after the
+	// other (nil: Base's).
+	Muxes []string `json:"muxes"`
+	By    By       `json:"by"`
+	// Op is the op whose p99 is held to SLO: one of Ops.
+	Op  string        `json:"op"`
+	SLO time.Duration `json:"slo"`
+	// Start is the first step's load: cycles/s or workers.
+	Start float64 `json:"start"`
+	// Factor multiplies the load at each step (more than 1).
+	Factor float64 `json:"factor"`
+	// MaxSteps bounds the steps per strategy before the bisection.
+	MaxSteps int `json:"max_steps"`
+	// Refine is the bisection steps between the last good and the first
+	// bad load (NoRefine: none).
+	Refine int `json:"refine"`
+	// MaxErrorRate is the share of attempts (errors and timeouts, failed
+	// releases) a good step may have (NoErrors: none).
+	MaxErrorRate float64 `json:"max_error_rate"`
+}
+
+// DefaultConfig is the zero Config with its defaults filled in: Redlock
+// over go-redis fan-out on 5 local masters (lab.DefaultConfig), steps of
+// 3 s after a 1 s warmup, stepped by rate from 200 cycles/s.
+func DefaultConfig() Config { return Config{}.withDefaults() }
+
+// defaultBase is the cell of a zero Config: the lab's, with steps long
+// enough for a p99 and a warmup that fills the pools.
+func defaultBase() lab.Config {
+	c := lab.DefaultConfig()
+	c.Workload.Duration, c.Workload.Warmup = 3*time.Second, time.Second
+	return c
+}
+
+// withDefaults fills the zero fields.
+func (c Config) withDefaults() Config {
+	if c.Base.Driver.Backend == "" && c.Base.Workload.Workload == "" {
+		c.Base = defaultBase()
+	}
+	if len(c.Muxes) == 0 {
+		c.Muxes = []string{c.Base.Driver.Mux}
+	}
+	if c.By == "" {
+		c.By = ByRate
+	}
+	if c.Op == "" {
+		c.Op = DefaultOp
+	}
+	if c.SLO == 0 {
+		c.SLO = DefaultSLO
+	}
+	if c.Start == 0 {
+		c.Start = DefaultStartRate
+		if c.By == ByWorkers {
+			c.Start = DefaultStartWorkers
+		}
+	}
+	if c.Factor == 0 {
+		c.Factor = DefaultFactor
+	}
+	if c.MaxSteps == 0 {
+		c.MaxSteps = DefaultMaxSteps
+	}
+	if c.Refine == 0 {
+		c.Refine = DefaultRefine
+	}
+	if c.MaxErrorRate == 0 {
+		c.MaxErrorRate = DefaultMaxErrorRate
+	}
+	return c
+}
+
+// refine is the bisection steps, none for NoRefine.
+func (c Config) refine() int { return max(c.Refine, 0) }
+
+// maxErrorRate is the share of failed attempts a good step may have.
+func (c Config) maxErrorRate() float64 { return math.Max(c.MaxErrorRate, 0) }
+
+// Ops are the ops every workload records, so every step measures them.
+// extend is not among them: no workload extends its leases, and a p99 of
+// no samples (0) would pass any SLO and make every step a knee.
+func Ops() []string { return []string{"acquire", "acquire_total", "release", "cycle"} }
+
+// Validate reports the first field a sweep cannot run with, as a
+// *results.FieldError naming the field's JSON path ("max_steps",
+// "base.workload.rate", "base.driver.mux").
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	switch {
+	case c.By != ByRate && c.By != ByWorkers:
+		return results.Invalid("by", string(c.By), "want %s or %s", ByRate, ByWorkers)
+	case c.SLO < 0:
+		return results.Invalid("slo", c.SLO, "must be positive")
+	case !(c.Factor > 1) || math.IsInf(c.Factor, 0):
+		return results.Invalid("factor", c.Factor, "must be more than 1")
+	case c.MaxSteps < 1:
+		return results.Invalid("max_steps", c.MaxSteps, "must be at least 1")
+	case math.IsNaN(c.MaxErrorRate) || c.MaxErrorRate >= 1:
+		return results.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
+	case c.By == ByWorkers && c.Start < 1:
+		return results.Invalid("start", c.Start, "stepping workers starts at 1 worker or more")
+	case !(c.Start > 0) || math.IsInf(c.Start, 0):
+		return results.Invalid("start", c.Start, "must be positive")
+	case c.By == ByRate && c.Base.Workload.Rate != 0:
+		return results.Invalid("base.workload.rate", c.Base.Workload.Rate, "a sweep by rate steps the rate itself, from its start")
+	}
+	if err := checkOp(c.Op); err != nil {
+		return err
+	}
+	for _, mux := range c.Muxes {
+		s := c.Base
+		s.Driver.Mux = mux
+		if c.By == ByWorkers {
+			s.Workload.Workers = int(c.Start)
+		}
+		if err := s.Driver.Validate(); err != nil {
+			return results.Within("base.driver", err)
+		}
+		if err := s.Workload.Validate(); err != nil {
+			return results.Within("base.workload", err)
+		}
+	}
+	return nil
+}
+
+// checkOp refuses an op the steps would not measure.
+func checkOp(op string) error {
+	for _, o := range Ops() {
+		if o == op {
+			return nil
+		}
+	}
+	want := strings.Join(Ops(), ", ")
+	if results.KnownOp(op) {
+		return &results.FieldError{Field: "op", Value: op, Err: fmt.Errorf("no workload measures %s latency; want one of %s", op, want)}
+	}
+	return results.Invalid("op", op, "want one of %s", want)
+}

@@ -1,0 +1,17 @@
+// Package sweep is lockbench's capacity sweep as a library: it raises the
+// load on one cell (lab.Config) step by step until a step breaks its SLO,
+// bisects between the last good and the first bad step, and reports the
+// knee, the highest load that held, for each multiplexing strategy.
+//
+// It owns the step plan (stepping by open-loop rate or by closed-loop
+// workers: Start, Factor, MaxSteps, Refine), the knee search, the judgement
+// of one step (p99 against the SLO, errors, violations, keeping up with the
+// rate) and running the steps on a lab, a canceled ctx returning what was
+// measured. Its Config serialises into the summary; its errors name Config
+// fields by JSON path (results.FieldError), which a CLI maps to its flags.
+//
+// It may import workloads/lab, results and results/capacity; it never
+// imports cmd, and nothing under drivers, multiplex, results or compose
+// may import it. Writing the results (summary, --out, tables) is the
+// caller's.
+package sweep

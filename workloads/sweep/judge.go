@@ -1,0 +1,47 @@
+package sweep
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+// keepUp is the share of an open-loop rate a good step must achieve.
+const keepUp = 0.9
+
+// Judge decides whether run, measured with cell, was sustainable under
+// c: the p99 of c.Op within c.SLO, errors within c.MaxErrorRate of the
+// attempts, no violation, an open loop within 10 % of its rate, not
+// interrupted. Reason lists every failure.
+func Judge(c Config, cell lab.Config, run results.Run) capacity.Step {
+	c = c.withDefaults()
+	p99 := run.LatencyUS[c.Op].P99
+	st := capacity.Step{Workers: cell.Workload.Workers, Rate: cell.Workload.Rate, CyclesPerS: run.Throughput.CyclesPerS, P99US: p99,
+		Errors: run.Counts.Errors + run.Counts.Timeouts + run.Counts.ReleaseErrors}
+	var why []string
+	if !results.Measured(run, c.Op) {
+		// Nothing completed (every attempt failed): no p99 to hold to the SLO.
+		why = append(why, "no "+c.Op+" measured")
+	}
+	if p99 > float64(c.SLO)/1e3 {
+		why = append(why, fmt.Sprintf("p99 %s over the SLO %v", time.Duration(p99*1e3).Round(time.Microsecond), c.SLO))
+	}
+	if float64(st.Errors) > c.maxErrorRate()*float64(run.Counts.Attempts) {
+		why = append(why, fmt.Sprintf("%d errors/timeouts in %d attempts", st.Errors, run.Counts.Attempts))
+	}
+	if run.Counts.Violations > 0 {
+		why = append(why, fmt.Sprintf("%d violations", run.Counts.Violations))
+	}
+	if rate := cell.Workload.Rate; rate > 0 && run.Throughput.CyclesPerS < keepUp*rate {
+		why = append(why, fmt.Sprintf("kept up with %.0f%% of the rate", 100*run.Throughput.CyclesPerS/rate))
+	}
+	if run.Interrupted {
+		why = append(why, "interrupted")
+	}
+	st.OK, st.Reason = len(why) == 0, strings.Join(why, "; ")
+	return st
+}

@@ -1,0 +1,59 @@
+package sweep
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+func TestJudge(t *testing.T) {
+	cfg := Config{Op: "cycle", SLO: 2 * time.Millisecond}
+	strict := cfg
+	strict.MaxErrorRate = NoErrors
+	run := func(p99 float64, cps float64, errs, viol int64) results.Run {
+		return results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {Count: 1000, P99: p99}},
+			Throughput: results.Throughput{CyclesPerS: cps},
+			Counts:     results.Counts{Attempts: 10000, Errors: errs, Violations: viol}}
+	}
+	interrupted := run(1500, 900, 0, 0)
+	interrupted.Interrupted = true
+	closed := lab.Config{}
+	open := lab.Config{}
+	open.Workload.Rate = 1000
+	tests := []struct {
+		name string
+		cfg  Config
+		cell lab.Config
+		run  results.Run
+		ok   bool
+		why  string
+	}{
+		{"within the SLO", cfg, closed, run(1500, 900, 0, 0), true, ""},
+		{"p99 over the SLO", cfg, closed, run(2500, 900, 0, 0), false, "p99 2.5ms over the SLO 2ms"},
+		{"a stray timeout is tolerated", cfg, closed, run(1500, 900, 5, 0), true, ""},
+		{"errors beyond the rate", cfg, closed, run(1500, 900, 50, 0), false, "50 errors/timeouts in 10000 attempts"},
+		{"NoErrors: one error fails", strict, closed, run(1500, 900, 1, 0), false, "1 errors/timeouts"},
+		{"a violation", cfg, closed, run(1500, 900, 0, 1), false, "1 violations"},
+		{"open loop falling behind", cfg, open, run(1500, 800, 0, 0), false, "kept up with 80% of the rate"},
+		{"open loop keeping up", cfg, open, run(1500, 950, 0, 0), true, ""},
+		{"closed loop: no rate to keep", cfg, closed, run(1500, 10, 0, 0), true, ""},
+		{"interrupted", cfg, closed, interrupted, false, "interrupted"},
+		{"every reason", cfg, open, run(2500, 100, 50, 1), false, "over the SLO 2ms; 50 errors/timeouts in 10000 attempts; 1 violations; kept up with 10% of the rate"},
+		{"no cycle measured (p99 0 of nothing)", cfg, closed, results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {}},
+			Counts: results.Counts{Attempts: 10000}}, false, "no cycle measured"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := Judge(tt.cfg, tt.cell, tt.run)
+			if st.OK != tt.ok || !strings.Contains(st.Reason, tt.why) || tt.ok && st.Reason != "" {
+				t.Fatalf("ok=%v reason %q, want ok=%v reason containing %q", st.OK, st.Reason, tt.ok, tt.why)
+			}
+			if st.Rate != tt.cell.Workload.Rate || st.CyclesPerS != tt.run.Throughput.CyclesPerS || st.P99US != tt.run.LatencyUS["cycle"].P99 {
+				t.Fatalf("step %+v does not carry the run's figures", st)
+			}
+		})
+	}
+}
