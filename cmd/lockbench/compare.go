@@ -12,8 +12,6 @@ import (
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
-func init() { extraCommands = append(extraCommands, newCompareCmd) }
-
 // compareConfig is compare's flags: the library's Config with the CLI's
 // base (whose allow_failures joins the summary's "base").
 type compareConfig struct {

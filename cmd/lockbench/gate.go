@@ -13,8 +13,6 @@ import (
 	"github.com/lockbench/lockbench/results/gate"
 )
 
-func init() { extraCommands = append(extraCommands, newGateCmd) }
-
 func newGateCmd() *cobra.Command {
 	var (
 		baselines, thresholds []string

@@ -31,6 +31,14 @@ type usageError struct{ err error }
 
 func (u usageError) Error() string { return u.err.Error() }
 func (u usageError) Unwrap() error { return u.err }
+func (usageError) ExitCode() int   { return exitUsage }
+
+// exitCoder is an error that chooses lockbench's exit status: bad input,
+// a gate's verdict, a scenario measured otherwise than expected.
+type exitCoder interface {
+	error
+	ExitCode() int
+}
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
@@ -68,7 +76,6 @@ func executeIO(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
-	var u usageError
 	switch {
 	case err == nil:
 		return exitOK
@@ -78,19 +85,16 @@ func executeIO(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(stderr, "lockbench: interrupted; what was measured has been written")
 		return exitInterrupted
-	case errors.As(err, &u):
-		fmt.Fprintln(stderr, "lockbench:", u.err)
-		return exitUsage
 	}
-	var ex exitError
-	if errors.As(err, &ex) {
-		if ex.msg != "" {
-			fmt.Fprintln(stderr, "lockbench:", ex.msg)
-		}
-		return ex.code
+	code := exitFailure
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
 	}
-	fmt.Fprintln(stderr, "lockbench:", err)
-	return exitFailure
+	if msg := err.Error(); msg != "" {
+		fmt.Fprintln(stderr, "lockbench:", msg)
+	}
+	return code
 }
 
 // exitError ends lockbench with a chosen status (gate verdicts).
@@ -100,6 +104,7 @@ type exitError struct {
 }
 
 func (e exitError) Error() string { return e.msg }
+func (e exitError) ExitCode() int { return e.code }
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
@@ -113,15 +118,18 @@ func newRoot() *cobra.Command {
 	}
 	root.SetVersionTemplate("lockbench {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newRunCmd())
-	for _, c := range extraCommands {
+	for _, c := range commands {
 		root.AddCommand(c())
 	}
 	return root
 }
 
-// extraCommands are subcommands registered from their own files' init.
-var extraCommands []func() *cobra.Command
+// commands are lockbench's subcommands, one file each.
+var commands = []func() *cobra.Command{
+	newRunCmd, newCompareCmd, newSweepCmd, newScenarioCmd, // measure
+	newGateCmd, newMergeCmd, newReportCmd, // judge and combine results
+	newWorkloadsCmd, // list
+}
 
 // noArgs rejects positional arguments (and so unknown subcommands) as usage errors.
 func noArgs(cmd *cobra.Command, args []string) error {

@@ -12,8 +12,6 @@ import (
 	"github.com/lockbench/lockbench/results/output"
 )
 
-func init() { extraCommands = append(extraCommands, newMergeCmd) }
-
 func newMergeCmd() *cobra.Command {
 	var (
 		out   string

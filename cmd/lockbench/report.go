@@ -13,8 +13,6 @@ import (
 	"github.com/lockbench/lockbench/results/capacity"
 )
 
-func init() { extraCommands = append(extraCommands, newReportCmd) }
-
 func newReportCmd() *cobra.Command {
 	var out, title string
 	cmd := &cobra.Command{

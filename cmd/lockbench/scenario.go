@@ -17,8 +17,6 @@ import (
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
-func init() { extraCommands = append(extraCommands, newScenarioCmd) }
-
 // scenario is one named, documented experiment from the Redlock debate: a
 // run configuration, the faults played in it, and what should come out.
 type scenario struct {

@@ -25,8 +25,6 @@ type SweepConfig struct {
 	sweep.Config
 }
 
-func init() { extraCommands = append(extraCommands, newSweepCmd) }
-
 func newSweepCmd() *cobra.Command {
 	sc := SweepConfig{Config: sweep.DefaultConfig()}
 	sc.Base = RunConfig{Config: sc.Config.Base}

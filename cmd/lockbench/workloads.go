@@ -11,8 +11,6 @@ import (
 	"github.com/lockbench/lockbench/workloads"
 )
 
-func init() { extraCommands = append(extraCommands, newWorkloadsCmd) }
-
 func newWorkloadsCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "workloads",
