@@ -20,6 +20,7 @@ func init() { extraCommands = append(extraCommands, newScenarioCmd) }
 
 func newScenarioCmd() *cobra.Command {
 	var jsonPath, metricsAddr string
+	var list bool
 	cmd := &cobra.Command{
 		Use:   "scenario NAME|all",
 		Short: "Run a named Redlock failure scenario and print measured vs expected",
@@ -33,11 +34,11 @@ func newScenarioCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
+			if len(args) == 0 || list {
 				fmt.Fprint(cmd.OutOrStdout(), scenarioHelp())
 				return nil
 			}
-			list, err := pickScenarios(args[0])
+			picked, err := pickScenarios(args[0])
 			if err != nil {
 				return err
 			}
@@ -57,17 +58,18 @@ func newScenarioCmd() *cobra.Command {
 			}
 			defer stopMetrics()
 			started := time.Now()
-			runs, err := runScenarios(cmd.Context(), out, list, scenario.Observers{Log: cmd.ErrOrStderr(), Metrics: metrics.metrics})
+			runs, err := runScenarios(cmd.Context(), out, picked, scenario.Observers{Log: cmd.ErrOrStderr(), Metrics: metrics.metrics})
 			// The JSON holds every row measured, also one whose outcome
 			// differs from the expected (exit 1), never a half-run.
 			if jsonPath != "" && (err == nil || isExitError(err)) {
-				if werr := writeScenarioJSON(jsonPath, started, list, runs); werr != nil {
+				if werr := writeScenarioJSON(jsonPath, started, picked, runs); werr != nil {
 					return werr
 				}
 			}
 			return err
 		},
 	}
+	cmd.Flags().BoolVar(&list, "list", false, "list the scenarios and what each expects (as without NAME)")
 	cmd.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://HOST:PORT/metrics while measuring")
 	cmd.Flags().StringVar(&jsonPath, "json", "", "write the scenarios' summary JSON (runs with their fault events, timelines and outcomes) to FILE")
 	return cmd

@@ -20,6 +20,9 @@ func TestScenarioListAndBadInput(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("scenario (list): exit %d", code)
 	}
+	if list, _, code := runIn(ctx, "scenario", "--list"); code != 0 || list != stdout {
+		t.Errorf("scenario --list: exit %d, %q; want the list scenario prints without NAME", code, list)
+	}
 	for _, name := range []string{"minority-down", "majority-down", "restart-no-persistence", "restart-no-persistence-delayed",
 		"clock-jump", "clock-jump-within-drift", "failover", "failover-wait", "client-pause"} {
 		if !strings.Contains(stdout, "  "+name+" ") {
