@@ -94,6 +94,9 @@ func scenarioHelp() string {
 	return b.String()
 }
 
+// runScenario measures one scenario (a seam for the CLI's tests).
+var runScenario = scenario.Run
+
 // runScenarios runs list, printing a table after each run of scenarios of
 // one kind; runs are the rows for --json, also when an outcome differs
 // from the expected (exitError).
@@ -107,7 +110,7 @@ func runScenarios(ctx context.Context, w io.Writer, list []scenario.Scenario, ob
 		}
 		var outs []scenario.Outcome
 		for _, s := range list[:n] {
-			o, err := scenario.Run(ctx, s, obs)
+			o, err := runScenario(ctx, s, obs)
 			if err != nil {
 				return nil, upError(ctx, err)
 			}

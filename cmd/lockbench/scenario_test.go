@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,6 +98,50 @@ func TestScenarioTablesAndJSON(t *testing.T) {
 		o := r.Scenario
 		if o == nil || o.Scenario != list[i].Name || (i == 1) != (o.Failover != nil) || (i == 2) != (o.Fencing != nil) {
 			t.Errorf("run %d (%s): outcome %+v", i, r.Name, o)
+		}
+	}
+}
+
+// TestScenarioExitStatus: exit 1 naming the scenario measured other than
+// expected, its row still written; a failed scenario writes nothing.
+func TestScenarioExitStatus(t *testing.T) {
+	rows := map[string]scenario.Outcome{}
+	for _, o := range scenarioRows() {
+		rows[o.Scenario.Name] = o
+	}
+	failed := errors.New("scenario failover: redis-sentinel not found")
+	saved := runScenario
+	defer func() { runScenario = saved }()
+	runScenario = func(_ context.Context, s scenario.Scenario, _ scenario.Observers) (scenario.Outcome, error) {
+		if s.Name == "failover-wait" {
+			return scenario.Outcome{}, failed
+		}
+		return rows[s.Name], nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, stdout, stderr string
+		code                 int
+		rows                 int // in the JSON; -1: none written
+	}{
+		{"client-pause", "stale writes rejected", "", exitOK, 1},
+		{"failover", "1234 ms", "measured outcome differs from the expected one: failover", exitFailure, 1},
+		{"failover-wait", "", failed.Error(), exitFailure, -1},
+	} {
+		path := filepath.Join(dir, c.name+".json")
+		stdout, stderr, code := runIn(ctx, "scenario", c.name, "--json", path)
+		if code != c.code || !strings.Contains(stdout, c.stdout) || !strings.Contains(stderr, c.stderr) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d, %q, %q", c.name, code, stdout, stderr, c.code, c.stdout, c.stderr)
+		}
+		var sum results.Summary
+		raw, err := os.ReadFile(path)
+		switch {
+		case c.rows < 0 && err == nil:
+			t.Errorf("%s: a JSON written after a failure", c.name)
+		case c.rows >= 0 && (err != nil || json.Unmarshal(raw, &sum) != nil || len(sum.Runs) != c.rows):
+			t.Errorf("%s: JSON %v, %d runs; want %d", c.name, err, len(sum.Runs), c.rows)
 		}
 	}
 }
