@@ -11,8 +11,8 @@ type Want int
 
 const (
 	Either Want = iota // not judged
-	Yes
-	No
+	Yes                // must hold (violations: some)
+	No                 // must not hold (violations: none)
 )
 
 func (w Want) met(v bool) bool { return w == Either || (w == Yes) == v }

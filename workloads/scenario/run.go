@@ -54,8 +54,9 @@ func Run(ctx context.Context, s Scenario, obs Observers) (Outcome, error) {
 	case Failover:
 		logf(obs.Log, "lockbench: scenario %s (master + replica + sentinel, wait-replicas %d)\n", s.Name, s.WaitReplicas)
 		var f failoverMeasure
-		f, err = measureFailover(ctx, s.WaitReplicas)
-		out.Runs = []results.Run{f.run(s)}
+		if f, err = measureFailover(ctx, s.WaitReplicas); err == nil {
+			out.Runs = []results.Run{f.run(s)}
+		}
 	case ClientPause:
 		logf(obs.Log, "lockbench: scenario %s (%d rounds on %d backends)\n", s.Name, pauseRounds, len(s.Backends))
 		out.Runs, err = runClientPause(ctx, s)
