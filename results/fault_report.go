@@ -64,7 +64,7 @@ type Recovery struct {
 	AfterMS float64 `json:"first_grant_after_ms"`
 }
 
-// ScenarioOutcome is what a scenario (cmd/lockbench scenario) measured,
+// ScenarioOutcome is what a scenario (workloads/scenario) measured,
 // and whether it is the outcome the scenario expects.
 type ScenarioOutcome struct {
 	Scenario   string  `json:"scenario"`
@@ -84,4 +84,28 @@ type ScenarioOutcome struct {
 	LongestOutageMS float64 `json:"longest_outage_ms"`
 	Expected        string  `json:"expected"`
 	AsExpect        bool    `json:"as_expected"`
+	// Fencing is a client-pause row's stale writes; nil for other scenarios.
+	Fencing *FencingOutcome `json:"fencing,omitempty"`
+	// Failover is a failover row's measures; nil for other scenarios.
+	Failover *FailoverOutcome `json:"failover,omitempty"`
+}
+
+// FencingOutcome is what client-pause measured on one backend: a paused
+// holder's writes after its lease was gone, refused or not by a register
+// that keeps the highest fencing token it saw.
+type FencingOutcome struct {
+	Backend       string `json:"backend"`
+	Rounds        int    `json:"rounds"`
+	StaleAccepted int    `json:"stale_writes_accepted"` // the violation
+	StaleRejected int    `json:"stale_writes_rejected"` // caught by the fencing token
+}
+
+// FailoverOutcome is what a failover scenario measured: A's grant while
+// replication was held back, the Sentinel's promotion, B's grant after it.
+type FailoverOutcome struct {
+	WaitReplicas int     `json:"wait_replicas"`
+	AGranted     bool    `json:"a_granted"` // A's attempt while replication was held back
+	BGranted     bool    `json:"b_granted"` // B after the failover
+	Promoted     bool    `json:"promoted"`  // the Sentinel named the former replica as master
+	FailoverMS   float64 `json:"failover_ms"`
 }

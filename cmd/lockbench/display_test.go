@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
+	"github.com/lockbench/lockbench/workloads/scenario"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )
 
@@ -94,10 +95,10 @@ func TestMetricsEqualSummary(t *testing.T) {
 // TestTablesFit: every table kind lockbench prints by default fits 100
 // columns, with the longest names and figures it prints.
 func TestTablesFit(t *testing.T) {
-	outs := []scenarioOutcome{}
-	for _, s := range scenarios {
-		outs = append(outs, scenarioOutcome{Scenario: s.name, Violations: 123, Before: 12345, During: 12345, After: 12345,
-			LongestOutageMS: 12345, RecoveryMS: 12345, Expected: s.expect})
+	var outs []*results.ScenarioOutcome
+	for _, s := range scenario.All() {
+		outs = append(outs, &results.ScenarioOutcome{Scenario: s.Name, Violations: 123, Before: 12345, During: 12345, After: 12345,
+			LongestOutageMS: 12345, RecoveryMS: 12345, Expected: s.Expect.Words})
 	}
 	sc := sweep.Config{Op: "acquire_total", SLO: 2 * time.Millisecond, By: sweep.ByRate}
 	sweeps := []capacity.Sweep{
@@ -105,7 +106,7 @@ func TestTablesFit(t *testing.T) {
 		{Name: "redlock/goredis/pipeline/contended", Knee: -1, Steps: []capacity.Step{{Rate: 200, Reason: "p99 3.2ms over the SLO 2ms; 12 errors/timeouts in 1234 attempts; kept up with 12% of the rate"}}},
 	}
 	for name, write := range map[string]func(*strings.Builder){
-		"scenario": func(b *strings.Builder) { writeScenarioTable(b, outs) },
+		"scenario": func(b *strings.Builder) { writeFaultsTable(b, outs) },
 		"sweep":    func(b *strings.Builder) { printKnees(b, sweeps, sc) },
 	} {
 		var b strings.Builder

@@ -1,94 +1,148 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/scenario"
 )
 
 func TestScenarioListAndBadInput(t *testing.T) {
-	stdout, _, code := cli(t, 30*time.Second, "scenario")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	stdout, _, code := runIn(ctx, "scenario")
 	if code != 0 {
 		t.Fatalf("scenario (list): exit %d", code)
 	}
-	for _, name := range []string{"minority-down", "majority-down", "restart-no-persistence", "restart-no-persistence-delayed", "client-pause", "clock-jump", "clock-jump-within-drift"} {
-		if !strings.Contains(stdout, name) {
+	if list, _, code := runIn(ctx, "scenario", "--list"); code != 0 || list != stdout {
+		t.Errorf("scenario --list: exit %d, %q; want the list scenario prints without NAME", code, list)
+	}
+	for _, name := range []string{"minority-down", "majority-down", "restart-no-persistence", "restart-no-persistence-delayed",
+		"clock-jump", "clock-jump-within-drift", "failover", "failover-wait", "client-pause"} {
+		if !strings.Contains(stdout, "  "+name+" ") {
 			t.Errorf("list lacks %s:\n%s", name, stdout)
 		}
 	}
-	if _, stderr, code := cli(t, 30*time.Second, "scenario", "nope"); code != 2 || !strings.Contains(stderr, "unknown") {
-		t.Errorf("unknown scenario: exit %d, %q", code, stderr)
-	}
-}
-
-// TestScenariosAsExpected runs the scenarios the issue's done-when names
-// and checks that each measured outcome matches the expected one (the
-// scenario exits 1 otherwise): restart without persistence loses safety,
-// a delayed restart keeps it; a clock jump past the TTL on a bare quorum
-// loses it, one inside the drift allowance does not.
-func TestScenariosAsExpected(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs four scenarios (~25 s)")
-	}
-	t.Parallel() // waits on servers and fixed scenario lengths, little CPU: overlaps the other long ones
 	for _, c := range []struct {
-		name       string
-		violations bool // > 0
-	}{{"restart-no-persistence", true}, {"restart-no-persistence-delayed", false}, {"clock-jump", true}, {"clock-jump-within-drift", false}} {
-		name := c.name
-		t.Run(name, func(t *testing.T) {
-			// Each scenario is timed against the servers' and clients'
-			// schedules; on a loaded machine (compose/slow) one that did not
-			// measure as expected runs once more, and must then.
-			stdout, stderr, code := cli(t, 90*time.Second, "scenario", name)
-			if code == exitFailure && slow.Factor() > 1 {
-				t.Logf("loaded machine (load factor %.1f): %s measured other than expected, running it again:\n%s", slow.Factor(), name, stdout)
-				stdout, stderr, code = cli(t, 90*time.Second, "scenario", name)
-			}
-			if code != 0 {
-				t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
-			}
-			var row []string
-			for _, line := range strings.Split(stdout, "\n") {
-				if f := strings.Fields(line); len(f) > 0 && f[0] == name {
-					row = f
-				}
-			}
-			if len(row) < 2 || row[len(row)-1] != "yes" {
-				t.Fatalf("no row of %s marked as expected:\n%s", name, stdout)
-			}
-			if got := row[1] != "0"; got != c.violations {
-				t.Errorf("violations %s, want > 0: %v", row[1], c.violations)
-			}
-		})
-	}
-}
-
-// TestClientPauseFencing: the pause is ordered (A resumes once B holds the
-// lock), so the outcome is deterministic: Redlock accepts every stale write,
-// etcd's revision as a fencing token refuses every one.
-func TestClientPauseFencing(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs 6 lease expiries (~15 s)")
-	}
-	t.Parallel() // waits on lease expiries, little CPU: overlaps the other long ones
-	stdout, stderr, code := cli(t, 120*time.Second, "scenario", "client-pause")
-	if code != 0 {
-		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
-	}
-	want := map[string]string{"redlock": "3 3 0", "etcd": "3 0 3", "zookeeper": "3 0 3"} // rounds, accepted, rejected
-	for _, line := range strings.Split(stdout, "\n") {
-		f := strings.Fields(line)
-		if len(f) > 4 && f[0] == "client-pause" {
-			if got := strings.Join(f[2:5], " "); got != want[f[1]] {
-				t.Errorf("%s: rounds/accepted/rejected %s, want %s", f[1], got, want[f[1]])
-			}
-			delete(want, f[1])
+		args []string
+		want string
+	}{
+		{[]string{"scenario", "nope"}, `scenario "nope": unknown (have minority-down,`},
+		{[]string{"scenario", "all", "--json", filepath.Join(t.TempDir(), "no", "such", "dir", "s.json")}, "--json"},
+		{[]string{"scenario", "all", "extra"}, `one scenario NAME or all, not "all extra"`},
+	} {
+		stdout, stderr, code := runIn(ctx, c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q: want exit 2 naming %q, nothing else", c.args, code, stderr, stdout, c.want)
 		}
 	}
-	if len(want) > 0 {
-		t.Errorf("no rows for %v:\n%s", want, stdout)
+}
+
+// scenarioRows are one judged row of every kind, as scenario.Run returns
+// them (the second not as expected).
+func scenarioRows() []scenario.Outcome {
+	all := scenario.All()
+	pick := func(name string) scenario.Scenario { s, _ := scenario.Lookup(name); return s }
+	return []scenario.Outcome{
+		{Scenario: all[0], Runs: []results.Run{{Name: "scenario/" + all[0].Name, Scenario: &results.ScenarioOutcome{
+			Scenario: all[0].Name, Violations: 0, Before: 900, During: 850, After: -1, RecoveryMS: -1, Expected: all[0].Expect.Words, AsExpect: true}}}},
+		{Scenario: pick("failover"), Runs: []results.Run{{Name: "scenario/failover", Backend: "single", Scenario: &results.ScenarioOutcome{
+			Scenario: "failover", Violations: 0, Expected: "violations > 0",
+			Failover: &results.FailoverOutcome{AGranted: true, BGranted: true, Promoted: true, FailoverMS: 1234}}}}},
+		{Scenario: pick("client-pause"), Runs: []results.Run{{Name: "scenario/client-pause/etcd", Backend: "etcd", Scenario: &results.ScenarioOutcome{
+			Scenario: "client-pause", Expected: "stale writes rejected", AsExpect: true,
+			Fencing: &results.FencingOutcome{Backend: "etcd", Rounds: 3, StaleRejected: 3}}}}},
+	}
+}
+
+// TestScenarioTablesAndJSON: every kind prints its table, and --json holds
+// every kind's rows with their typed outcome.
+func TestScenarioTablesAndJSON(t *testing.T) {
+	outs := scenarioRows()
+	want := []string{"minority-down", "900", "850", "failover", "1234 ms", "NO", "client-pause", "etcd", "stale writes rejected"}
+	var b strings.Builder
+	var runs []results.Run
+	var list []scenario.Scenario
+	for _, o := range outs {
+		writeScenarioTable(&b, o.Scenario.Kind, []scenario.Outcome{o})
+		runs, list = append(runs, o.Runs...), append(list, o.Scenario)
+	}
+	for _, w := range want {
+		if !strings.Contains(b.String(), w) {
+			t.Errorf("tables lack %q:\n%s", w, b.String())
+		}
+	}
+	path := filepath.Join(t.TempDir(), "s.json")
+	if err := writeScenarioJSON(io.Discard, path, time.Now(), list, runs); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum results.Summary
+	if err := json.Unmarshal(raw, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Runs) != 3 {
+		t.Fatalf("%d runs, want 3", len(sum.Runs))
+	}
+	for i, r := range sum.Runs {
+		o := r.Scenario
+		if o == nil || o.Scenario != list[i].Name || (i == 1) != (o.Failover != nil) || (i == 2) != (o.Fencing != nil) {
+			t.Errorf("run %d (%s): outcome %+v", i, r.Name, o)
+		}
+	}
+}
+
+// TestScenarioExitStatus: exit 1 naming the scenario measured other than
+// expected, its row still written; a failed scenario writes nothing.
+func TestScenarioExitStatus(t *testing.T) {
+	rows := map[string]scenario.Outcome{}
+	for _, o := range scenarioRows() {
+		rows[o.Scenario.Name] = o
+	}
+	failed := errors.New("scenario failover: redis-sentinel not found")
+	saved := runScenario
+	defer func() { runScenario = saved }()
+	runScenario = func(_ context.Context, s scenario.Scenario, _ scenario.Observers) (scenario.Outcome, error) {
+		if s.Name == "failover-wait" {
+			return scenario.Outcome{}, failed
+		}
+		return rows[s.Name], nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, stdout, stderr string
+		code                 int
+		rows                 int // in the JSON; -1: none written
+	}{
+		{"client-pause", "stale writes rejected", "", exitOK, 1},
+		{"failover", "1234 ms", "measured outcome differs from the expected one: failover", exitFailure, 1},
+		{"failover-wait", "", failed.Error(), exitFailure, -1},
+	} {
+		path := filepath.Join(dir, c.name+".json")
+		stdout, stderr, code := runIn(ctx, "scenario", c.name, "--json", path)
+		if code != c.code || !strings.Contains(stdout, c.stdout) || !strings.Contains(stderr, c.stderr) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d, %q, %q", c.name, code, stdout, stderr, c.code, c.stdout, c.stderr)
+		}
+		var sum results.Summary
+		raw, err := os.ReadFile(path)
+		switch {
+		case c.rows < 0 && err == nil:
+			t.Errorf("%s: a JSON written after a failure", c.name)
+		case c.rows >= 0 && (err != nil || json.Unmarshal(raw, &sum) != nil || len(sum.Runs) != c.rows):
+			t.Errorf("%s: JSON %v, %d runs; want %d", c.name, err, len(sum.Runs), c.rows)
+		}
 	}
 }

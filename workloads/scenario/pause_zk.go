@@ -1,13 +1,12 @@
-package main
+package scenario
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/zklock"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // measurePauseZK is client-pause for ZooKeeper. A ZooKeeper lock does not
@@ -17,38 +16,25 @@ import (
 // its session after the session timeout and deletes A's znode, and B (on
 // its own session) is granted the lock with a larger czxid. A then resumes
 // and writes with its own czxid: the register refuses it.
-func measurePauseZK(ctx context.Context) (pauseOutcome, error) {
-	o := pauseOutcome{Scenario: "client-pause", Backend: "zookeeper", Rounds: pauseRounds}
-	cfg := defaultRunConfig()
+func measurePauseZK(ctx context.Context) (pauseMeasure, error) {
+	cfg := lab.DefaultConfig()
 	cfg.Driver.Backend = "zookeeper"
-	cfg.Quiet = true
-	if err := cfg.validate(); err != nil {
-		return o, err
+	if err := prepare(&cfg); err != nil {
+		return pauseMeasure{}, err
 	}
 	topo, err := compose.Up(ctx, cfg.Topology)
 	if err != nil {
-		return o, upError(ctx, err)
+		return pauseMeasure{}, err
 	}
 	defer topo.Close()
 	zc := cfg.Driver.ZooKeeper
 	zc.SessionTimeout = 2 * time.Second // the server's minimum here is 400ms
 	b, err := zklock.New(ctx, topo.ZooKeeperAddrs, zc)
 	if err != nil {
-		return o, err
+		return pauseMeasure{}, err
 	}
 	defer b.Close()
-	for round := range pauseRounds {
-		accepted, err := pauseRoundZK(ctx, topo.ZooKeeperAddrs, zc, b, fmt.Sprintf("pause-%d-%d", time.Now().UnixNano(), round))
-		if err != nil {
-			return o, err
-		}
-		if accepted {
-			o.StaleAccepted++
-		} else {
-			o.StaleRejected++
-		}
-	}
-	return o, nil
+	return playRounds("zookeeper", func(key string) (bool, error) { return pauseRoundZK(ctx, topo.ZooKeeperAddrs, zc, b, key) })
 }
 
 // silence drops everything through a proxy, both ways.
@@ -57,9 +43,9 @@ var silence = []compose.Toxic{
 	{Name: "pause-up", Type: "timeout", Stream: "upstream", Attributes: map[string]any{"timeout": 0}},
 }
 
+// pauseRoundZK is a round whose A is its own client, through a proxy that
+// silences it while it is paused.
 func pauseRoundZK(ctx context.Context, servers []string, zc zklock.Config, b *zklock.Locker, key string) (bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
 	px, err := compose.StartProxies(servers)
 	if err != nil {
 		return false, err
@@ -70,30 +56,17 @@ func pauseRoundZK(ctx context.Context, servers []string, zc zklock.Config, b *zk
 		return false, err
 	}
 	defer a.Close()
-	la, err := lockRetry(ctx, a, key)
-	if err != nil {
-		return false, fmt.Errorf("A: %w", err)
-	}
-	var reg register
-	if !reg.write(la.Fence()) {
-		return false, errors.New("A's first write refused")
-	}
-	for _, t := range silence { // A is paused from here
-		if err := px.AddToxic(0, t); err != nil {
-			return false, err
+	pause := func() (func(), error) {
+		for _, t := range silence {
+			if err := px.AddToxic(0, t); err != nil {
+				return nil, err
+			}
 		}
+		return func() {
+			for _, t := range silence {
+				_ = px.RemoveToxic(0, t.Name)
+			}
+		}, nil
 	}
-	lb, err := lockRetry(ctx, b, key)
-	if err != nil {
-		return false, fmt.Errorf("B: %w", err)
-	}
-	if !reg.write(lb.Fence()) {
-		return false, errors.New("B's write refused")
-	}
-	for _, t := range silence { // A resumes, unaware its session expired
-		_ = px.RemoveToxic(0, t.Name)
-	}
-	accepted := reg.write(la.Fence())
-	_ = lb.Unlock(ctx)
-	return accepted, nil
+	return pauseRound(ctx, a, b, pause, key)
 }
