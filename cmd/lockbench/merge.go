@@ -2,9 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -47,11 +44,11 @@ host and run name, whatever the path; a merged run remembers its inputs).`,
 			}
 			var dirs []*results.RunDir
 			for _, a := range args {
-				d, err := readMergeInput(a)
+				d, err := results.ReadRunPath(a)
 				if err != nil {
 					return usagef("merge %q: %v", a, err)
 				}
-				if err := outsideInput(out, d.Dir); err != nil {
+				if err := output.Outside(out, d.Dir); err != nil {
 					return usagef("--out %q: %v", out, err)
 				}
 				dirs = append(dirs, d)
@@ -87,59 +84,4 @@ func writeMerged(dir string, sum *results.Summary, logs map[string]results.RunLo
 		l[name] = output.MergedLogs(rl)
 	}
 	return w.Write(sum, l)
-}
-
-// readMergeInput reads an --out directory's summary.json, or exactly the
-// summary file given (with the .hlog files beside it).
-func readMergeInput(p string) (*results.RunDir, error) {
-	st, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return results.ReadRunDir(p)
-	}
-	return results.ReadRunFile(p)
-}
-
-// outsideInput refuses an output directory that is an input's directory or
-// lies inside it: writing there would overwrite (or add runs to) the input.
-// Both are compared as absolute paths with symlinks resolved.
-func outsideInput(out, input string) error {
-	o, err := resolvePath(out)
-	if err != nil {
-		return err
-	}
-	in, err := resolvePath(input)
-	if err != nil {
-		return err
-	}
-	rel, err := filepath.Rel(in, o)
-	switch {
-	case err != nil:
-	case rel == ".":
-		return fmt.Errorf("is the directory of input %q; merge would overwrite it: give a new directory", input)
-	case filepath.IsLocal(rel):
-		return fmt.Errorf("is inside the directory of input %q; give a directory outside every input", input)
-	}
-	return nil
-}
-
-// resolvePath is p made absolute with the symlinks of its existing part
-// resolved (the rest, not yet made, kept as written).
-func resolvePath(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	var rest []string
-	for cur := abs; ; cur = filepath.Dir(cur) {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(append([]string{r}, rest...)...), nil
-		}
-		if parent := filepath.Dir(cur); parent == cur {
-			return abs, nil
-		}
-		rest = append([]string{filepath.Base(cur)}, rest...)
-	}
 }

@@ -162,3 +162,33 @@ func TestCheck(t *testing.T) {
 		t.Errorf("checks left %v behind", got)
 	}
 }
+
+// TestOutside: an output directory that is an input's directory or lies
+// inside it (also through a symlink) is refused; a sibling is not.
+func TestOutside(t *testing.T) {
+	root := t.TempDir()
+	in := filepath.Join(root, "in")
+	if err := os.Mkdir(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "link")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		out  string
+		want string // "" accepted
+	}{
+		{in, "is the directory of input"},
+		{filepath.Join(in, "sub", "new"), "is inside the directory"},
+		{filepath.Join(link, "new"), "is inside the directory"},
+		{link, "is the directory of input"},
+		{filepath.Join(root, "out"), ""},
+		{filepath.Join(root, "in2"), ""},
+	} {
+		err := output.Outside(c.out, in)
+		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("Outside(%s): %v, want %q", c.out, err, c.want)
+		}
+	}
+}

@@ -5,9 +5,9 @@
 // It owns the measuring core of a cell: the registry, the clock, the mutual
 // exclusion referee, the run loop and filling the Run (counts, latencies,
 // referee verdicts, pacing). Servers, faults, cost sampling and output stay
-// with the caller (compose, cmd/lockbench). It may import workloads,
-// results, drivers and compose; nothing may import it back except
-// cmd/lockbench.
+// with the caller (workloads/lab, or your program). It may import
+// workloads, results and drivers; nothing under drivers, multiplex,
+// results or compose may import it.
 package measure
 
 import (
