@@ -158,7 +158,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 			return err
 		}
 		if cc.Base.Format != "gobench" && cc.Base.JSON != "-" {
-			printRanking(stdout, compare.Rankings(sum.Runs, cc.RTTs))
+			compare.WriteRankings(stdout, compare.Rankings(sum.Runs, cc.RTTs))
 		}
 	}
 	switch {

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
-	"sort"
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/compare"
@@ -22,71 +21,8 @@ func writeCompare(stdout io.Writer, base RunConfig, sum *results.Summary, cells 
 	}
 	w := base.writer(stdout)
 	w.TableOptions.Ratios, w.TableOptions.RatioName = ratios, "vs seq"
-	w.Below = func(out io.Writer) { printCompareSummary(out, sum.Runs, ceilings) }
+	w.Below = func(out io.Writer) { compare.WriteSummary(out, sum.Runs, ceilings) }
 	return flagError(w.Write(sum, cellLogs(cells)))
-}
-
-// printCompareSummary is the compare's own short view under the table:
-// per row its throughput, ratio to sequential, heap allocations per cycle
-// (whole process) and, with --ceiling, its fraction of the ceiling.
-func printCompareSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
-	counts := make([]int, 0, len(ceilings))
-	for m := range ceilings {
-		counts = append(counts, m)
-	}
-	sort.Ints(counts)
-	for _, m := range counts {
-		cost := ""
-		for _, r := range runs {
-			if c := r.CeilingCost; c != nil && r.Masters == m {
-				cost = "; " + compare.CostText(c)
-				break
-			}
-		}
-		fmt.Fprintf(w, "ceiling (redis-benchmark -P 16, %d masters): %.0f cycles/s%s\n", m, ceilings[m], cost)
-	}
-	// Per cycle: allocations, client and server CPU µs, client write
-	// syscalls. The name column is as wide as the longest name, so the list
-	// fits 100 columns with the ceiling column.
-	nameW := len("run")
-	for _, r := range runs {
-		nameW = max(nameW, len(r.Name))
-	}
-	fmt.Fprintf(w, "%-*s %8s %7s %7s %9s %9s %7s", nameW, "run", "cycles/s", "vs seq", "allocs", "client µs", "server µs", "writes")
-	if len(ceilings) > 0 {
-		fmt.Fprintf(w, " %8s", "ceiling")
-	}
-	fmt.Fprintln(w)
-	for _, r := range runs {
-		ratio, ofC := "-", "-"
-		if v := r.VsSequential; v != nil {
-			ratio = fmt.Sprintf("%.2f×", *v)
-		}
-		if v := r.OfCeiling; v != nil {
-			ofC = fmt.Sprintf("%.1f%%", 100**v)
-		}
-		fmt.Fprintf(w, "%-*s %8.0f %7s %7.1f %s", nameW, r.Name, r.Throughput.CyclesPerS, ratio, r.AllocsPerCycle, costCells(r.Cost))
-		if len(ceilings) > 0 {
-			fmt.Fprintf(w, " %8s", ofC)
-		}
-		fmt.Fprintln(w)
-	}
-}
-
-// costCells are a run's client and server CPU µs and write syscalls per
-// cycle (server marked * when read from INFO cpu).
-func costCells(c *results.Cost) string {
-	if c == nil {
-		return fmt.Sprintf("%9s %9s %7s", "-", "-", "-")
-	}
-	server := "-"
-	if c.ServerCPUSource != "" {
-		server = fmt.Sprintf("%.1f", c.ServerCPUUSPerCycle)
-		if c.ServerCPUSource == results.ServerCPUInfo {
-			server += "*"
-		}
-	}
-	return fmt.Sprintf("%9.1f %9s %7.2f", c.ClientCPUUSPerCycle, server, c.ClientWritesPerCycle)
 }
 
 // startCPUProfile profiles lockbench itself (not the servers) into path
@@ -104,23 +40,4 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, fmt.Errorf("--cpuprofile %q: %w", path, err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
-}
-
-// printRanking shows, per workload, each Redlock cell's rank and cycles/s at
-// every added round trip, in the order of the first.
-func printRanking(w io.Writer, rankings []compare.Ranking) {
-	for _, rk := range rankings {
-		fmt.Fprintf(w, "ranking by added round trip (%s): rank. cycles/s\n%-28s", rk.Workload, "cell")
-		for _, d := range rk.RTTs {
-			fmt.Fprintf(w, " %16s", "rtt "+d.String())
-		}
-		fmt.Fprintln(w)
-		for _, c := range rk.Cells {
-			fmt.Fprintf(w, "%-28s", c.Cell)
-			for i := range rk.RTTs {
-				fmt.Fprintf(w, " %16s", fmt.Sprintf("%d. %.0f", c.Rank[i], c.CyclesPerS[i]))
-			}
-			fmt.Fprintln(w)
-		}
-	}
 }

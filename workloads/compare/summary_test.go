@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/workloads/compare"
 )
 
 // TestCompareSummaryFits100Columns: the per-cycle cost list under the
@@ -23,7 +22,7 @@ func TestCompareSummaryFits100Columns(t *testing.T) {
 		{Name: "redlock/goredis/auto/contended", Masters: 5, AllocsPerCycle: 4.2},
 	}
 	var b bytes.Buffer
-	printCompareSummary(&b, runs, map[int]float64{5: 1234567})
+	WriteSummary(&b, runs, map[int]float64{5: 1234567})
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	if len(lines) < 3 {
 		t.Fatalf("want ceiling, header and rows, got:\n%s", b.String())
@@ -41,8 +40,8 @@ func ptr(v float64) *float64 { return &v }
 // rank and cycles/s at every round trip.
 func TestPrintRanking(t *testing.T) {
 	var b bytes.Buffer
-	printRanking(&b, []compare.Ranking{{Workload: "uncontended", RTTs: []time.Duration{0, time.Millisecond},
-		Cells: []compare.RankedCell{{Cell: "rueidis/sequential", Rank: []int{1, 2}, CyclesPerS: []float64{300, 50}},
+	WriteRankings(&b, []Ranking{{Workload: "uncontended", RTTs: []time.Duration{0, time.Millisecond},
+		Cells: []RankedCell{{Cell: "rueidis/sequential", Rank: []int{1, 2}, CyclesPerS: []float64{300, 50}},
 			{Cell: "rueidis/fanout", Rank: []int{2, 1}, CyclesPerS: []float64{200, 150}}}}})
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 4 || !strings.Contains(lines[0], "(uncontended)") || !strings.Contains(lines[1], "rtt 1ms") {
