@@ -106,7 +106,7 @@ func TestTablesFit(t *testing.T) {
 		{Name: "redlock/goredis/pipeline/contended", Knee: -1, Steps: []capacity.Step{{Rate: 200, Reason: "p99 3.2ms over the SLO 2ms; 12 errors/timeouts in 1234 attempts; kept up with 12% of the rate"}}},
 	}
 	for name, write := range map[string]func(*strings.Builder){
-		"scenario": func(b *strings.Builder) { writeFaultsTable(b, outs) },
+		"scenario": func(b *strings.Builder) { scenario.WriteFaultsTable(b, outs) },
 		"sweep":    func(b *strings.Builder) { printKnees(b, sweeps, sc) },
 	} {
 		var b strings.Builder

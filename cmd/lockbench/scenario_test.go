@@ -72,7 +72,7 @@ func TestScenarioTablesAndJSON(t *testing.T) {
 	var runs []results.Run
 	var list []scenario.Scenario
 	for _, o := range outs {
-		writeScenarioTable(&b, o.Scenario.Kind, []scenario.Outcome{o})
+		scenario.WriteTable(&b, o.Scenario.Kind, []scenario.Outcome{o})
 		runs, list = append(runs, o.Runs...), append(list, o.Scenario)
 	}
 	for _, w := range want {
