@@ -29,7 +29,7 @@ const (
 )
 
 // Pacing is what an open-loop run knows about keeping its schedule over
-// the measured window (workloads.Pacing, as the summary holds it).
+// the measured window (workloads.Pacing is this type).
 type Pacing struct {
 	Rate      float64 `json:"rate"`
 	RampS     float64 `json:"ramp_s"`

@@ -14,19 +14,8 @@ import (
 const lateAfter = int64(time.Millisecond)
 
 // Pacing is what an open-loop run knows about keeping its schedule, over
-// the measured window.
-type Pacing struct {
-	Rate      float64 `json:"rate"`
-	RampS     float64 `json:"ramp_s"`
-	Scheduled int64   `json:"scheduled"` // slots whose intended start fell in the window
-	Started   int64   `json:"started"`
-	// Late: began more than 1 ms after the intended start (no worker was
-	// free in time); Unstarted: intended before the end, never begun.
-	Late      int64   `json:"late"`
-	Unstarted int64   `json:"unstarted"`
-	Missed    int64   `json:"missed_starts"` // Late + Unstarted
-	MaxLagUS  float64 `json:"max_lag_us"`
-}
+// the measured window: the summary's own type.
+type Pacing = results.Pacing
 
 // openLoop deals the slots of one constant-throughput schedule to whichever
 // worker is free: slot n is due at at(n), whatever happened to slot n−1, so a

@@ -116,7 +116,7 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 	if err != nil {
 		var fe *compare.FieldError
 		if errors.As(err, &fe) && compareFlags[fe.Field] != "" {
-			return nil, usagef("%s: %v", fe.Subject(compareFlags[fe.Field]), fe.Err)
+			return nil, usagef("%s", fe.Name(func(f string) string { return compareFlags[f] }))
 		}
 		if errors.As(err, new(usageError)) {
 			return nil, err

@@ -1,10 +1,10 @@
 package compare
 
 import (
-	"fmt"
 	"reflect"
 	"time"
 
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -82,34 +82,10 @@ func (c *Config) defaults() {
 	}
 }
 
-// FieldError is bad input in one Config field: the CLI names its flag.
-type FieldError struct {
-	Field string // e.g. "Clients", "Base.Topology.Etcd.Members"
-	Value string // the value at fault as it would be typed ("" when none)
-	Err   error
-}
-
-// Error is "compare: Clients \"x\": unknown …".
-func (e *FieldError) Error() string { return "compare: " + e.Subject(e.Field) + ": " + e.Err.Error() }
-func (e *FieldError) Unwrap() error { return e.Err }
-
-// Subject is name followed by the value at fault, if any: what an error
-// message names (the CLI passes the flag as name).
-func (e *FieldError) Subject(name string) string {
-	if e.Value == "" {
-		return name
-	}
-	return name + " " + e.Value
-}
+// FieldError is bad input in one Config field, named by its Go field path
+// ("Clients", "Base.Driver.Backend"): the CLI names its flag.
+type FieldError = results.FieldError
 
 func fieldErr(field string, value any, format string, a ...any) error {
-	v := ""
-	switch x := value.(type) {
-	case nil:
-	case string:
-		v = fmt.Sprintf("%q", x)
-	default:
-		v = fmt.Sprint(x)
-	}
-	return &FieldError{Field: field, Value: v, Err: fmt.Errorf(format, a...)}
+	return results.Invalid(field, value, format, a...)
 }

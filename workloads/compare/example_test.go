@@ -38,5 +38,5 @@ func ExampleNewPlan() {
 	// 3 redlock/rueidis/sequential/uncontended
 	// 3 redlock/rueidis/pipeline/uncontended
 	// 3 redsync/fail-fast/uncontended
-	// compare: Clients "jedis": unknown for backend redlock (have goredis, rueidis)
+	// Clients "jedis": unknown for backend redlock (have goredis, rueidis)
 }

@@ -35,7 +35,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 	cfg.defaults()
 	for field, list := range map[string][]string{"Clients": cfg.Clients, "Muxes": cfg.Muxes, "Workloads": cfg.Workloads} {
 		if len(list) == 0 {
-			return nil, fieldErr(field, nil, "empty list")
+			return nil, fieldErr(field, nil, "is empty")
 		}
 		if dup := duplicate(list); dup != "" {
 			return nil, fieldErr(field, dup, "listed twice")
@@ -85,10 +85,10 @@ func NewPlan(cfg Config) (*Plan, error) {
 // external masters only their own count.
 func checkMasters(cfg Config) error {
 	if len(cfg.Masters) == 0 {
-		return fieldErr("Masters", nil, "empty list")
+		return fieldErr("Masters", nil, "is empty")
 	}
 	if len(cfg.Base.Topology.RedisAddrs) > 0 && len(cfg.Masters) > 1 {
-		return fieldErr("Masters", nil, "not with external masters (Base.Topology.RedisAddrs are the topology)")
+		return fieldErr("Masters", nil, "is not for external masters (Base.Topology.RedisAddrs are the topology)")
 	}
 	seen := map[int]bool{}
 	for _, m := range cfg.Masters {

@@ -81,8 +81,7 @@ func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h
 	run.FillReferee(ref.Report())
 	if p := res.Pacing; p != nil {
 		run.MissedStarts = p.Missed
-		run.Pacing = &results.Pacing{Rate: p.Rate, RampS: p.RampS, Scheduled: p.Scheduled, Started: p.Started,
-			Late: p.Late, Unstarted: p.Unstarted, Missed: p.Missed, MaxLagUS: p.MaxLagUS}
+		run.Pacing = p
 	}
 	return Measurement{Run: run, Registry: reg, Result: res}, nil
 }
