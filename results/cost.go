@@ -26,6 +26,9 @@ type Cost struct {
 	// /proc/<pid>/stat utime+stime) or "info" (external masters' INFO cpu
 	// deltas, which also count other clients' work on them); "" when none.
 	ServerCPUSource string `json:"server_cpu_source,omitempty"`
+	// ServerCPUError says why the masters' CPU could not be read (an INFO
+	// refused, a /proc entry gone); "" when it was, or was not asked for.
+	ServerCPUError string `json:"server_cpu_error,omitempty"`
 	// ClientWritesPerCycle and ClientReadsPerCycle are lockbench's write
 	// and read syscalls per cycle (/proc/self/io syscw, syscr): a batched
 	// command shares its write.
@@ -54,6 +57,7 @@ type CostSample struct {
 	mallocs      uint64
 	server       time.Duration
 	serverOK     bool
+	serverErr    error
 }
 
 // SampleCost reads the process's counters and, if server.Read is set, the
@@ -69,9 +73,9 @@ func SampleCost(server ServerCPU) CostSample {
 	runtime.ReadMemStats(&m)
 	s.mallocs = m.Mallocs
 	if server.Read != nil {
-		if d, err := server.Read(); err == nil {
-			s.server, s.serverOK = d, true
-		}
+		d, err := server.Read()
+		s.server, s.serverOK, s.serverErr = d, err == nil, err
+
 	}
 	return s
 }
@@ -89,9 +93,14 @@ func CostBetween(a, b CostSample, cycles int64, server ServerCPU) *Cost {
 		ClientReadsPerCycle:  float64(b.syscr-a.syscr) / n,
 		AllocsPerCycle:       float64(b.mallocs-a.mallocs) / n,
 	}
-	if a.serverOK && b.serverOK {
+	switch {
+	case a.serverOK && b.serverOK:
 		c.ServerCPUUSPerCycle = float64(b.server-a.server) / 1e3 / n
 		c.ServerCPUSource = server.Source
+	case a.serverErr != nil:
+		c.ServerCPUError = a.serverErr.Error()
+	case b.serverErr != nil:
+		c.ServerCPUError = b.serverErr.Error()
 	}
 	return c
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -85,4 +86,14 @@ func writeFile(name string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// TestCostServerCPUError: a server CPU that cannot be read is absent from
+// the cost with the reason, not a silent zero.
+func TestCostServerCPUError(t *testing.T) {
+	fail := ServerCPU{Source: ServerCPUInfo, Read: func() (time.Duration, error) { return 0, errors.New("NOAUTH Authentication required") }}
+	c := CostBetween(SampleCost(fail), SampleCost(fail), 10, fail)
+	if c.ServerCPUSource != "" || c.ServerCPUUSPerCycle != 0 || !strings.Contains(c.ServerCPUError, "NOAUTH") {
+		t.Fatalf("cost %+v: want no server CPU and the reason", *c)
+	}
 }

@@ -108,6 +108,9 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 	}
 	run.ErrorsByMaster = masterErrors(errLog.Errors(), labels, total.Start, total.End)
 	run.Cost = cw.cost(run.Counts.Cycles)
+	if c := run.Cost; c != nil && c.ServerCPUError != "" && obs.Log != nil {
+		fmt.Fprintf(obs.Log, "lockbench: %s: the masters' CPU was not read (no server µs per cycle): %s\n", name, c.ServerCPUError)
+	}
 	fr.finish(&run) // the fault report: specs, events, availability timeline
 	if p := m.Result.Pacing; p != nil && p.Scheduled > 0 && float64(p.Missed) > 0.01*float64(p.Scheduled) && obs.Log != nil {
 		fmt.Fprintf(obs.Log, "lockbench: %s: %d of %d scheduled starts missed (%d late > 1 ms, %d never begun, max lag %.1f ms): --workers %d did not keep --rate %g\n",

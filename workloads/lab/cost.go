@@ -34,9 +34,13 @@ func serverCPU(topo *compose.Topology) (results.ServerCPU, func()) {
 			return pids
 		}), func() {}
 	}
-	clients := make([]*redis.Client, len(topo.RedisAddrs))
-	for i, a := range topo.RedisAddrs {
-		clients[i] = redis.NewClient(&redis.Options{Addr: a, DisableIdentity: true, MaxRetries: -1})
+	// Each master as the cells dial it: its password and TLS, which the
+	// redacted addresses do not carry.
+	clients := make([]*redis.Client, len(topo.Masters))
+	for i, e := range topo.Masters {
+		o := e.GoRedis()
+		o.DisableIdentity, o.MaxRetries = true, -1
+		clients[i] = redis.NewClient(o)
 	}
 	read := func() (time.Duration, error) {
 		var total time.Duration
