@@ -116,13 +116,20 @@ func (p *process) signalTree(sig syscall.Signal) error {
 	return nil
 }
 
+// take hands the running process (nil when none) to the one caller that
+// ends it.
+func (p *process) take() (*exec.Cmd, chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	cmd, done := p.cmd, p.done
+	p.cmd, p.done = nil, nil
+	return cmd, done
+}
+
 // stop ends the process: SIGCONT (in case it was paused), SIGTERM, and
 // SIGKILL after grace. It returns once the process has been reaped.
 func (p *process) stop(grace time.Duration) error {
-	p.mu.Lock()
-	cmd, done := p.cmd, p.done
-	p.cmd, p.done = nil, nil
-	p.mu.Unlock()
+	cmd, done := p.take()
 	if cmd == nil {
 		return nil
 	}
@@ -140,10 +147,7 @@ func (p *process) stop(grace time.Duration) error {
 
 // kill ends the process with SIGKILL at once: a crash, not a shutdown.
 func (p *process) kill() error {
-	p.mu.Lock()
-	cmd, done := p.cmd, p.done
-	p.cmd, p.done = nil, nil
-	p.mu.Unlock()
+	cmd, done := p.take()
 	if cmd == nil {
 		return nil
 	}
@@ -156,10 +160,7 @@ func (p *process) kill() error {
 // crash would, and returns once the parent is reaped. The parent is
 // stopped first, so it forks no child the list misses.
 func (p *process) killTree() error {
-	p.mu.Lock()
-	cmd, done := p.cmd, p.done
-	p.cmd, p.done = nil, nil
-	p.mu.Unlock()
+	cmd, done := p.take()
 	if cmd == nil {
 		return nil
 	}
