@@ -10,7 +10,9 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/multiplex"
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -172,8 +174,9 @@ func (c *RunConfig) validateEtcd(needed bool) error {
 	if !needed {
 		return nil
 	}
-	if err := c.validateEtcdAccess(); err != nil {
-		return err
+	t := &c.Topology
+	if err := etcdconn.Resolve(t.EtcdAddrs, &t.EtcdAccess, t.Etcd.Secure); err != nil {
+		return fieldUsage(results.Within("topology", err))
 	}
 	if len(c.Topology.EtcdAddrs) > 0 {
 		addrs, err := compose.ParseAddrs("etcd", c.Topology.EtcdAddrs)

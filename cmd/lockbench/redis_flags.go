@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/results"
 )
 
 // redisHelp is the --redis flag's help, shared by every command that dials masters.
@@ -32,18 +33,12 @@ func (c *RunConfig) validateRedis() error {
 	if len(t.RedisMasters) > 0 {
 		return nil
 	}
-	if len(t.RedisAddrs) == 0 {
-		if t.RedisAuth.TLS != (redisconn.TLSFiles{}) {
-			return usagef("--tls-*: only with rediss:// masters in --redis (local masters run without TLS)")
-		}
-		return nil
-	}
-	if err := t.RedisAuth.LoadAuth(c.RedisPasswordFile); err != nil {
-		return usageError{err}
-	}
-	masters, err := redisconn.Parse("redis", t.RedisAddrs, t.RedisAuth)
+	masters, err := redisconn.Resolve(t.RedisAddrs, &t.RedisAuth, c.RedisPasswordFile)
 	if err != nil {
-		return usageError{err}
+		return fieldUsage(results.Within("topology", err))
+	}
+	if len(masters) == 0 {
+		return nil
 	}
 	t.RedisMasters = masters
 	t.RedisAddrs = redisconn.Redacted(masters)
