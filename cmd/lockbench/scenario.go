@@ -22,7 +22,7 @@ func newScenarioCmd() *cobra.Command {
 		Short: "Run a named Redlock failure scenario and print measured vs expected",
 		Long: "scenario runs a documented experiment from the Redlock debate against 5 local masters and prints\n" +
 			"violations (from the referee), availability before/during/after the fault and recovery time next to\n" +
-			"the expected outcome. Scenarios:\n\n" + scenarioHelp(),
+			"the expected outcome. Scenarios:\n\n" + scenario.Help(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("%s: one scenario NAME or all, not %q", cmd.CommandPath(), strings.Join(args, " "))
@@ -31,12 +31,12 @@ func newScenarioCmd() *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 || list {
-				fmt.Fprint(cmd.OutOrStdout(), scenarioHelp())
+				fmt.Fprint(cmd.OutOrStdout(), scenario.Help())
 				return nil
 			}
-			picked, err := pickScenarios(args[0])
+			picked, err := scenario.Pick(args[0])
 			if err != nil {
-				return err
+				return usageError{err}
 			}
 			if jsonPath != "" {
 				if err := checkOutputFile("--json", jsonPath); err != nil {
@@ -69,25 +69,6 @@ func newScenarioCmd() *cobra.Command {
 	cmd.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://HOST:PORT/metrics while measuring")
 	cmd.Flags().StringVar(&jsonPath, "json", "", "write the scenarios' summary JSON (runs with their fault events, timelines and outcomes) to FILE")
 	return cmd
-}
-
-// pickScenarios is the scenario NAME names, or the whole catalogue.
-func pickScenarios(name string) ([]scenario.Scenario, error) {
-	if name == "all" {
-		return scenario.All(), nil
-	}
-	if s, ok := scenario.Lookup(name); ok {
-		return []scenario.Scenario{s}, nil
-	}
-	return nil, usagef("scenario %q: unknown (have %s, all)", name, strings.Join(scenario.Names(), ", "))
-}
-
-func scenarioHelp() string {
-	var b strings.Builder
-	for _, s := range scenario.All() {
-		fmt.Fprintf(&b, "  %-31s %s\n  %-31s expected: %s\n", s.Name, s.About, "", s.Expect.Words)
-	}
-	return b.String()
 }
 
 // runScenario measures one scenario (a seam for the CLI's tests).
@@ -137,14 +118,9 @@ func isExitError(err error) bool {
 
 // writeScenarioJSON writes the rows of every scenario run into one summary.
 func writeScenarioJSON(stdout io.Writer, path string, started time.Time, list []scenario.Scenario, runs []results.Run) error {
-	names := make([]string, len(list))
-	for i, s := range list {
-		names[i] = s.Name
-	}
-	sum, err := results.NewSummary(started, map[string]any{"scenarios": names})
+	sum, err := scenario.NewSummary(started, list, runs)
 	if err != nil {
 		return err
 	}
-	sum.Runs = runs
 	return flagError(output.Writer{Stdout: stdout, NoTable: true, JSON: path}.Write(sum, nil))
 }
