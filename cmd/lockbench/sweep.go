@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -127,22 +126,11 @@ func (sc *SweepConfig) library() sweep.Config {
 
 // runSweep brings the servers up once and sweeps each strategy on them.
 func runSweep(ctx context.Context, sc SweepConfig) error {
-	started := time.Now()
-	stopMetrics, err := startMetrics(&sc.Base)
+	l, sum, closeLab, err := openLab(ctx, &sc.Base, sc)
 	if err != nil {
 		return err
 	}
-	defer stopMetrics()
-	l, err := upLab(ctx, sc.Base.Topology, &sc.Base)
-	if err != nil {
-		return upError(ctx, err)
-	}
-	defer l.Close()
-	sum, err := results.NewSummary(started, sc)
-	if err != nil {
-		return err
-	}
-	withLab(ctx, sum, l, &sc.Base)
+	defer closeLab()
 	var obs sweep.Observers
 	obs.Cell.Metrics = sc.Base.metrics // the step line stands for the progress line
 	if !sc.Base.Quiet {
