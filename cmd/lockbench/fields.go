@@ -34,6 +34,8 @@ func flagOf(path string) string {
 var flagOfPath = map[string]string{
 	"faults":                            "--fault",
 	"topology.redis_addrs":              "--redis",
+	"topology.etcd_addrs":               "--etcd",
+	"topology.zookeeper_addrs":          "--zookeeper",
 	"topology.redis_auth.password_file": "--redis-password-file",
 	"topology.redis_auth.tls":           "--tls-*",
 	"topology.redis_auth.tls.ca_cert":   "--tls-ca-cert",

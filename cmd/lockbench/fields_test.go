@@ -23,6 +23,8 @@ func TestFlagOf(t *testing.T) {
 		"driver.redlock.ttl":                           "--ttl",
 		"driver.wait_replicas":                         "--wait-replicas",
 		"topology.redis_addrs":                         "--redis",
+		"topology.etcd_addrs":                          "--etcd",
+		"topology.zookeeper_addrs":                     "--zookeeper",
 		"topology.redis_auth.password_file":            "--redis-password-file",
 		"topology.redis_auth.tls.ca_cert":              "--tls-ca-cert",
 		"topology.redis_auth.tls.cert":                 "--tls-cert",

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/results"
 )
 
 // redisHelp is the --redis flag's help, shared by every command that dials masters.
@@ -23,27 +22,6 @@ func bindRedisAuth(fs *pflag.FlagSet, c *RunConfig) {
 	fs.StringVar(&a.TLS.Key, "tls-key", "", "rediss:// masters: the client certificate's key (PEM)")
 	fs.StringVar(&a.TLS.ServerName, "tls-server-name", "", "rediss:// masters: name to verify the certificate against (default: the host of each URL)")
 	fs.BoolVar(&a.TLS.InsecureSkipVerify, "tls-insecure-skip-verify", false, "rediss:// masters: do NOT verify the certificate (marked in every output)")
-}
-
-// validateRedis parses --redis once (a copy of a validated config keeps
-// its parsed masters) and leaves only redacted entries where config.json
-// can see them.
-func (c *RunConfig) validateRedis() error {
-	t := &c.Topology
-	if len(t.RedisMasters) > 0 {
-		return nil
-	}
-	masters, err := redisconn.Resolve(t.RedisAddrs, &t.RedisAuth, c.RedisPasswordFile)
-	if err != nil {
-		return fieldUsage(results.Within("topology", err))
-	}
-	if len(masters) == 0 {
-		return nil
-	}
-	t.RedisMasters = masters
-	t.RedisAddrs = redisconn.Redacted(masters)
-	t.Redis.Masters = len(masters)
-	return nil
 }
 
 // redisList is --redis: comma-separated like pflag's string slices (CSV,
