@@ -78,32 +78,15 @@ var runScenario = scenario.Run
 // one kind; runs are the rows for --json, also when an outcome differs
 // from the expected (exitError).
 func runScenarios(ctx context.Context, w io.Writer, list []scenario.Scenario, obs scenario.Observers) ([]results.Run, error) {
-	var runs []results.Run
-	var differ []string
-	for len(list) > 0 {
-		n := 1
-		for n < len(list) && list[n].Kind == list[0].Kind {
-			n++
-		}
-		var outs []scenario.Outcome
-		for _, s := range list[:n] {
-			o, err := runScenario(ctx, s, obs)
-			if err != nil {
-				return nil, upError(ctx, err)
-			}
-			outs = append(outs, o)
-		}
-		if len(runs) > 0 {
+	tables := 0
+	runs, differ, err := scenario.RunAll(ctx, list, obs, runScenario, func(k scenario.Kind, outs []scenario.Outcome) {
+		if tables++; tables > 1 {
 			fmt.Fprintln(w)
 		}
-		scenario.WriteTable(w, list[0].Kind, outs)
-		for _, o := range outs {
-			runs = append(runs, o.Runs...)
-			if !o.AsExpected() {
-				differ = append(differ, o.Scenario.Name)
-			}
-		}
-		list = list[n:]
+		scenario.WriteTable(w, k, outs)
+	})
+	if err != nil {
+		return nil, upError(ctx, err)
 	}
 	if len(differ) > 0 {
 		return runs, exitError{exitFailure, "measured outcome differs from the expected one: " + strings.Join(differ, ", ")}

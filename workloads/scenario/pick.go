@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -42,4 +43,37 @@ func NewSummary(started time.Time, list []Scenario, runs []results.Run) (*result
 	}
 	sum.Runs = runs
 	return sum, nil
+}
+
+// RunFunc measures one scenario: Run, or a stand-in in tests.
+type RunFunc func(context.Context, Scenario, Observers) (Outcome, error)
+
+// RunAll measures list in order with run and hands each group of
+// consecutive scenarios of one kind to done (a table per kind). It returns
+// every run measured and the names of the scenarios whose outcome differs
+// from the expected one; a scenario that fails to run ends it with no runs.
+func RunAll(ctx context.Context, list []Scenario, obs Observers, run RunFunc, done func(Kind, []Outcome)) (runs []results.Run, differ []string, err error) {
+	for len(list) > 0 {
+		n := 1
+		for n < len(list) && list[n].Kind == list[0].Kind {
+			n++
+		}
+		var outs []Outcome
+		for _, s := range list[:n] {
+			o, err := run(ctx, s, obs)
+			if err != nil {
+				return nil, nil, err
+			}
+			outs = append(outs, o)
+		}
+		done(list[0].Kind, outs)
+		for _, o := range outs {
+			runs = append(runs, o.Runs...)
+			if !o.AsExpected() {
+				differ = append(differ, o.Scenario.Name)
+			}
+		}
+		list = list[n:]
+	}
+	return runs, differ, nil
 }
