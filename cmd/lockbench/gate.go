@@ -65,13 +65,11 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 			if len(thresholds) == 0 && len(baselines) == 0 {
 				return usagef("gate: nothing to check: give --threshold and/or --baseline")
 			}
-			for _, expr := range thresholds {
-				t, err := gate.ParseThreshold(expr)
-				if err != nil {
-					return usagef("--threshold %q: %v", expr, err)
-				}
-				opt.Thresholds = append(opt.Thresholds, t)
+			ts, err := gate.ParseThresholds(thresholds)
+			if err != nil {
+				return gateUsage(err)
 			}
+			opt.Thresholds = append(opt.Thresholds, ts...)
 			in, err := gate.ReadInput(args, baselines, count)
 			if err != nil {
 				return gateUsage(err)
@@ -107,7 +105,7 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 // gateFlag names the gate option or input field a gate error is about.
 func gateFlag(field string) string {
 	return map[string]string{"ThroughputTol": "--throughput-tol", "LatencyTol": "--latency-tol", "Alpha": "--alpha",
-		"LatencyOp": "--op", "Count": "--count", "Current": "summary", "Baseline": "--baseline"}[field]
+		"LatencyOp": "--op", "Count": "--count", "Thresholds": "--threshold", "Current": "summary", "Baseline": "--baseline"}[field]
 }
 
 // gateUsage is a gate error as bad input naming the flag.
