@@ -145,10 +145,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 	if len(res.Cells) == 0 && res.Interrupted {
 		return errInterruptedEarly
 	}
-	for _, m := range res.Cells {
-		sum.Runs = append(sum.Runs, m.Run)
-	}
-	sum.Interrupted = res.Interrupted
+	res.AddTo(sum)
 	w := sc.Base.writer(sc.Base.out())
 	w.Print = func(out io.Writer, _ []results.Run) error { sweep.WriteKnees(out, res.Sweeps, sc.Config); return nil }
 	w.Files = map[string]any{"sweep.json": res.Sweeps}

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // TestWriteKnees: each strategy's knee in the unit of what was stepped, or
@@ -47,6 +49,24 @@ func TestStepLine(t *testing.T) {
 	} {
 		if got := StepLine("s", "cycle", c.st); got != c.want {
 			t.Errorf("%q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestResultAddTo(t *testing.T) {
+	for _, c := range []struct {
+		res         Result
+		runs        int
+		interrupted bool
+	}{
+		{Result{}, 0, false},
+		{Result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}, {Run: results.Run{Name: "b"}}}}, 2, false},
+		{Result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}}, Interrupted: true}, 1, true},
+	} {
+		sum := &results.Summary{Runs: []results.Run{{Name: "before"}}}
+		c.res.AddTo(sum)
+		if len(sum.Runs) != 1+c.runs || sum.Interrupted != c.interrupted || sum.Runs[0].Name != "before" {
+			t.Errorf("%+v: runs %d interrupted %v", c.res, len(sum.Runs), sum.Interrupted)
 		}
 	}
 }
