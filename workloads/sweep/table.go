@@ -50,12 +50,3 @@ func StepLine(run, op string, st capacity.Step) string {
 	}
 	return fmt.Sprintf("step %s: %.0f cycles/s, %s p99 %.0f µs: %s", run, st.CyclesPerS, op, st.P99US, v)
 }
-
-// AddTo puts r's runs (every step measured) and whether it was interrupted
-// into sum.
-func (r Result) AddTo(sum *results.Summary) {
-	for _, c := range r.Cells {
-		sum.Runs = append(sum.Runs, c.Run)
-	}
-	sum.Interrupted = sum.Interrupted || r.Interrupted
-}
