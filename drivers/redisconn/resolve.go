@@ -18,7 +18,7 @@ import (
 func Resolve(entries []string, a *Auth, passwordFile string) ([]Endpoint, error) {
 	if len(entries) == 0 {
 		if a.TLS != (TLSFiles{}) {
-			return nil, &results.FieldError{Field: "redis_auth.tls", Err: errors.New("only with rediss:// masters (local masters run without TLS)")}
+			return nil, &results.FieldError{Field: "redis_auth.tls", Err: errors.New("need rediss:// masters (local masters run without TLS)")}
 		}
 		return nil, nil
 	}
