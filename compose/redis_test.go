@@ -110,7 +110,7 @@ func TestParseAddrs(t *testing.T) {
 		{[]string{"127.0.0.1:6379", "127.0.0.1:6379"}, false},
 	}
 	for _, tc := range tests {
-		if _, err := ParseAddrs("redis", tc.in); (err == nil) != tc.ok {
+		if _, err := ParseAddrs("redis_addrs", tc.in); (err == nil) != tc.ok {
 			t.Errorf("ParseAddrs(%v) = %v, want ok=%v", tc.in, err, tc.ok)
 		}
 	}

@@ -7,7 +7,6 @@ package compose
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -136,21 +135,21 @@ func (t *Topology) Close() error {
 	return errors.Join(errs...)
 }
 
-// ParseAddrs checks a comma-separated host:port list: every entry well formed
-// and none twice. name is the flag for the error message.
-func ParseAddrs(name string, list []string) ([]string, error) {
+// ParseAddrs checks a host:port list: every entry well formed and none
+// twice. A bad entry is a *results.FieldError of field.
+func ParseAddrs(field string, list []string) ([]string, error) {
 	seen := map[string]bool{}
 	out := make([]string, 0, len(list))
 	for _, a := range list {
 		host, port, err := net.SplitHostPort(a)
 		if err != nil || host == "" {
-			return nil, fmt.Errorf("--%s %q: want host:port", name, a)
+			return nil, results.Invalid(field, a, "want host:port")
 		}
 		if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
-			return nil, fmt.Errorf("--%s %q: bad port %q", name, a, port)
+			return nil, results.Invalid(field, a, "bad port %q", port)
 		}
 		if seen[a] {
-			return nil, fmt.Errorf("--%s %q: listed twice", name, a)
+			return nil, results.Invalid(field, a, "listed twice")
 		}
 		seen[a] = true
 		out = append(out, a)

@@ -78,3 +78,22 @@ func topCount(ms []ErrorCount) int64 {
 	}
 	return n
 }
+
+// TopError is the most frequent kept error message of r ("" when none).
+func (r Run) TopError() string {
+	var best ErrorCount
+	for _, m := range r.ErrorsByMaster {
+		for _, e := range m.Messages {
+			if e.Count > best.Count {
+				best = e
+			}
+		}
+	}
+	return best.Message
+}
+
+// MostlyFailed: more than half of c's attempts failed (errors and
+// timeouts); false when there were none.
+func (c Counts) MostlyFailed() bool {
+	return c.Attempts > 0 && 2*(c.Errors+c.Timeouts) > c.Attempts
+}

@@ -51,7 +51,8 @@ func (e *FieldError) Name(name func(field string) string) string {
 }
 
 // Within puts err's field under prefix ("workers" in "workload" is
-// "workload.workers"); other errors pass unchanged.
+// "workload.workers"), and the field it breaks if any (both are in the
+// same config); other errors pass unchanged.
 func Within(prefix string, err error) error {
 	var fe *FieldError
 	if !errors.As(err, &fe) {
@@ -59,5 +60,8 @@ func Within(prefix string, err error) error {
 	}
 	c := *fe
 	c.Field = prefix + "." + c.Field
+	if in, ok := c.Err.(*FieldError); ok {
+		c.Err = Within(prefix, in)
+	}
 	return &c
 }

@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"io"
+	"time"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -12,9 +12,27 @@ import (
 // measured is one cell's outcome.
 type measured = lab.Cell
 
-// upLab starts cfg's servers, telling the phase on stderr unless quiet.
-func upLab(ctx context.Context, spec compose.Spec, c *RunConfig) (*lab.Lab, error) {
-	return lab.Up(ctx, spec, c.log())
+// openLab starts what a command measures on: --metrics-addr, the servers
+// of c's topology (phases on stderr unless quiet) and the summary of
+// config with the lab's server versions and facts. closeLab stops them.
+func openLab(ctx context.Context, c *RunConfig, config any) (l *lab.Lab, sum *results.Summary, closeLab func(), err error) {
+	started := time.Now()
+	stopMetrics, err := startMetrics(c)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if l, err = lab.Up(ctx, c.Topology, c.log()); err != nil {
+		stopMetrics()
+		return nil, nil, nil, upError(ctx, err)
+	}
+	closeLab = func() { l.Close(); stopMetrics() }
+	if sum, err = results.NewSummary(started, config); err != nil {
+		closeLab()
+		return nil, nil, nil, err
+	}
+	sum.Versions = l.Versions(ctx, sum.Versions)
+	sum.Servers = l.Servers(sum.Servers, c.log())
+	return l, sum, closeLab, nil
 }
 
 // measureCell measures cfg on l with the CLI's observers: the progress
@@ -29,13 +47,6 @@ func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (measured, erro
 		obs.Progress = p
 	}
 	return l.Measure(ctx, cfg.Config, obs)
-}
-
-// withLab adds the lab's server versions and facts to sum, telling the
-// servers' warnings on stderr unless quiet.
-func withLab(ctx context.Context, sum *results.Summary, l *lab.Lab, c *RunConfig) {
-	sum.Versions = l.Versions(ctx, sum.Versions)
-	sum.Servers = l.Servers(sum.Servers, c.log())
 }
 
 // log is where a cell's phases, fault events and warnings go: stderr, or

@@ -13,14 +13,8 @@ import (
 // writeCompare prints the table with its "vs seq" column and the
 // compare's summary under it, and writes --json and --out.
 func writeCompare(stdout io.Writer, base RunConfig, sum *results.Summary, cells []measured, ceilings map[int]float64) error {
-	ratios := map[string]float64{}
-	for _, r := range sum.Runs {
-		if v := r.VsSequential; v != nil {
-			ratios[r.Name] = *v
-		}
-	}
 	w := base.writer(stdout)
-	w.TableOptions.Ratios, w.TableOptions.RatioName = ratios, "vs seq"
+	w.TableOptions.Ratios, w.TableOptions.RatioName = compare.VsSequential(sum.Runs), "vs seq"
 	w.Below = func(out io.Writer) { compare.WriteSummary(out, sum.Runs, ceilings) }
 	return flagError(w.Write(sum, cellLogs(cells)))
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/multiplex"
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -103,14 +103,8 @@ func (c *RunConfig) validate() error {
 	// The flags that take addresses, URLs and credentials first: the
 	// library's checks count the servers they name.
 	b, _ := backends.Lookup(c.Driver.Backend)
-	if err := c.validateRedis(); err != nil {
-		return err
-	}
-	if err := c.validateEtcd(b.NeedsEtcd); err != nil {
-		return err
-	}
-	if err := c.validateBackends(); err != nil {
-		return err
+	if err := c.Topology.ResolveExternal(c.RedisPasswordFile, b.NeedsEtcd); err != nil {
+		return fieldUsage(results.Within("topology", err))
 	}
 	if err := c.Config.Validate(); err != nil {
 		return fieldUsage(err)
@@ -165,22 +159,4 @@ func bindEtcd(fs *pflag.FlagSet, c *RunConfig) {
 // bindPeers registers the peer libraries' flags.
 func bindPeers(fs *pflag.FlagSet, c *RunConfig) {
 	fs.BoolVar(&c.Driver.RedsyncNoFailFast, "redsync-no-fail-fast", false, "redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)")
-}
-
-// validateEtcd checks the etcd cluster flags when the backend needs etcd.
-func (c *RunConfig) validateEtcd(needed bool) error {
-	if !needed {
-		return nil
-	}
-	if err := c.validateEtcdAccess(); err != nil {
-		return err
-	}
-	if len(c.Topology.EtcdAddrs) > 0 {
-		addrs, err := compose.ParseAddrs("etcd", c.Topology.EtcdAddrs)
-		if err != nil {
-			return usageError{err}
-		}
-		c.Topology.EtcdAddrs = addrs
-	}
-	return nil
 }

@@ -1,10 +1,6 @@
 package main
 
-import (
-	"github.com/spf13/pflag"
-
-	"github.com/lockbench/lockbench/compose"
-)
+import "github.com/spf13/pflag"
 
 // bindBackends registers the zookeeper, postgres and single backends' flags.
 func bindBackends(fs *pflag.FlagSet, c *RunConfig) {
@@ -18,18 +14,4 @@ func bindBackends(fs *pflag.FlagSet, c *RunConfig) {
 	fs.DurationVar(&d.Postgres.WaitTimeout, "pg-wait-timeout", d.Postgres.WaitTimeout, "postgres: lock_timeout of a waiting attempt; running out counts as busy")
 	fs.IntVar(&d.WaitReplicas, "wait-replicas", d.WaitReplicas, "single: WAIT K replicas after the SET before a grant counts (0: no WAIT)")
 	fs.DurationVar(&d.WaitTimeout, "wait-timeout", d.WaitTimeout, "single: WAIT's timeout")
-}
-
-// validateBackends normalises --zookeeper's addresses (host:port, each
-// once).
-func (c *RunConfig) validateBackends() error {
-	t := &c.Topology
-	if len(t.ZooKeeperAddrs) > 0 {
-		addrs, err := compose.ParseAddrs("zookeeper", t.ZooKeeperAddrs)
-		if err != nil {
-			return usageError{err}
-		}
-		t.ZooKeeperAddrs = addrs
-	}
-	return nil
 }

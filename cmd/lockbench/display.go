@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"time"
 
@@ -29,9 +28,6 @@ func bindDisplay(fs *pflag.FlagSet, c *RunConfig) {
 func startMetrics(c *RunConfig) (stop func(), err error) {
 	if c.MetricsAddr == "" {
 		return func() {}, nil
-	}
-	if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
-		return nil, usagef("--metrics-addr %q: want HOST:PORT (%v)", c.MetricsAddr, err)
 	}
 	e := prom.New()
 	srv, err := prom.Listen(c.MetricsAddr, e)

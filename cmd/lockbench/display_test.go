@@ -107,7 +107,7 @@ func TestTablesFit(t *testing.T) {
 	}
 	for name, write := range map[string]func(*strings.Builder){
 		"scenario": func(b *strings.Builder) { scenario.WriteFaultsTable(b, outs) },
-		"sweep":    func(b *strings.Builder) { printKnees(b, sweeps, sc) },
+		"sweep":    func(b *strings.Builder) { sweep.WriteKnees(b, sweeps, sc) },
 	} {
 		var b strings.Builder
 		write(&b)

@@ -17,12 +17,11 @@ func checkFailures(w io.Writer, cfg RunConfig, runs []results.Run) error {
 	var bad []string
 	for _, r := range runs {
 		c := r.Counts
-		failed := c.Errors + c.Timeouts
-		if c.Attempts == 0 || 2*failed <= c.Attempts {
+		if !c.MostlyFailed() {
 			continue
 		}
-		why := ""
-		if top := topMessage(r); top != "" {
+		failed, why := c.Errors+c.Timeouts, ""
+		if top := r.TopError(); top != "" {
 			why = fmt.Sprintf(" (most common: %s)", top)
 		}
 		fmt.Fprintf(w, "lockbench: WARNING: %s: %.1f %% of %d attempts failed: %d errors, %d timeouts%s; the errors are listed under the table\n",
@@ -37,17 +36,4 @@ func checkFailures(w io.Writer, cfg RunConfig, runs []results.Run) error {
 		return nil
 	}
 	return exitError{exitFailure, fmt.Sprintf("more than half the attempts failed in %v (--allow-failures accepts that)", bad)}
-}
-
-// topMessage is the most frequent kept error message of a run.
-func topMessage(r results.Run) string {
-	var best results.ErrorCount
-	for _, m := range r.ErrorsByMaster {
-		for _, e := range m.Messages {
-			if e.Count > best.Count {
-				best = e
-			}
-		}
-	}
-	return best.Message
 }

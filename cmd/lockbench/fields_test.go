@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
 
 // TestFlagOf: every config field a library names in its errors maps to the
 // flag that sets it.
@@ -18,12 +23,47 @@ func TestFlagOf(t *testing.T) {
 		"driver.postgres.mode":                         "--pg-mode",
 		"driver.redlock.ttl":                           "--ttl",
 		"driver.wait_replicas":                         "--wait-replicas",
+		"topology.redis_addrs":                         "--redis",
+		"topology.etcd_addrs":                          "--etcd",
+		"topology.zookeeper_addrs":                     "--zookeeper",
+		"topology.redis_auth.password_file":            "--redis-password-file",
+		"topology.redis_auth.tls.ca_cert":              "--tls-ca-cert",
+		"topology.redis_auth.tls.cert":                 "--tls-cert",
+		"topology.redis_auth.tls.key":                  "--tls-key",
+		"topology.etcd_access.username":                "--etcd-user",
+		"topology.etcd.secure":                         "--etcd-secure",
 	} {
 		if got := flagOf(path); got != flag {
 			t.Errorf("flagOf(%q) = %s, want %s", path, got, flag)
 		}
 		if newRunCmd().Flags().Lookup(flag[2:]) == nil {
 			t.Errorf("run has no flag %s", flag)
+		}
+	}
+}
+
+// TestFlagOfPathFlagsExist: every flag a special case of flagOf names
+// (each of "a/b", every match of "--tls-*") is one of run's flags.
+func TestFlagOfPathFlagsExist(t *testing.T) {
+	fs := newRunCmd().Flags()
+	for path, names := range flagOfPath {
+		for _, f := range strings.Split(names, "/") {
+			name := strings.TrimPrefix(f, "--")
+			if prefix, ok := strings.CutSuffix(name, "*"); ok {
+				n := 0
+				fs.VisitAll(func(fl *pflag.Flag) {
+					if strings.HasPrefix(fl.Name, prefix) {
+						n++
+					}
+				})
+				if n == 0 {
+					t.Errorf("%s: no flag matches %s", path, f)
+				}
+				continue
+			}
+			if fs.Lookup(name) == nil {
+				t.Errorf("%s: run has no flag %s", path, f)
+			}
 		}
 	}
 }

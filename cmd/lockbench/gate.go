@@ -3,13 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/gate"
 )
 
@@ -68,20 +65,14 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 			if len(thresholds) == 0 && len(baselines) == 0 {
 				return usagef("gate: nothing to check: give --threshold and/or --baseline")
 			}
-			for _, expr := range thresholds {
-				t, err := gate.ParseThreshold(expr)
-				if err != nil {
-					return usagef("--threshold %q: %v", expr, err)
-				}
-				opt.Thresholds = append(opt.Thresholds, t)
+			ts, err := gate.ParseThresholds(thresholds)
+			if err != nil {
+				return gateUsage(err)
 			}
-			in := gate.Input{Count: count}
-			var err error
-			if in.Current, err = readSources("summary", args); err != nil {
-				return err
-			}
-			if in.Baseline, err = readSources("--baseline", baselines); err != nil {
-				return err
+			opt.Thresholds = append(opt.Thresholds, ts...)
+			in, err := gate.ReadInput(args, baselines, count)
+			if err != nil {
+				return gateUsage(err)
 			}
 			v, err := gate.Check(in, opt)
 			if err != nil {
@@ -94,13 +85,7 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 				return err
 			}
 			if v.Failed {
-				var failed []string
-				for _, r := range v.Rows {
-					if !r.Pass {
-						failed = append(failed, r.Run+" "+r.Check)
-					}
-				}
-				return exitError{code: exitFailure, msg: "gate failed: " + strings.Join(failed, "; ")}
+				return exitError{code: exitFailure, msg: "gate failed: " + strings.Join(v.FailedChecks(), "; ")}
 			}
 			return nil
 		},
@@ -120,7 +105,7 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 // gateFlag names the gate option or input field a gate error is about.
 func gateFlag(field string) string {
 	return map[string]string{"ThroughputTol": "--throughput-tol", "LatencyTol": "--latency-tol", "Alpha": "--alpha",
-		"LatencyOp": "--op", "Count": "--count", "Current": "summary", "Baseline": "--baseline"}[field]
+		"LatencyOp": "--op", "Count": "--count", "Thresholds": "--threshold", "Current": "summary", "Baseline": "--baseline"}[field]
 }
 
 // gateUsage is a gate error as bad input naming the flag.
@@ -130,25 +115,4 @@ func gateUsage(err error) error {
 		return usagef("%s", fe.Name(gateFlag))
 	}
 	return usagef("gate: %v", err)
-}
-
-// readSources reads every summary (a file or an --out dir) of one side.
-func readSources(what string, paths []string) ([]gate.Source, error) {
-	var out []gate.Source
-	for _, p := range paths {
-		s, err := readSummaryPath(p)
-		if err != nil {
-			return nil, usagef("%s %q: %v", what, p, err)
-		}
-		out = append(out, gate.Source{Path: p, Summary: s})
-	}
-	return out, nil
-}
-
-// readSummaryPath reads a summary file, or DIR/summary.json.
-func readSummaryPath(p string) (*results.Summary, error) {
-	if st, err := os.Stat(p); err == nil && st.IsDir() {
-		p = filepath.Join(p, "summary.json")
-	}
-	return results.ReadSummary(p)
 }

@@ -42,16 +42,9 @@ host and run name, whatever the path; a merged run remembers its inputs).`,
 			if err := checkDir(out); err != nil {
 				return usagef("--out %q: %v", out, err)
 			}
-			var dirs []*results.RunDir
-			for _, a := range args {
-				d, err := results.ReadRunPath(a)
-				if err != nil {
-					return usagef("merge %q: %v", a, err)
-				}
-				if err := output.Outside(out, d.Dir); err != nil {
-					return usagef("--out %q: %v", out, err)
-				}
-				dirs = append(dirs, d)
+			dirs, err := output.ReadMergeInputs(out, args)
+			if err != nil {
+				return usageError{flagError(err)}
 			}
 			sum, logs, err := results.Merge(dirs, force)
 			if errors.Is(err, results.ErrConfigMismatch) || errors.Is(err, results.ErrNotConcurrent) || errors.Is(err, results.ErrDuplicateRun) {
@@ -60,7 +53,7 @@ host and run name, whatever the path; a merged run remembers its inputs).`,
 			if err != nil {
 				return err
 			}
-			if err := writeMerged(out, sum, logs); err != nil {
+			if err := output.WriteMerged(out, sum, logs); err != nil {
 				return flagError(err)
 			}
 			if !quiet {
@@ -74,14 +67,4 @@ host and run name, whatever the path; a merged run remembers its inputs).`,
 	fs.BoolVar(&force, "force", false, "merge runs of different configs, or runs that did not overlap in time")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "no table on stdout")
 	return cmd
-}
-
-// writeMerged writes the merged summary, config and interval logs into dir.
-func writeMerged(dir string, sum *results.Summary, logs map[string]results.RunLogs) error {
-	w := output.Writer{Out: dir, NoTable: true}
-	l := make(map[string]output.Logs, len(logs))
-	for name, rl := range logs {
-		l[name] = output.MergedLogs(rl)
-	}
-	return w.Write(sum, l)
 }

@@ -24,33 +24,6 @@ func bindRedisAuth(fs *pflag.FlagSet, c *RunConfig) {
 	fs.BoolVar(&a.TLS.InsecureSkipVerify, "tls-insecure-skip-verify", false, "rediss:// masters: do NOT verify the certificate (marked in every output)")
 }
 
-// validateRedis parses --redis once (a copy of a validated config keeps
-// its parsed masters) and leaves only redacted entries where config.json
-// can see them.
-func (c *RunConfig) validateRedis() error {
-	t := &c.Topology
-	if len(t.RedisMasters) > 0 {
-		return nil
-	}
-	if len(t.RedisAddrs) == 0 {
-		if t.RedisAuth.TLS != (redisconn.TLSFiles{}) {
-			return usagef("--tls-*: only with rediss:// masters in --redis (local masters run without TLS)")
-		}
-		return nil
-	}
-	if err := t.RedisAuth.LoadAuth(c.RedisPasswordFile); err != nil {
-		return usageError{err}
-	}
-	masters, err := redisconn.Parse("redis", t.RedisAddrs, t.RedisAuth)
-	if err != nil {
-		return usageError{err}
-	}
-	t.RedisMasters = masters
-	t.RedisAddrs = redisconn.Redacted(masters)
-	t.Redis.Masters = len(masters)
-	return nil
-}
-
 // redisList is --redis: comma-separated like pflag's string slices (CSV,
 // so a password with a comma can be quoted), but it keeps empty and blank
 // entries for validation to refuse by name (a StringSlice drops --redis ""

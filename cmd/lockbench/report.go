@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/results/output"
 )
 
 func newReportCmd() *cobra.Command {
@@ -33,14 +31,9 @@ when the directory holds one, and the config and versions of every input.`,
 			if err := checkOutputFile("--out", out); err != nil {
 				return err
 			}
-			rep := &results.Report{Title: title, Generated: time.Now().UTC().Truncate(time.Second)}
-			for _, a := range args {
-				if err := addReportInput(rep, a); err != nil {
-					return usagef("report %q: %v", a, err)
-				}
-			}
-			if rep.Title == "" {
-				rep.Title = "lockbench report"
+			rep, err := output.ReadReport(title, time.Now(), args)
+			if err != nil {
+				return usagef("%v", err)
 			}
 			var buf bytes.Buffer
 			if err := rep.WriteHTML(&buf); err != nil {
@@ -59,36 +52,4 @@ when the directory holds one, and the config and versions of every input.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the HTML page to FILE (- for stdout)")
 	cmd.Flags().StringVar(&title, "title", "", "page title (default \"lockbench report\")")
 	return cmd
-}
-
-// addReportInput adds a directory (summary.json, .hlog files, sweep.json)
-// or a summary file (with the .hlog files beside it, if any).
-func addReportInput(rep *results.Report, path string) error {
-	dir := path
-	if st, err := os.Stat(path); err != nil {
-		return err
-	} else if !st.IsDir() {
-		if filepath.Base(path) != "summary.json" {
-			s, err := results.ReadSummary(path)
-			if err != nil {
-				return err
-			}
-			rep.AddSource(path, s, nil)
-			return nil
-		}
-		dir = filepath.Dir(path)
-	}
-	d, err := results.ReadRunDir(dir)
-	if err != nil {
-		return err
-	}
-	sw, err := capacity.Read(dir)
-	if err != nil {
-		return err
-	}
-	rep.AddSource(path, d.Summary, d.Logs)
-	for _, w := range sw {
-		rep.Sweeps = append(rep.Sweeps, w)
-	}
-	return nil
 }

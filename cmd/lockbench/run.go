@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -43,22 +42,11 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 
 // runOne is `lockbench run`: up, measure, write, down.
 func runOne(ctx context.Context, cfg RunConfig) error {
-	started := time.Now()
-	stopMetrics, err := startMetrics(&cfg)
+	l, sum, closeLab, err := openLab(ctx, &cfg, cfg)
 	if err != nil {
 		return err
 	}
-	defer stopMetrics()
-	l, err := upLab(ctx, cfg.Topology, &cfg)
-	if err != nil {
-		return upError(ctx, err)
-	}
-	defer l.Close()
-	sum, err := results.NewSummary(started, cfg)
-	if err != nil {
-		return err
-	}
-	withLab(ctx, sum, l, &cfg)
+	defer closeLab()
 	m, err := measureCell(ctx, cfg, l)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -22,7 +22,7 @@ func newScenarioCmd() *cobra.Command {
 		Short: "Run a named Redlock failure scenario and print measured vs expected",
 		Long: "scenario runs a documented experiment from the Redlock debate against 5 local masters and prints\n" +
 			"violations (from the referee), availability before/during/after the fault and recovery time next to\n" +
-			"the expected outcome. Scenarios:\n\n" + scenarioHelp(),
+			"the expected outcome. Scenarios:\n\n" + scenario.Help(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("%s: one scenario NAME or all, not %q", cmd.CommandPath(), strings.Join(args, " "))
@@ -31,12 +31,12 @@ func newScenarioCmd() *cobra.Command {
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 || list {
-				fmt.Fprint(cmd.OutOrStdout(), scenarioHelp())
+				fmt.Fprint(cmd.OutOrStdout(), scenario.Help())
 				return nil
 			}
-			picked, err := pickScenarios(args[0])
+			picked, err := scenario.Pick(args[0])
 			if err != nil {
-				return err
+				return usageError{err}
 			}
 			if jsonPath != "" {
 				if err := checkOutputFile("--json", jsonPath); err != nil {
@@ -71,25 +71,6 @@ func newScenarioCmd() *cobra.Command {
 	return cmd
 }
 
-// pickScenarios is the scenario NAME names, or the whole catalogue.
-func pickScenarios(name string) ([]scenario.Scenario, error) {
-	if name == "all" {
-		return scenario.All(), nil
-	}
-	if s, ok := scenario.Lookup(name); ok {
-		return []scenario.Scenario{s}, nil
-	}
-	return nil, usagef("scenario %q: unknown (have %s, all)", name, strings.Join(scenario.Names(), ", "))
-}
-
-func scenarioHelp() string {
-	var b strings.Builder
-	for _, s := range scenario.All() {
-		fmt.Fprintf(&b, "  %-31s %s\n  %-31s expected: %s\n", s.Name, s.About, "", s.Expect.Words)
-	}
-	return b.String()
-}
-
 // runScenario measures one scenario (a seam for the CLI's tests).
 var runScenario = scenario.Run
 
@@ -97,32 +78,15 @@ var runScenario = scenario.Run
 // one kind; runs are the rows for --json, also when an outcome differs
 // from the expected (exitError).
 func runScenarios(ctx context.Context, w io.Writer, list []scenario.Scenario, obs scenario.Observers) ([]results.Run, error) {
-	var runs []results.Run
-	var differ []string
-	for len(list) > 0 {
-		n := 1
-		for n < len(list) && list[n].Kind == list[0].Kind {
-			n++
-		}
-		var outs []scenario.Outcome
-		for _, s := range list[:n] {
-			o, err := runScenario(ctx, s, obs)
-			if err != nil {
-				return nil, upError(ctx, err)
-			}
-			outs = append(outs, o)
-		}
-		if len(runs) > 0 {
+	tables := 0
+	runs, differ, err := scenario.RunAll(ctx, list, obs, runScenario, func(k scenario.Kind, outs []scenario.Outcome) {
+		if tables++; tables > 1 {
 			fmt.Fprintln(w)
 		}
-		scenario.WriteTable(w, list[0].Kind, outs)
-		for _, o := range outs {
-			runs = append(runs, o.Runs...)
-			if !o.AsExpected() {
-				differ = append(differ, o.Scenario.Name)
-			}
-		}
-		list = list[n:]
+		scenario.WriteTable(w, k, outs)
+	})
+	if err != nil {
+		return nil, upError(ctx, err)
 	}
 	if len(differ) > 0 {
 		return runs, exitError{exitFailure, "measured outcome differs from the expected one: " + strings.Join(differ, ", ")}
@@ -137,14 +101,9 @@ func isExitError(err error) bool {
 
 // writeScenarioJSON writes the rows of every scenario run into one summary.
 func writeScenarioJSON(stdout io.Writer, path string, started time.Time, list []scenario.Scenario, runs []results.Run) error {
-	names := make([]string, len(list))
-	for i, s := range list {
-		names[i] = s.Name
-	}
-	sum, err := results.NewSummary(started, map[string]any{"scenarios": names})
+	sum, err := scenario.NewSummary(started, list, runs)
 	if err != nil {
 		return err
 	}
-	sum.Runs = runs
 	return flagError(output.Writer{Stdout: stdout, NoTable: true, JSON: path}.Write(sum, nil))
 }

@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/results"
@@ -129,27 +126,16 @@ func (sc *SweepConfig) library() sweep.Config {
 
 // runSweep brings the servers up once and sweeps each strategy on them.
 func runSweep(ctx context.Context, sc SweepConfig) error {
-	started := time.Now()
-	stopMetrics, err := startMetrics(&sc.Base)
+	l, sum, closeLab, err := openLab(ctx, &sc.Base, sc)
 	if err != nil {
 		return err
 	}
-	defer stopMetrics()
-	l, err := upLab(ctx, sc.Base.Topology, &sc.Base)
-	if err != nil {
-		return upError(ctx, err)
-	}
-	defer l.Close()
-	sum, err := results.NewSummary(started, sc)
-	if err != nil {
-		return err
-	}
-	withLab(ctx, sum, l, &sc.Base)
+	defer closeLab()
 	var obs sweep.Observers
 	obs.Cell.Metrics = sc.Base.metrics // the step line stands for the progress line
 	if !sc.Base.Quiet {
 		obs.Step = func(run string, st capacity.Step) {
-			fmt.Fprintf(sc.Base.errOut(), "step %s: %.0f cycles/s, %s p99 %.0f µs: %s\n", run, st.CyclesPerS, sc.Op, st.P99US, verdict(st))
+			fmt.Fprintln(sc.Base.errOut(), sweep.StepLine(run, sc.Op, st))
 		}
 	}
 	res, err := sweep.Run(ctx, l, sc.library(), obs)
@@ -159,15 +145,12 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 	if len(res.Cells) == 0 && res.Interrupted {
 		return errInterruptedEarly
 	}
-	for _, m := range res.Cells {
-		sum.Runs = append(sum.Runs, m.Run)
-	}
-	sum.Interrupted = res.Interrupted
+	res.AddTo(sum)
 	w := sc.Base.writer(sc.Base.out())
-	w.Print = func(out io.Writer, _ []results.Run) error { printKnees(out, res.Sweeps, sc.Config); return nil }
+	w.Print = func(out io.Writer, _ []results.Run) error { sweep.WriteKnees(out, res.Sweeps, sc.Config); return nil }
 	w.Files = map[string]any{"sweep.json": res.Sweeps}
 	if w.Format != output.Table || w.JSON == "-" {
-		printKnees(sc.Base.errOut(), res.Sweeps, sc.Config) // stdout is the CSV, benchmark lines or JSON alone
+		sweep.WriteKnees(sc.Base.errOut(), res.Sweeps, sc.Config) // stdout is the CSV, benchmark lines or JSON alone
 	}
 	if err := flagError(w.Write(sum, cellLogs(res.Cells))); err != nil {
 		return err
@@ -176,39 +159,4 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return errInterrupted
 	}
 	return nil
-}
-
-func printKnees(w io.Writer, sweeps []capacity.Sweep, sc sweep.Config) {
-	fmt.Fprintf(w, "knee: highest load with %s p99 < %v and no errors\n", sc.Op, sc.SLO)
-	t := results.NewTable(w, results.TableWidth)
-	t.Header("strategy", "knee", "cycles/s", sc.Op+"\np99 µs", "note")
-	for _, s := range sweeps {
-		if len(s.Steps) == 0 {
-			continue
-		}
-		if s.Knee < 0 {
-			last := s.Steps[len(s.Steps)-1]
-			_ = t.Append(s.Name, "none", "-", "-", fmt.Sprintf("every step failed, down to %s %g: %s", sc.By, sc.By.Load(last), last.Reason))
-			continue
-		}
-		k := s.Steps[s.Knee]
-		load := fmt.Sprintf("%.0f/s", k.Rate)
-		if sc.By == sweep.ByWorkers {
-			load = fmt.Sprintf("%d workers", k.Workers)
-		}
-		_ = t.Append(s.Name, load, fmt.Sprintf("%.0f", k.CyclesPerS), fmt.Sprintf("%.0f", k.P99US), "")
-	}
-	t.Configure(func(cfg *tablewriter.Config) {
-		cfg.Header.Alignment.PerColumn = []tw.Align{tw.AlignLeft}
-		cfg.Row.Alignment.PerColumn = []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}
-		cfg.Row.Formatting.AutoWrap = tw.WrapNormal
-	})
-	_ = t.Render()
-}
-
-func verdict(st capacity.Step) string {
-	if st.OK {
-		return "ok"
-	}
-	return "over: " + st.Reason
 }

@@ -1,36 +1,6 @@
 package main
 
-import (
-	"fmt"
-	"runtime/debug"
-)
+import "github.com/lockbench/lockbench/results"
 
-// version is the module version and VCS revision the binary was built from,
-// as runtime/debug.ReadBuildInfo reports them (go build stamps both).
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown (no build info)"
-	}
-	v := bi.Main.Version
-	if v == "" {
-		v = "(devel)"
-	}
-	var rev, when, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = ", modified"
-			}
-		}
-	}
-	if rev == "" {
-		return fmt.Sprintf("%s (no VCS revision), %s", v, bi.GoVersion)
-	}
-	return fmt.Sprintf("%s (revision %s, %s%s), %s", v, rev, when, dirty, bi.GoVersion)
-}
+// version is what --version prints (results.BuildVersion).
+var version = results.BuildVersion

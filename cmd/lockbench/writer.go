@@ -36,10 +36,11 @@ func writeOutDir(dir string, sum *results.Summary, cells []measured) error {
 	return flagError(output.Writer{Out: dir, NoTable: true}.Write(sum, cellLogs(cells)))
 }
 
-// flagError names the flag of a failed write: --json or --out.
+// flagError names the flag of a failed write or read: --json or --out,
+// other destinations (a command's inputs) as they are.
 func flagError(err error) error {
 	var e *output.Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && (e.Dest == "json" || e.Dest == "out") {
 		return fmt.Errorf("--%s %q: %w", e.Dest, e.Path, e.Err)
 	}
 	return err

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // Environment variables that give every --redis entry without its own
@@ -40,24 +42,24 @@ func (f TLSFiles) Config() (*tls.Config, error) {
 	if f.CACert != "" {
 		pem, err := os.ReadFile(f.CACert)
 		if err != nil {
-			return nil, fmt.Errorf("--tls-ca-cert %q: %v", f.CACert, pathErr(err))
+			return nil, results.Invalid("ca_cert", f.CACert, "%v", pathErr(err))
 		}
 		c.RootCAs = x509.NewCertPool()
 		if !c.RootCAs.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("--tls-ca-cert %q: no PEM certificate in it", f.CACert)
+			return nil, results.Invalid("ca_cert", f.CACert, "no PEM certificate in it")
 		}
 	}
 	switch {
 	case f.Cert != "" && f.Key != "":
 		pair, err := tls.LoadX509KeyPair(f.Cert, f.Key)
 		if err != nil {
-			return nil, fmt.Errorf("--tls-cert %q / --tls-key %q: %v", f.Cert, f.Key, err)
+			return nil, &results.FieldError{Field: "cert", Value: fmt.Sprintf("%q", f.Cert), Err: results.Invalid("key", f.Key, "%v", err)}
 		}
 		c.Certificates = []tls.Certificate{pair}
 	case f.Cert != "":
-		return nil, fmt.Errorf("--tls-cert %q: needs --tls-key", f.Cert)
+		return nil, &results.FieldError{Field: "cert", Value: fmt.Sprintf("%q", f.Cert), Err: &results.FieldError{Field: "key", Err: errors.New("is needed too")}}
 	case f.Key != "":
-		return nil, fmt.Errorf("--tls-key %q: needs --tls-cert", f.Key)
+		return nil, &results.FieldError{Field: "key", Value: fmt.Sprintf("%q", f.Key), Err: &results.FieldError{Field: "cert", Err: errors.New("is needed too")}}
 	}
 	return c, nil
 }
@@ -88,14 +90,14 @@ func (a *Auth) LoadAuth(passwordFile string) error {
 	if passwordFile != "" {
 		b, err := os.ReadFile(passwordFile)
 		if err != nil {
-			return fmt.Errorf("--redis-password-file %q: %v", passwordFile, pathErr(err))
+			return results.Invalid("password_file", passwordFile, "%v", pathErr(err))
 		}
 		if env != "" {
-			return fmt.Errorf("--redis-password-file %q: %s is set too; give one", passwordFile, EnvPassword)
+			return results.Invalid("password_file", passwordFile, "%s is set too; give one", EnvPassword)
 		}
 		a.Password = strings.TrimRight(string(b), "\r\n")
 		if a.Password == "" {
-			return fmt.Errorf("--redis-password-file %q: empty", passwordFile)
+			return results.Invalid("password_file", passwordFile, "empty")
 		}
 		return nil
 	}
@@ -105,16 +107,17 @@ func (a *Auth) LoadAuth(passwordFile string) error {
 	return nil
 }
 
-// Parse reads the entries of flag (--redis): host:port,
+// Parse reads the masters' entries: host:port,
 // redis://[user[:password]@]host:port[/db] or rediss://… (TLS). Spaces
 // around an entry are dropped; an empty entry, a master listed twice or an
-// unknown scheme is an error naming the (redacted) entry.
-func Parse(flag string, entries []string, a Auth) ([]Endpoint, error) {
+// unknown scheme is an error naming the (redacted) entry. Errors are
+// *results.FieldError named as Resolve's.
+func Parse(entries []string, a Auth) ([]Endpoint, error) {
 	var tlsBase *tls.Config
 	if a.TLS.set() {
 		var err error
 		if tlsBase, err = a.TLS.Config(); err != nil {
-			return nil, err
+			return nil, results.Within("redis_auth.tls", err)
 		}
 	}
 	out := make([]Endpoint, 0, len(entries))
@@ -124,7 +127,7 @@ func Parse(flag string, entries []string, a Auth) ([]Endpoint, error) {
 		entry := strings.TrimSpace(raw)
 		e, err := parseOne(entry)
 		if err != nil {
-			return nil, fmt.Errorf("--%s %q: %v", flag, RedactURL(raw), err)
+			return nil, results.Invalid("redis_addrs", RedactURL(raw), "%v", err)
 		}
 		if e.Password == "" { // redis://alice@host takes its password from the environment
 			if e.Username == "" {
@@ -143,13 +146,13 @@ func Parse(flag string, entries []string, a Auth) ([]Endpoint, error) {
 			}
 		}
 		if seen[e.Addr] {
-			return nil, fmt.Errorf("--%s %q: listed twice", flag, RedactURL(entry))
+			return nil, results.Invalid("redis_addrs", RedactURL(entry), "listed twice")
 		}
 		seen[e.Addr] = true
 		out = append(out, e)
 	}
 	if tlsBase != nil && !anyTLS {
-		return nil, fmt.Errorf("--tls-*: no rediss:// master in --%s (TLS flags apply to rediss:// entries)", flag)
+		return nil, &results.FieldError{Field: "redis_auth.tls", Err: errors.New("apply to rediss:// masters, and none is given")}
 	}
 	return out, nil
 }

@@ -25,7 +25,7 @@ func TestParse(t *testing.T) {
 		{"rediss://bob:pw@h:6/1", "h:6", "bob", "pw", 1, true, "rediss://bob:xxxxx@h:6/1"},
 	}
 	for _, c := range cases {
-		es, err := Parse("redis", []string{c.entry}, auth)
+		es, err := Parse([]string{c.entry}, auth)
 		if err != nil {
 			t.Fatalf("%q: %v", c.entry, err)
 		}
@@ -59,8 +59,8 @@ func TestParseRefuses(t *testing.T) {
 		tls     TLSFiles
 		want    string
 	}{
-		{[]string{""}, TLSFiles{}, `--redis "": empty entry`},
-		{[]string{"h:1", "  "}, TLSFiles{}, `--redis "  ": empty entry`},
+		{[]string{""}, TLSFiles{}, `redis_addrs "": empty entry`},
+		{[]string{"h:1", "  "}, TLSFiles{}, `redis_addrs "  ": empty entry`},
 		{[]string{"h"}, TLSFiles{}, "want host:port"},
 		{[]string{"h:0"}, TLSFiles{}, "bad port"},
 		{[]string{"h:1", " h:1"}, TLSFiles{}, "listed twice"},
@@ -68,12 +68,12 @@ func TestParseRefuses(t *testing.T) {
 		{[]string{"redis://u:topsecret@h:1/x"}, TLSFiles{}, "database"},
 		{[]string{"redis://u:topsecret@h:bad"}, TLSFiles{}, "port"},
 		{[]string{"redis://u:topsecret@h:1?pool_size=1"}, TLSFiles{}, "no query"},
-		{[]string{"redis://h:1"}, TLSFiles{InsecureSkipVerify: true}, "no rediss://"},
-		{[]string{"rediss://h:1"}, TLSFiles{CACert: "/nonexistent"}, "--tls-ca-cert"},
-		{[]string{"rediss://h:1"}, TLSFiles{Cert: "c.pem"}, "needs --tls-key"},
+		{[]string{"redis://h:1"}, TLSFiles{InsecureSkipVerify: true}, `redis_auth.tls apply to rediss://`},
+		{[]string{"rediss://h:1"}, TLSFiles{CACert: "/nonexistent"}, `redis_auth.tls.ca_cert "/nonexistent": `},
+		{[]string{"rediss://h:1"}, TLSFiles{Cert: "c.pem"}, `redis_auth.tls.cert "c.pem": redis_auth.tls.key is needed too`},
 	}
 	for _, c := range cases {
-		_, err := Parse("redis", c.entries, Auth{TLS: c.tls})
+		_, err := Parse(c.entries, Auth{TLS: c.tls})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.entries, err, c.want)
 			continue

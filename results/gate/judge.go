@@ -48,6 +48,17 @@ type Verdict struct {
 	Warnings []*FieldError
 }
 
+// FailedChecks are the rows that failed, each as "RUN CHECK".
+func (v Verdict) FailedChecks() []string {
+	var failed []string
+	for _, r := range v.Rows {
+		if !r.Pass {
+			failed = append(failed, r.Run+" "+r.Check)
+		}
+	}
+	return failed
+}
+
 // Judge checks cur (runs grouped by name; repeated runs are samples) against
 // thresholds and, when base is not empty, against the baseline.
 func Judge(cur, base []results.Run, opt Options) Verdict {

@@ -24,6 +24,20 @@ type Threshold struct {
 
 var thresholdOps = []string{"<=", ">=", "==", "!=", "<", ">"} // longest first
 
+// ParseThresholds parses each of exprs; a bad one is a *FieldError of
+// Thresholds with the expression as its value.
+func ParseThresholds(exprs []string) ([]Threshold, error) {
+	var out []Threshold
+	for _, e := range exprs {
+		t, err := ParseThreshold(e)
+		if err != nil {
+			return nil, results.Invalid("Thresholds", e, "%v", err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
 // ParseThreshold reads "[RUNGLOB:]metric OP value[unit]". Latency fields are
 // in µs in the JSON; a value on them may carry ns, us, µs, ms or s.
 func ParseThreshold(expr string) (Threshold, error) {

@@ -6,6 +6,8 @@
 // atomic writes and the pruning of a reused directory are the same
 // everywhere.
 //
-// It imports results only; it knows no flags: errors name the destination
-// (Error.Dest), the CLI names the flag.
+// It also reads what report and merge take in (ReadReport,
+// ReadMergeInputs). It imports results and results/capacity only; it knows
+// no flags: errors name the destination (Error.Dest), the CLI names the
+// flag.
 package output

@@ -3,6 +3,7 @@ package prom
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"time"
@@ -28,9 +29,12 @@ func Handler(e *Exporter) http.Handler {
 }
 
 // Listen binds addr (HOST:PORT; port 0 picks a free one) at once, so a
-// taken port is an error before anything starts, and serves e on it until
-// Close.
+// malformed address or a taken port is an error before anything starts,
+// and serves e on it until Close.
 func Listen(addr string, e *Exporter) (*Server, error) {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return nil, fmt.Errorf("want HOST:PORT (%v)", err)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err

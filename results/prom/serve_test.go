@@ -60,3 +60,24 @@ func TestServe(t *testing.T) {
 		t.Error("still serving after Close")
 	}
 }
+
+// TestListenRefuses: a malformed or taken address is an error at once.
+func TestListenRefuses(t *testing.T) {
+	taken, err := Listen("127.0.0.1:0", New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close(context.Background())
+	for _, c := range []struct{ addr, want string }{
+		{"9464", "want HOST:PORT"},
+		{"", "want HOST:PORT"},
+		{taken.Addr(), "in use"},
+	} {
+		if s, err := Listen(c.addr, New()); err == nil || !strings.Contains(err.Error(), c.want) {
+			if s != nil {
+				s.Close(context.Background())
+			}
+			t.Errorf("Listen(%q): %v, want %q", c.addr, err, c.want)
+		}
+	}
+}

@@ -96,7 +96,7 @@ func TestCostText(t *testing.T) {
 // clients do: user, password, database and TLS files.
 func TestBenchConnArgs(t *testing.T) {
 	files := redisconn.TLSFiles{CACert: "ca.pem", Cert: "c.pem", Key: "k.pem", InsecureSkipVerify: true}
-	ms, err := redisconn.Parse("redis", []string{"h:1", "redis://:pw@h:2/3", "rediss://u:pw@h:4"}, redisconn.Auth{})
+	ms, err := redisconn.Parse([]string{"h:1", "redis://:pw@h:2/3", "rediss://u:pw@h:4"}, redisconn.Auth{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -140,7 +140,7 @@ func (cfg Config) prepare(cell *lab.Config, matrix bool) error {
 	if len(t.RedisAddrs) > 0 && len(t.RedisMasters) == 0 {
 		// external masters: parsed once, only redacted entries left where
 		// the summary shows them
-		masters, err := redisconn.Parse("redis", t.RedisAddrs, t.RedisAuth)
+		masters, err := redisconn.Parse(t.RedisAddrs, t.RedisAuth)
 		if err != nil {
 			return &FieldError{Field: "Base.Topology.RedisAddrs", Err: err}
 		}

@@ -8,6 +8,18 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
+// VsSequential is each run's ratio to the sequential run of its group by
+// run name (the table's "vs seq" column); runs without one are left out.
+func VsSequential(runs []results.Run) map[string]float64 {
+	ratios := map[string]float64{}
+	for _, r := range runs {
+		if v := r.VsSequential; v != nil {
+			ratios[r.Name] = *v
+		}
+	}
+	return ratios
+}
+
 // WriteSummary is the compare's own short view under the table:
 // per row its throughput, ratio to sequential, heap allocations per cycle
 // (whole process) and, with --ceiling, its fraction of the ceiling.

@@ -12,6 +12,7 @@
 //
 // It may import workloads/lab, results and results/capacity; it never
 // imports cmd, and nothing under drivers, multiplex, results or compose
-// may import it. Writing the results (summary, --out, tables) is the
-// caller's.
+// may import it. Writing the results (summary, --out, the runs table) is
+// the caller's; the knees table and a step's progress line are WriteKnees
+// and StepLine.
 package sweep

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -92,4 +93,13 @@ func one(ctx context.Context, m Measurer, cfg Config, cell lab.Config, obs Obser
 	}
 	err := searchKnee(ctx, cfg, step)
 	return sw, cells, err
+}
+
+// AddTo puts r's runs (every step measured) and whether it was interrupted
+// into sum.
+func (r Result) AddTo(sum *results.Summary) {
+	for _, c := range r.Cells {
+		sum.Runs = append(sum.Runs, c.Run)
+	}
+	sum.Interrupted = sum.Interrupted || r.Interrupted
 }

@@ -1,0 +1,47 @@
+package etcdconn
+
+import (
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// Resolve checks a against the cluster it is for and completes it.
+// endpoints are an external cluster's (none: the local one, which secure
+// asks to serve over TLS with auth on); they lose http(s):// in place and
+// https:// turns TLS on, as TLS files do; a user's password comes from
+// EnvPassword.
+//
+// Errors are *results.FieldError named as the topology section that holds
+// the cluster serialises them (compose.Spec): "etcd_access",
+// "etcd_access.username", "etcd.secure".
+func Resolve(endpoints []string, a *Access, secure bool) error {
+	external := len(endpoints) > 0
+	if !external && *a != (Access{}) {
+		return &results.FieldError{Field: "etcd_access", Err: errors.New("are for an external cluster only (the local cluster gets its own TLS and auth when secure)")}
+	}
+	if external && secure {
+		return &results.FieldError{Field: "etcd.secure", Err: errors.New("is for the local cluster only, not an external one")}
+	}
+	for i, e := range endpoints {
+		e = strings.TrimSpace(e)
+		if rest, ok := strings.CutPrefix(e, "https://"); ok {
+			e, a.TLS = rest, true
+		} else {
+			e = strings.TrimPrefix(e, "http://")
+		}
+		endpoints[i] = strings.TrimSuffix(e, "/")
+	}
+	if a.CACert != "" || a.Cert != "" || a.Key != "" {
+		a.TLS = true
+	}
+	if a.Username != "" && a.Password == "" {
+		a.Password = os.Getenv(EnvPassword)
+		if a.Password == "" {
+			return results.Invalid("etcd_access.username", a.Username, "set its password in %s", EnvPassword)
+		}
+	}
+	return nil
+}

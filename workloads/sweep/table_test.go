@@ -1,0 +1,72 @@
+package sweep
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+// TestWriteKnees: each strategy's knee in the unit of what was stepped, or
+// why no step held.
+func TestWriteKnees(t *testing.T) {
+	steps := []capacity.Step{{Rate: 1000, Workers: 4, CyclesPerS: 990, P99US: 800, OK: true}, {Rate: 2000, Workers: 8, CyclesPerS: 1500, P99US: 5000, Reason: "p99 over"}}
+	cases := []struct {
+		name   string
+		by     By
+		sweeps []capacity.Sweep
+		want   []string
+	}{
+		{"rate", ByRate, []capacity.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"s1", "1000/s", "990", "800"}},
+		{"workers", ByWorkers, []capacity.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"4 workers", "990"}},
+		{"none held", ByRate, []capacity.Sweep{{Name: "s2", Knee: -1, Steps: steps[1:]}}, []string{"s2", "none", "every step failed,", "down to rate 2000:"}},
+		{"no steps", ByRate, []capacity.Sweep{{Name: "empty", Knee: -1}}, []string{"knee: highest load with cycle p99 < 2ms"}},
+	}
+	for _, c := range cases {
+		var b strings.Builder
+		WriteKnees(&b, c.sweeps, Config{Op: "cycle", SLO: 2 * time.Millisecond, By: c.by})
+		for _, w := range c.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: no %q in\n%s", c.name, w, b.String())
+			}
+		}
+		if c.name == "no steps" && strings.Contains(b.String(), "empty") {
+			t.Errorf("a sweep without steps is listed:\n%s", b.String())
+		}
+	}
+}
+
+func TestStepLine(t *testing.T) {
+	for _, c := range []struct {
+		st   capacity.Step
+		want string
+	}{
+		{capacity.Step{CyclesPerS: 990.4, P99US: 800, OK: true}, "step s: 990 cycles/s, cycle p99 800 µs: ok"},
+		{capacity.Step{CyclesPerS: 1500, P99US: 5000, Reason: "p99 over"}, "step s: 1500 cycles/s, cycle p99 5000 µs: over: p99 over"},
+	} {
+		if got := StepLine("s", "cycle", c.st); got != c.want {
+			t.Errorf("%q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestResultAddTo(t *testing.T) {
+	for _, c := range []struct {
+		res         Result
+		runs        int
+		interrupted bool
+	}{
+		{Result{}, 0, false},
+		{Result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}, {Run: results.Run{Name: "b"}}}}, 2, false},
+		{Result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}}, Interrupted: true}, 1, true},
+	} {
+		sum := &results.Summary{Runs: []results.Run{{Name: "before"}}}
+		c.res.AddTo(sum)
+		if len(sum.Runs) != 1+c.runs || sum.Interrupted != c.interrupted || sum.Runs[0].Name != "before" {
+			t.Errorf("%+v: runs %d interrupted %v", c.res, len(sum.Runs), sum.Interrupted)
+		}
+	}
+}
