@@ -16,6 +16,7 @@ import (
 
 // TestRedislockConformance: bsm/redislock on the first of the masters.
 func TestRedislockConformance(t *testing.T) {
+	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	spec := backends.Spec{Backend: "redislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
 	// bsm/redislock's first script call is EVALSHA, NOSCRIPT, EVAL: two
 	// round trips a loaded machine must fit in the per-call bound.
@@ -31,6 +32,7 @@ func TestRedislockConformance(t *testing.T) {
 // and with WAIT 1; with replication blocked, a WAIT 1 attempt is refused
 // and leaves the key free.
 func TestSingle(t *testing.T) {
+	t.Parallel() // its own Sentinel topology: overlaps the conformance tests
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	topo, err := compose.StartSentinel(ctx, compose.DefaultSentinelOptions())
