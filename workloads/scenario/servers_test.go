@@ -105,6 +105,7 @@ func TestFailoverScenarios(t *testing.T) {
 		violations bool
 	}{{"failover", true}, {"failover-wait", false}} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // a Sentinel topology each, mostly waiting on the Sentinel: the two overlap
 			o := runAsExpected(t, c.name, 2*time.Minute)
 			if len(o.Runs) != 1 || o.Runs[0].Scenario.Failover == nil {
 				t.Fatalf("rows %+v: want one with the failover's measures", o.Runs)
