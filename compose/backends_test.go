@@ -14,6 +14,7 @@ import (
 // TestUpBackends: Up starts ZooKeeper, PostgreSQL and the Sentinel topology
 // when asked, each answers, and Close leaves no server process behind.
 func TestUpBackends(t *testing.T) {
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	topo, err := Up(ctx, Spec{NoRedis: true, NeedsZooKeeper: true, NeedsPostgres: true, NeedsSentinel: true})
@@ -49,6 +50,7 @@ func TestUpBackends(t *testing.T) {
 // TestSentinelBlockReplication: a write made while replication is blocked
 // does not reach the replica; once healed, the next one does.
 func TestSentinelBlockReplication(t *testing.T) {
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := StartSentinel(ctx, DefaultSentinelOptions())
@@ -78,6 +80,7 @@ func TestSentinelBlockReplication(t *testing.T) {
 // the topology's password (NOAUTH) and serve one with it; the replica
 // replicates with it (masterauth).
 func TestSentinelAuth(t *testing.T) {
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := StartSentinel(ctx, DefaultSentinelOptions())

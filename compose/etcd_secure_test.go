@@ -13,6 +13,7 @@ import (
 // TestEtcdSecure: a secure local cluster serves only TLS clients that
 // trust its CA and log in as root.
 func TestEtcdSecure(t *testing.T) {
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var log strings.Builder

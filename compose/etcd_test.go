@@ -19,7 +19,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func TestStartEtcd(t *testing.T) {
+func TestStartEtcd(t *testing.T) { // not parallel: counts this process's etcd children
 	for _, members := range []int{1, 3} {
 		t.Run(fmt.Sprint(members), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -75,6 +75,7 @@ func TestStartEtcdRejectsMemberCount(t *testing.T) {
 // TestUpEtcd: Up starts the members only when the backend needs them, and
 // Close stops them.
 func TestUpEtcd(t *testing.T) {
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	topo, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, Etcd: compose.EtcdOptions{Members: 1}})

@@ -13,6 +13,7 @@ import (
 // opened before stops answering), Resume thaws them; Kill ends every
 // session, Start brings the server back on the same port.
 func TestPostgresPauseKillStart(t *testing.T) {
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	p, err := StartPostgres(ctx, PostgresOptions{})
@@ -63,6 +64,7 @@ func TestPostgresPauseKillStart(t *testing.T) {
 
 // TestZooKeeperPauseKillStart: the same for ZooKeeper (one JVM).
 func TestZooKeeperPauseKillStart(t *testing.T) {
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	z, err := StartZooKeeper(ctx, ZooKeeperOptions{})

@@ -41,6 +41,7 @@ func adminDo(t *testing.T, e redisconn.Endpoint, args ...any) {
 // check with its facts; every way to reach it wrong fails with the server's
 // reason and a redacted master, never the password.
 func TestCheckMaster(t *testing.T) {
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	files, err := certs.Generate(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

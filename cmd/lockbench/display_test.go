@@ -23,6 +23,7 @@ import (
 // warmup, the exporter's counters equal the summary's counts and its
 // histograms the summary's latency counts: the warmup is in neither.
 func TestMetricsEqualSummary(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cfg := defaultRunConfig()
 	cfg.Topology.Redis.Masters = 3
 	cfg.Workload.Workload, cfg.Workload.Keys, cfg.Workload.Workers = "contended", 2, 6

@@ -12,6 +12,7 @@ import (
 // proxy the driver dials): no lock is granted while the server is down,
 // grants resume after the repair, and the referee counts no violation.
 func TestFaultBackends(t *testing.T) {
+	t.Parallel() // each case starts its own servers and writes its own files: they overlap each other and the other parallel tests
 	for _, c := range []struct {
 		name string
 		args []string
@@ -36,6 +37,7 @@ func TestFaultBackends(t *testing.T) {
 		{"etcd/partition", []string{"--backend", "etcd", "--etcd-members", "1"}, "partition:masters=1:at=1s:for=800ms", "inject", "heal"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "s.json")
 			args := append([]string{"run", "-q", "--workload", "contended", "--keys", "2", "--workers", "8",
 				"--warmup", "0s", "--duration", "5s", "--json", out, "--fault", c.fault}, c.args...)

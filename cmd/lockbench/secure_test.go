@@ -44,6 +44,18 @@ func secureModes(t *testing.T) []secureMode {
 		t.Fatal(err)
 	}
 	pwFile := filepath.Join(t.TempDir(), "pw")
+	// writePassword puts the masters' password in file and sets nothing
+	// in the environment, so the mode runs in parallel with the others
+	// (the environment's password is acl-user's).
+	writePassword := func(file string) func(r *compose.Redis) []string {
+		return func(r *compose.Redis) []string {
+			if err := os.WriteFile(file, []byte(r.Password+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}
+	}
+	tlsPw, mtlsPw := filepath.Join(t.TempDir(), "tls-pw"), filepath.Join(t.TempDir(), "mtls-pw")
 	hostPorts := func(r *compose.Redis) string { return strings.Join(r.Addrs(), ",") }
 	withScheme := func(scheme string) func(r *compose.Redis) string {
 		return func(r *compose.Redis) string { return scheme + strings.Join(r.Addrs(), ","+scheme) }
@@ -54,13 +66,7 @@ func secureModes(t *testing.T) []secureMode {
 			secret: func(*compose.Redis) []string { return nil }},
 		{name: "password-in-url", opt: compose.RedisOptions{Masters: 2}, redis: func(r *compose.Redis) string { return strings.Join(secretURLs(r), ",") }, secret: password},
 		{name: "password-file", opt: compose.RedisOptions{Masters: 2}, redis: hostPorts, secret: password,
-			flags: []string{"--redis-password-file", pwFile},
-			env: func(r *compose.Redis) []string {
-				if err := os.WriteFile(pwFile, []byte(r.Password+"\n"), 0o600); err != nil {
-					t.Fatal(err)
-				}
-				return nil
-			}},
+			flags: []string{"--redis-password-file", pwFile}, env: writePassword(pwFile)},
 		{name: "acl-user", opt: compose.RedisOptions{Masters: 2}, redis: hostPorts,
 			env: func(r *compose.Redis) []string {
 				for _, s := range r.Servers {
@@ -76,11 +82,10 @@ func secureModes(t *testing.T) []secureMode {
 			},
 			secret: func(r *compose.Redis) []string { return []string{"bench-" + r.Password} }},
 		{name: "tls", opt: compose.RedisOptions{Masters: 2, TLS: compose.TLSFrom(files, false)}, redis: withScheme("rediss://"),
-			flags: []string{"--tls-ca-cert", files.CA}, secret: password,
-			env: func(r *compose.Redis) []string { return []string{redisconn.EnvPassword + "=" + r.Password} }},
+			flags: []string{"--tls-ca-cert", files.CA, "--redis-password-file", tlsPw}, secret: password, env: writePassword(tlsPw)},
 		{name: "mtls", opt: compose.RedisOptions{Masters: 2, TLS: compose.TLSFrom(files, true)}, redis: withScheme("rediss://"),
-			flags: []string{"--tls-ca-cert", files.CA, "--tls-cert", files.ClientCert, "--tls-key", files.ClientKey}, secret: password,
-			env: func(r *compose.Redis) []string { return []string{redisconn.EnvPassword + "=" + r.Password} }},
+			flags:  []string{"--tls-ca-cert", files.CA, "--tls-cert", files.ClientCert, "--tls-key", files.ClientKey, "--redis-password-file", mtlsPw},
+			secret: password, env: writePassword(mtlsPw)},
 	}
 }
 

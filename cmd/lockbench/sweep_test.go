@@ -15,6 +15,7 @@ import (
 // workers, the knee table on stdout, the steps on stderr, every step's
 // summary row and interval log and sweep.json in --out.
 func TestSweepFindsKnee(t *testing.T) {
+	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	redis := startMasters(t, 1)
 	out := filepath.Join(t.TempDir(), "sweep")
 	args := []string{"sweep", "--redis", redis, "--by", "workers", "--start", "1", "--factor", "2", "--max-steps", "2",

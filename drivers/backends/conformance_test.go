@@ -38,9 +38,11 @@ func redlockCells() (names []string, specs []backends.Spec) {
 // TestRedlockConformance runs the suite on every client × strategy cell of
 // the redlock backend, against 5 real masters.
 func TestRedlockConformance(t *testing.T) {
+	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	names, specs := redlockCells()
 	for i, spec := range specs {
 		t.Run(names[i], func(t *testing.T) {
+			t.Parallel() // a cell waits mostly on expiries: cells overlap
 			probe, err := backends.Open(context.Background(), spec)
 			if err != nil {
 				t.Skipf("cell not available: %v", err)

@@ -25,9 +25,11 @@ func openPeer(t *testing.T, spec backends.Spec) drivers.Locker {
 // TestRedsyncConformance: redsync over the same 5 masters, with and
 // without fail-fast.
 func TestRedsyncConformance(t *testing.T) {
+	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	for _, noFailFast := range []bool{false, true} {
 		spec := backends.Spec{Backend: "redsync", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig(), RedsyncNoFailFast: noFailFast}
 		t.Run(spec.Name(), func(t *testing.T) {
+			t.Parallel()
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := spec
 				s.Redlock.TTL = ttl
@@ -42,6 +44,7 @@ func TestRedsyncConformance(t *testing.T) {
 // released, so the suite's expiry tests do not apply; these are the
 // properties that do.
 func TestRueidislock(t *testing.T) {
+	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	spec := backends.Spec{Backend: "rueidislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
 	spec.Redlock.TTL = time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -48,6 +48,7 @@ func runAsExpected(t *testing.T, name string, timeout time.Duration) Outcome {
 // jump past the TTL on a bare quorum loses it, one inside the drift
 // allowance does not.
 func TestScenariosAsExpected(t *testing.T) {
+	t.Parallel() // own servers; its subtests stay sequential (timed faults on 5 masters): overlaps the other two scenario tests
 	if testing.Short() {
 		t.Skip("runs four scenarios (~25 s)")
 	}
@@ -72,6 +73,7 @@ func TestScenariosAsExpected(t *testing.T) {
 // lock), so the outcome is deterministic: Redlock accepts every stale
 // write, etcd's revision and ZooKeeper's czxid refuse every one.
 func TestClientPauseFencing(t *testing.T) {
+	t.Parallel() // own servers; ordered pause, deterministic: overlaps the other two scenario tests
 	if testing.Short() {
 		t.Skip("runs 9 lease expiries (~20 s)")
 	}
@@ -94,6 +96,7 @@ func TestClientPauseFencing(t *testing.T) {
 // grant, and nothing overlaps. Each writes its row with the failover's
 // measures.
 func TestFailoverScenarios(t *testing.T) {
+	t.Parallel() // own servers; waits mostly on the Sentinel: overlaps the other two scenario tests
 	if testing.Short() {
 		t.Skip("two Sentinel failovers (~15 s)")
 	}
@@ -102,6 +105,7 @@ func TestFailoverScenarios(t *testing.T) {
 		violations bool
 	}{{"failover", true}, {"failover-wait", false}} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // a Sentinel topology each, mostly waiting on the Sentinel: the two overlap
 			o := runAsExpected(t, c.name, 2*time.Minute)
 			if len(o.Runs) != 1 || o.Runs[0].Scenario.Failover == nil {
 				t.Fatalf("rows %+v: want one with the failover's measures", o.Runs)
