@@ -60,7 +60,7 @@ func TestSentinelBlockReplication(t *testing.T) {
 	defer s.Close()
 	m := redis.NewClient(&redis.Options{Addr: s.Master.Addr(), Password: s.Password})
 	defer m.Close()
-	if err := s.BlockReplication(); err != nil {
+	if err := s.BlockReplication(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Set(ctx, "blocked", "1", 0).Err(); err != nil {

@@ -174,8 +174,17 @@ var replicationToxics = []Toxic{
 
 // BlockReplication drops the replication stream: writes to the master no
 // longer reach the replica (and the replica acknowledges nothing), while
-// both stay up and connected as far as they can tell.
-func (s *Sentinel) BlockReplication() error {
+// both stay up and connected as far as they can tell. It refuses when the
+// replica no longer replicates through the proxy: the Sentinel repoints a
+// replica at the master's own address about failover-timeout (10 s) after
+// it starts, and from then on blocking the proxy would block nothing.
+func (s *Sentinel) BlockReplication(ctx context.Context) error {
+	_, port, _ := strings.Cut(s.proxy.Addrs()[0], ":")
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := waitInfo(ctx, s.Replica.Endpoint(), "replication", "master_port:"+port+"\r\n"); err != nil {
+		return fmt.Errorf("block replication: the replica does not replicate through the proxy (the Sentinel repointed it?): %w", err)
+	}
 	for _, t := range replicationToxics {
 		if err := s.proxy.AddToxic(0, t); err != nil {
 			return err

@@ -54,7 +54,7 @@ func TestSingle(t *testing.T) {
 		s.WaitReplicas = 1
 		l := openPeer(t, s)
 		defer l.Close()
-		if err := topo.BlockReplication(); err != nil {
+		if err := topo.BlockReplication(ctx); err != nil {
 			t.Fatal(err)
 		}
 		_, att, err := l.Lock(ctx, "single-blocked")

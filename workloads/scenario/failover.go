@@ -105,7 +105,7 @@ func measureFailover(ctx context.Context, waitReplicas int) (failoverMeasure, er
 
 	clock := results.NewClock()
 	ref := referee.New(2, clock, 0)
-	if err := topo.BlockReplication(); err != nil {
+	if err := topo.BlockReplication(ctx); err != nil {
 		return m, err
 	}
 	start := time.Now()
