@@ -47,6 +47,7 @@ func TestRueidislock(t *testing.T) {
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	spec := backends.Spec{Backend: "rueidislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
 	spec.Redlock.TTL = time.Second
+	spec.Redlock.NodeTimeout = drivertest.NodeTimeout(spec.Redlock.NodeTimeout, spec.Redlock.TTL) // scaled for load
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
