@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/bsm/redislock"
@@ -72,7 +71,9 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 		return nil, att, fmt.Errorf("bsmlock: %s: %w", key, drivers.ErrExpired)
 	}
 	att.Won = 1
-	return &lease{l: l, lk: lk, validUntil: start.Add(l.cfg.TTL - l.cfg.Drift())}, att, nil
+	ls := &lease{l: l, lk: lk}
+	ls.SetValidUntil(start.Add(l.cfg.TTL - l.cfg.Drift()))
+	return ls, att, nil
 }
 
 // Close closes the client.
@@ -81,9 +82,7 @@ func (l *Locker) Close() error { return l.c.Close() }
 type lease struct {
 	l  *Locker
 	lk *redislock.Lock
-
-	mu         sync.Mutex
-	validUntil time.Time
+	drivers.LeaseState
 }
 
 var _ drivers.Lease = (*lease)(nil)
@@ -111,16 +110,8 @@ func (ls *lease) Extend(ctx context.Context, ttl time.Duration) error {
 	}
 	c := ls.l.cfg
 	c.TTL = ttl
-	ls.mu.Lock()
-	ls.validUntil = start.Add(c.Validity(0))
-	ls.mu.Unlock()
+	ls.SetValidUntil(start.Add(c.Validity(0)))
 	return nil
-}
-
-func (ls *lease) ValidUntil() time.Time {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	return ls.validUntil
 }
 
 func (ls *lease) Fence() uint64 { return 0 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -21,10 +20,7 @@ type lease struct {
 	key   string
 	fence uint64
 	rpc   bool
-
-	mu         sync.Mutex
-	validUntil time.Time
-	done       bool
+	drivers.LeaseState
 }
 
 var _ drivers.Lease = (*lease)(nil)
@@ -33,13 +29,9 @@ var _ drivers.Lease = (*lease)(nil)
 // compare-and-delete on its create revision; rpc mode: the Unlock RPC), then
 // hands the session back, or revokes it with --etcd-session-per-cycle.
 func (ls *lease) Unlock(ctx context.Context) error {
-	ls.mu.Lock()
-	if ls.done {
-		ls.mu.Unlock()
+	if ls.End() {
 		return fmt.Errorf("etcdlock: unlock twice: %w", drivers.ErrNotHeld)
 	}
-	ls.done = true
-	ls.mu.Unlock()
 
 	held, err := ls.release(ctx)
 	if err != nil {
@@ -83,10 +75,7 @@ func (ls *lease) release(ctx context.Context) (held bool, err error) {
 // were granted with, so ttl only documents the caller's wish: ValidUntil
 // moves to now + the granted TTL.
 func (ls *lease) Extend(ctx context.Context, _ time.Duration) error {
-	ls.mu.Lock()
-	done := ls.done
-	ls.mu.Unlock()
-	if done {
+	if ls.Ended() {
 		return fmt.Errorf("etcdlock: extend after unlock: %w", drivers.ErrNotHeld)
 	}
 	start := time.Now()
@@ -94,16 +83,8 @@ func (ls *lease) Extend(ctx context.Context, _ time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("etcdlock: extend: %w", notHeld(err))
 	}
-	ls.mu.Lock()
-	ls.validUntil = start.Add(time.Duration(resp.TTL) * time.Second)
-	ls.mu.Unlock()
+	ls.SetValidUntil(start.Add(time.Duration(resp.TTL) * time.Second))
 	return nil
-}
-
-func (ls *lease) ValidUntil() time.Time {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	return ls.validUntil
 }
 
 func (ls *lease) Fence() uint64 { return ls.fence }

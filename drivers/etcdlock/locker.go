@@ -75,8 +75,8 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	}
 	att.Elapsed = time.Since(start)
 	if err == nil {
-		ls.validUntil = validUntil(s, start)
-		att.Won, att.Validity = 1, time.Until(ls.validUntil)
+		ls.SetValidUntil(validUntil(s, start))
+		att.Won, att.Validity = 1, time.Until(ls.ValidUntil())
 		return ls, att, nil
 	}
 	switch {

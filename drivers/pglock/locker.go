@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -99,8 +98,8 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 	switch {
 	case err == nil && got:
 		att.Won = 1
-		ls.validUntil = start.Add(l.cfg.TTL)
-		att.Validity = time.Until(ls.validUntil)
+		ls.SetValidUntil(start.Add(l.cfg.TTL))
+		att.Validity = time.Until(ls.ValidUntil())
 		return ls, att, nil
 	case err == nil || (errors.As(err, &pgErr) && pgErr.Code == lockNotAvailable):
 		ls.giveBack(ctx)
@@ -151,10 +150,7 @@ type lease struct {
 	tx   pgx.Tx
 	id   int64
 	key  string
-
-	mu         sync.Mutex
-	validUntil time.Time
-	done       bool
+	drivers.LeaseState
 }
 
 var _ drivers.Lease = (*lease)(nil)
@@ -171,11 +167,7 @@ func (ls *lease) giveBack(ctx context.Context) {
 // connection to the pool. pg_advisory_unlock answering false means the
 // session did not hold it.
 func (ls *lease) Unlock(ctx context.Context) error {
-	ls.mu.Lock()
-	done := ls.done
-	ls.done = true
-	ls.mu.Unlock()
-	if done {
+	if ls.End() {
 		return fmt.Errorf("pglock: unlock twice: %w", drivers.ErrNotHeld)
 	}
 	if ls.tx != nil {
@@ -201,26 +193,15 @@ func (ls *lease) Unlock(ctx context.Context) error {
 // Extend proves the session (and so its lock) alive with one round trip;
 // ValidUntil moves to ttl from the call.
 func (ls *lease) Extend(ctx context.Context, ttl time.Duration) error {
-	ls.mu.Lock()
-	done := ls.done
-	ls.mu.Unlock()
-	if done {
+	if ls.Ended() {
 		return fmt.Errorf("pglock: extend after unlock: %w", drivers.ErrNotHeld)
 	}
 	start := time.Now()
 	if err := ls.conn.Ping(ctx); err != nil {
 		return fmt.Errorf("pglock: extend: %w", err)
 	}
-	ls.mu.Lock()
-	ls.validUntil = start.Add(ttl)
-	ls.mu.Unlock()
+	ls.SetValidUntil(start.Add(ttl))
 	return nil
-}
-
-func (ls *lease) ValidUntil() time.Time {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	return ls.validUntil
 }
 
 // Fence is 0: an advisory lock carries no token.

@@ -14,7 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -147,7 +146,7 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 		return nil, att, fmt.Errorf("single: %s: %w", key, drivers.ErrExpired)
 	}
 	att.Won = 1
-	ls.validUntil = start.Add(att.Validity + att.Elapsed)
+	ls.SetValidUntil(start.Add(att.Validity + att.Elapsed))
 	return ls, att, nil
 }
 
@@ -174,9 +173,7 @@ func (l *Locker) Close() error { return l.c.Close() }
 type lease struct {
 	l        *Locker
 	key, tok string
-
-	mu         sync.Mutex
-	validUntil time.Time
+	drivers.LeaseState
 }
 
 var _ drivers.Lease = (*lease)(nil)
@@ -211,16 +208,8 @@ func (ls *lease) Extend(ctx context.Context, ttl time.Duration) error {
 	}
 	c := ls.l.cfg.Redlock
 	c.TTL = ttl
-	ls.mu.Lock()
-	ls.validUntil = start.Add(c.Validity(0))
-	ls.mu.Unlock()
+	ls.SetValidUntil(start.Add(c.Validity(0)))
 	return nil
-}
-
-func (ls *lease) ValidUntil() time.Time {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	return ls.validUntil
 }
 
 // Fence is 0: a Redis key carries no fencing token.

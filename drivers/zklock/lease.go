@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/go-zookeeper/zk"
@@ -17,10 +16,7 @@ type lease struct {
 	l     *Locker
 	node  string
 	fence uint64
-
-	mu         sync.Mutex
-	validUntil time.Time
-	done       bool
+	drivers.LeaseState
 }
 
 var _ drivers.Lease = (*lease)(nil)
@@ -28,11 +24,7 @@ var _ drivers.Lease = (*lease)(nil)
 // Unlock deletes our znode. A znode already gone (the session expired and
 // took it) means the lock had been lost.
 func (ls *lease) Unlock(ctx context.Context) error {
-	ls.mu.Lock()
-	done := ls.done
-	ls.done = true
-	ls.mu.Unlock()
-	if done {
+	if ls.End() {
 		return fmt.Errorf("zklock: unlock twice: %w", drivers.ErrNotHeld)
 	}
 	// Delete even when ctx has ended, and keep at it in the background
@@ -54,10 +46,7 @@ func (ls *lease) Unlock(ctx context.Context) error {
 // ValidUntil moves to a session timeout from the call. ttl is not used; a
 // ZooKeeper lock lives as long as its session.
 func (ls *lease) Extend(ctx context.Context, _ time.Duration) error {
-	ls.mu.Lock()
-	done := ls.done
-	ls.mu.Unlock()
-	if done {
+	if ls.Ended() {
 		return fmt.Errorf("zklock: extend after unlock: %w", drivers.ErrNotHeld)
 	}
 	if err := ctx.Err(); err != nil {
@@ -71,16 +60,8 @@ func (ls *lease) Extend(ctx context.Context, _ time.Duration) error {
 	case !ok || st.EphemeralOwner != ls.l.conn.SessionID():
 		return fmt.Errorf("zklock: %s: %w", ls.node, drivers.ErrNotHeld)
 	}
-	ls.mu.Lock()
-	ls.validUntil = start.Add(ls.l.cfg.SessionTimeout)
-	ls.mu.Unlock()
+	ls.SetValidUntil(start.Add(ls.l.cfg.SessionTimeout))
 	return nil
-}
-
-func (ls *lease) ValidUntil() time.Time {
-	ls.mu.Lock()
-	defer ls.mu.Unlock()
-	return ls.validUntil
 }
 
 // Fence is the znode's czxid.

@@ -118,8 +118,9 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 		return nil, att, l.failed(ctx, &att, err)
 	}
 	att.Won = 1
-	ls := &lease{l: l, node: node, fence: uint64(st.Czxid), validUntil: start.Add(l.cfg.SessionTimeout)}
-	att.Validity = time.Until(ls.validUntil)
+	ls := &lease{l: l, node: node, fence: uint64(st.Czxid)}
+	ls.SetValidUntil(start.Add(l.cfg.SessionTimeout))
+	att.Validity = time.Until(ls.ValidUntil())
 	return ls, att, nil
 }
 
