@@ -70,7 +70,7 @@ type Node struct {
 	do   commander // c, or c's auto-pipeliner
 	auto bool      // do is the auto-pipeliner: no reused commands (slot.go)
 	addr string
-	ttl  ttlCache
+	ttl  multiplex.TTLArg
 }
 
 var (

@@ -1,10 +1,7 @@
 package goredis
 
 import (
-	"strconv"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -57,18 +54,18 @@ func newSlot() *slot {
 
 // prepare fills the slot for c and returns its command, reset; full sends
 // a script's source (EVAL) instead of its SHA. nil for an unknown kind.
-func (s *slot) prepare(c multiplex.Cmd, ttl *ttlCache, full bool) redis.Cmder {
+func (s *slot) prepare(c multiplex.Cmd, ttl *multiplex.TTLArg, full bool) redis.Cmder {
 	s.key, s.token = c.Key, c.Token
 	switch c.Kind {
 	case multiplex.Acquire:
-		s.ttl = ttl.get(c.TTL)
+		s.ttl = ttl.Millis(c.TTL)
 		s.set.SetVal(false)
 		s.set.SetErr(nil)
 		return s.set
 	case multiplex.Release:
 		return reset(pick(full, s.relEval, s.relSHA))
 	case multiplex.Extend:
-		s.ttl = ttl.get(c.TTL)
+		s.ttl = ttl.Millis(c.TTL)
 		return reset(pick(full, s.extEval, s.extSHA))
 	}
 	return nil
@@ -91,22 +88,4 @@ func reset(c *redis.Cmd) *redis.Cmd {
 	c.SetVal(nil)
 	c.SetErr(nil)
 	return c
-}
-
-// ttlCache keeps the last TTL's millisecond string: a run uses one TTL, so
-// commands stop formatting it.
-type ttlCache struct{ last atomic.Pointer[ttlString] }
-
-type ttlString struct {
-	ttl time.Duration
-	s   string
-}
-
-func (c *ttlCache) get(ttl time.Duration) string {
-	if t := c.last.Load(); t != nil && t.ttl == ttl {
-		return t.s
-	}
-	t := &ttlString{ttl: ttl, s: strconv.FormatInt(ttl.Milliseconds(), 10)}
-	c.last.Store(t)
-	return t.s
 }

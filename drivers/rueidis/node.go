@@ -15,9 +15,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/bits"
-	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	rdb "github.com/redis/rueidis"
@@ -83,27 +81,9 @@ func pipelineMultiplex(pipes int) int {
 type Node struct {
 	c    rdb.Client
 	addr string
-	ttl  ttlCache
+	ttl  multiplex.TTLArg
 	// batches are scratch command slices for DoBatch, reused.
 	batches sync.Pool
-}
-
-// ttlCache keeps the last TTL's millisecond string: a run uses one TTL, so
-// commands stop formatting it.
-type ttlCache struct{ last atomic.Pointer[ttlString] }
-
-type ttlString struct {
-	ttl time.Duration
-	s   string
-}
-
-func (c *ttlCache) get(ttl time.Duration) string {
-	if t := c.last.Load(); t != nil && t.ttl == ttl {
-		return t.s
-	}
-	t := &ttlString{ttl: ttl, s: strconv.FormatInt(ttl.Milliseconds(), 10)}
-	c.last.Store(t)
-	return t.s
 }
 
 var (
@@ -213,7 +193,7 @@ func (n *Node) build(c multiplex.Cmd, full bool) rdb.Completed {
 	var s script
 	switch c.Kind {
 	case multiplex.Acquire:
-		return b.Arbitrary("SET").Args(c.Key, c.Token, "NX", "PX", n.ttl.get(c.TTL)).Build()
+		return b.Arbitrary("SET").Args(c.Key, c.Token, "NX", "PX", n.ttl.Millis(c.TTL)).Build()
 	case multiplex.Release:
 		s = releaseScript
 	case multiplex.Extend:
@@ -226,7 +206,7 @@ func (n *Node) build(c multiplex.Cmd, full bool) rdb.Completed {
 		verb, body = "EVAL", s.src
 	}
 	if c.Kind == multiplex.Extend {
-		return b.Arbitrary(verb).Args(body, "1", c.Key, c.Token, n.ttl.get(c.TTL)).Build()
+		return b.Arbitrary(verb).Args(body, "1", c.Key, c.Token, n.ttl.Millis(c.TTL)).Build()
 	}
 	return b.Arbitrary(verb).Args(body, "1", c.Key, c.Token).Build()
 }
