@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"time"
 )
 
@@ -12,21 +13,6 @@ import (
 // outside tools reading "extra" see no change: Run's MarshalJSON merges
 // them into "extra", its UnmarshalJSON takes them back out. Run.Extra keeps
 // whatever else "extra" holds.
-
-// Keys of the typed measures under "extra".
-const (
-	extraReferee      = "referee"
-	extraPacing       = "pacing"
-	extraFaults       = "faults"
-	extraScenario     = "scenario"
-	extraVsSequential = "vs_sequential"
-	extraCeilingCPS   = "ceiling_cycles_per_s"
-	extraOfCeiling    = "of_ceiling"
-	extraCeilingCost  = "ceiling_cost"
-	extraMergedFrom   = "merged_from"
-	extraMergedIDs    = "merged_ids"
-	extraWindow       = "window"
-)
 
 // Pacing is what an open-loop run knows about keeping its schedule over
 // the measured window (workloads.Pacing is this type).
@@ -50,75 +36,54 @@ type Window struct {
 	End   time.Time `json:"end"`
 }
 
-// typedExtra is the typed measures that are set, by their key.
+// typedField is one typed measure: its key under "extra" and a pointer
+// to its field.
+type typedField struct {
+	key string
+	ptr any
+}
+
+// typed lists every typed measure once; marshalling, unmarshalling and
+// clearing all walk this list.
+func (r *Run) typed() []typedField {
+	return []typedField{
+		{"referee", &r.Referee}, {"pacing", &r.Pacing}, {"faults", &r.Faults}, {"scenario", &r.Scenario},
+		{"vs_sequential", &r.VsSequential}, {"ceiling_cycles_per_s", &r.CeilingCyclesPerS},
+		{"of_ceiling", &r.OfCeiling}, {"ceiling_cost", &r.CeilingCost},
+		{"merged_from", &r.MergedFrom}, {"merged_ids", &r.MergedIDs}, {"window", &r.Window},
+	}
+}
+
+// typedExtra is the typed measures that are set (not nil, not zero, not
+// an empty list), by their key.
 func (r *Run) typedExtra() map[string]any {
 	m := map[string]any{}
-	put := func(key string, v any, set bool) {
-		if set {
-			m[key] = v
+	for _, f := range r.typed() {
+		v := reflect.ValueOf(f.ptr).Elem()
+		if set := !v.IsZero() && (v.Kind() != reflect.Slice || v.Len() > 0); set {
+			m[f.key] = v.Interface()
 		}
 	}
-	put(extraReferee, r.Referee, r.Referee != nil)
-	put(extraPacing, r.Pacing, r.Pacing != nil)
-	put(extraFaults, r.Faults, r.Faults != nil)
-	put(extraScenario, r.Scenario, r.Scenario != nil)
-	put(extraVsSequential, r.VsSequential, r.VsSequential != nil)
-	put(extraCeilingCPS, r.CeilingCyclesPerS, r.CeilingCyclesPerS != nil)
-	put(extraOfCeiling, r.OfCeiling, r.OfCeiling != nil)
-	put(extraCeilingCost, r.CeilingCost, r.CeilingCost != nil)
-	put(extraMergedFrom, r.MergedFrom, r.MergedFrom != 0)
-	put(extraMergedIDs, r.MergedIDs, len(r.MergedIDs) > 0)
-	put(extraWindow, r.Window, r.Window != nil)
 	return m
 }
 
 // readTyped decodes raw into the typed measure of key; false when key has
 // none (it stays in Extra).
 func (r *Run) readTyped(key string, raw json.RawMessage) (bool, error) {
-	var dst any
-	switch key {
-	case extraReferee:
-		r.Referee = new(RefereeReport)
-		dst = r.Referee
-	case extraPacing:
-		r.Pacing = new(Pacing)
-		dst = r.Pacing
-	case extraFaults:
-		r.Faults = new(FaultReport)
-		dst = r.Faults
-	case extraScenario:
-		r.Scenario = new(ScenarioOutcome)
-		dst = r.Scenario
-	case extraVsSequential:
-		r.VsSequential = new(float64)
-		dst = r.VsSequential
-	case extraCeilingCPS:
-		r.CeilingCyclesPerS = new(float64)
-		dst = r.CeilingCyclesPerS
-	case extraOfCeiling:
-		r.OfCeiling = new(float64)
-		dst = r.OfCeiling
-	case extraCeilingCost:
-		r.CeilingCost = new(Cost)
-		dst = r.CeilingCost
-	case extraMergedFrom:
-		dst = &r.MergedFrom
-	case extraMergedIDs:
-		dst = &r.MergedIDs
-	case extraWindow:
-		r.Window = new(Window)
-		dst = r.Window
-	default:
-		return false, nil
+	for _, f := range r.typed() {
+		if f.key == key {
+			return true, json.Unmarshal(raw, f.ptr)
+		}
 	}
-	return true, json.Unmarshal(raw, dst)
+	return false, nil
 }
 
 // withoutExtra is r without anything it holds under "extra", typed or not.
 func (r Run) withoutExtra() Run {
-	r.Referee, r.Pacing, r.Faults, r.Scenario = nil, nil, nil, nil
-	r.VsSequential, r.CeilingCyclesPerS, r.OfCeiling, r.CeilingCost = nil, nil, nil, nil
-	r.MergedFrom, r.MergedIDs, r.Window, r.Extra = 0, nil, nil, nil
+	for _, f := range r.typed() {
+		reflect.ValueOf(f.ptr).Elem().SetZero()
+	}
+	r.Extra = nil
 	return r
 }
 
