@@ -73,27 +73,33 @@ var (
 		"Lock cycles completed (acquired, held, released) in the measured window.", cellLabels, nil)
 	descAttempts = prometheus.NewDesc(MetricAttempts,
 		"Lock attempts by outcome (acquired, busy, split_brain, timeout, error) in the measured window.",
-		append(cellLabels[:len(cellLabels):len(cellLabels)], "outcome"), nil)
+		withCellLabels("outcome"), nil)
 	descReleases = prometheus.NewDesc(MetricReleases,
 		"Releases by outcome (acquired = released; timeout = the lock had expired; error).",
-		append(cellLabels[:len(cellLabels):len(cellLabels)], "outcome"), nil)
+		withCellLabels("outcome"), nil)
 	descGaveUp = prometheus.NewDesc(MetricGaveUp,
 		"Cycles that ran out of --tries without acquiring.", cellLabels, nil)
 	descViolations = prometheus.NewDesc(MetricViolations,
 		"Safety violations the referee saw: two grants of one key with overlapping validity, or a fence going backwards.", cellLabels, nil)
 	descDuration = prometheus.NewDesc(MetricDuration,
 		"Op latency from the (intended) start: acquire = one attempt, acquire_total = until acquired, release, cycle, extend.",
-		append(cellLabels[:len(cellLabels):len(cellLabels)], "op"), nil)
+		withCellLabels("op"), nil)
 	descWorkers = prometheus.NewDesc(MetricWorkers,
 		"Workers driving the cell now (0 once it ended).", cellLabels, nil)
 	descMasters = prometheus.NewDesc(MetricMasters,
 		"Redis masters the cell's Redlock reaches (0 for etcd).", cellLabels, nil)
 	descMasterErrs = prometheus.NewDesc(MetricMasterErrs,
 		"Failed and timed-out commands per master (per backend when it does not say which server failed), warmup included, as the errors block under the table counts them.",
-		append(cellLabels[:len(cellLabels):len(cellLabels)], "master", "addr"), nil)
+		withCellLabels("master", "addr"), nil)
 	descDropped = prometheus.NewDesc(MetricDropped,
 		"Latencies outside the histogram geometry (over 1 h), not in any bucket.", cellLabels, nil)
 )
+
+// withCellLabels is the cell's labels followed by more (a fresh slice:
+// cellLabels itself is never appended to).
+func withCellLabels(more ...string) []string {
+	return append(cellLabels[:len(cellLabels):len(cellLabels)], more...)
+}
 
 // Exporter is a prometheus.Collector holding every cell's running totals.
 type Exporter struct {
