@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -40,11 +41,7 @@ func openLab(ctx context.Context, c *RunConfig, config any) (l *lab.Lab, sum *re
 func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (measured, error) {
 	obs := lab.Observers{Log: cfg.log(), Metrics: cfg.metrics}
 	if !cfg.Quiet {
-		p := cfg.progress
-		if p == nil {
-			p = newProgress(cfg.errOut(), 1, 0)
-		}
-		obs.Progress = p
+		obs.Progress = output.NewProgress(cfg.errOut(), 1, 0)
 	}
 	return l.Measure(ctx, cfg.Config, obs)
 }

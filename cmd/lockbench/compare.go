@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -143,7 +144,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 	defer stopMetrics()
 	obs := compare.Observers{Log: cc.Base.log(), Metrics: cc.Base.metrics}
 	if !cc.Base.Quiet {
-		obs.Progress = newProgress(cc.Base.errOut(), len(p.Cells), cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
+		obs.Progress = output.NewProgress(cc.Base.errOut(), len(p.Cells), cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
 	}
 	res, runErr := p.Run(ctx, obs)
 	sum, err := res.Summary(cc)

@@ -36,7 +36,6 @@ type RunConfig struct {
 	MetricsAddr string         `json:"-"`
 	Wide        bool           `json:"-"`
 	metrics     *prom.Exporter // set by startMetrics; nil: no --metrics-addr
-	progress    *progress      // a multi-cell command's; nil: measureCell makes one
 }
 
 func defaultRunConfig() RunConfig {

@@ -11,7 +11,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/prom"
 )
 
@@ -62,8 +61,3 @@ func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
-
-// progress is the progress line on stderr (results/output).
-type progress = output.Progress
-
-var newProgress = output.NewProgress
