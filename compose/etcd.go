@@ -23,7 +23,7 @@ import (
 
 // EtcdOptions describe a local etcd cluster to start.
 type EtcdOptions struct {
-	Members int `json:"members"` // 1, 3 or 5
+	Members int `json:"members" flag:"etcd-members" help:"local etcd members to start, each its own process: 1|3|5"` // 1, 3 or 5
 	// Bin is the program re-executed as each member; default
 	// os.Executable(). It must call etcdmember.ServeIfChild first in main
 	// (lockbench does) or TestMain (the tests that start etcd do).
@@ -31,7 +31,7 @@ type EtcdOptions struct {
 	Log io.Writer `json:"-"` // members' output; default discarded
 	// Secure serves clients over mutual TLS (a CA made for the run) with
 	// auth enabled (user root, a generated password): --etcd-secure.
-	Secure bool `json:"secure,omitempty"`
+	Secure bool `json:"secure,omitempty" flag:"etcd-secure" help:"local etcd: serve clients over TLS (a CA made for the run) with auth on (root, a generated password)"`
 }
 
 // EtcdMemberCounts are the cluster sizes lockbench starts.

@@ -22,10 +22,10 @@ var Persistences = []string{"none", "everysec", "always"}
 
 // RedisOptions describe local masters to start.
 type RedisOptions struct {
-	Masters     int       `json:"masters"`
-	Persistence string    `json:"persistence"` // none | everysec | always
-	Bin         string    `json:"-"`           // redis-server binary; default from PATH
-	Log         io.Writer `json:"-"`           // server output; default discarded
+	Masters     int       `json:"masters" flag:"masters" help:"number of local Redis masters to start"`
+	Persistence string    `json:"persistence" flag:"persistence" help:"local masters' persistence: none|everysec|always (AOF fsync)"` // none | everysec | always
+	Bin         string    `json:"-"`                                                                                                  // redis-server binary; default from PATH
+	Log         io.Writer `json:"-"`                                                                                                  // server output; default discarded
 	// ExtraArgs are appended to every master's command line.
 	ExtraArgs []string `json:"extra_args,omitempty"`
 	// ClockShift runs every master under the clockshift preload library,

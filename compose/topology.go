@@ -22,7 +22,7 @@ type Spec struct {
 	// RedisAddrs are external masters as given to --redis, redacted once
 	// parsed (config.json shows them); RedisMasters are the same masters
 	// with their credentials. When set, nothing is started.
-	RedisAddrs   []string             `json:"redis_addrs,omitempty"`
+	RedisAddrs   redisconn.URLs       `json:"redis_addrs,omitempty" flag:"redis" help:"external Redis masters, comma-separated: host:port, redis://[user[:password]@]host:port[/db] or rediss://… (TLS); a password is better given by LOCKBENCH_REDIS_PASSWORD or --redis-password-file (default: start --masters local redis-server processes)"`
 	RedisMasters []redisconn.Endpoint `json:"-"`
 	// RedisAuth is what --redis entries without their own take (user,
 	// password, TLS files); the password is never serialised.
@@ -32,20 +32,20 @@ type Spec struct {
 	// Etcd is the local etcd cluster to start when the backend needs one.
 	Etcd EtcdOptions `json:"etcd"`
 	// EtcdAddrs are an external etcd cluster's members; when set, nothing is started.
-	EtcdAddrs []string `json:"etcd_addrs,omitempty"`
+	EtcdAddrs []string `json:"etcd_addrs,omitempty" flag:"etcd" help:"external etcd cluster host:port or https://host:port,... (default: start --etcd-members local members)"`
 	// EtcdAccess is TLS and the user for EtcdAddrs (--etcd-*).
-	EtcdAccess etcdconn.Access `json:"etcd_access"`
+	EtcdAccess etcdconn.Access `json:"etcd_access" flag:"etcd-user/etcd-cacert/etcd-cert/etcd-key"`
 	// NeedsEtcd: the backend locks in etcd (see etcd.go).
 	NeedsEtcd bool `json:"-"`
 	// ZooKeeper is the local server to start when the backend needs one;
 	// ZooKeeperAddrs an external ensemble instead (zookeeper.go).
 	ZooKeeper      ZooKeeperOptions `json:"zookeeper"`
-	ZooKeeperAddrs []string         `json:"zookeeper_addrs,omitempty"`
+	ZooKeeperAddrs []string         `json:"zookeeper_addrs,omitempty" flag:"zookeeper" help:"external ZooKeeper servers host:port,... (default: start a local one)"`
 	NeedsZooKeeper bool             `json:"-"`
 	// Postgres is the local server to start when the backend needs one;
 	// PostgresURL an external one instead (postgres.go).
 	Postgres      PostgresOptions `json:"postgres"`
-	PostgresURL   string          `json:"-"`
+	PostgresURL   string          `json:"-" flag:"postgres" help:"external PostgreSQL connection URL (default: initdb and start a local server)"`
 	NeedsPostgres bool            `json:"-"`
 	// Sentinel is the master + replica + redis-sentinel topology of the
 	// single-instance backend (sentinel.go).

@@ -9,8 +9,8 @@ import (
 
 // Options tune the strategies that batch; others ignore them.
 type Options struct {
-	Batch      int           `json:"batch"`       // Pipeline: most commands per flush
-	FlushDelay time.Duration `json:"flush_delay"` // Pipeline: wait this long for more commands before flushing
+	Batch      int           `json:"batch" flag:"batch" help:"pipeline mux: most commands per master per flush"`                          // Pipeline: most commands per flush
+	FlushDelay time.Duration `json:"flush_delay" flag:"flush-delay" help:"pipeline mux: wait this long for more commands before a flush"` // Pipeline: wait this long for more commands before flushing
 }
 
 // Factory builds a Strategy over nodes.

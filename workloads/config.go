@@ -11,26 +11,26 @@ import (
 
 // Config is one workload's parameters. It serialises into results.
 type Config struct {
-	Workload   string        `json:"workload"`
-	Keys       int           `json:"keys"`
-	Workers    int           `json:"workers"`
-	Duration   time.Duration `json:"duration"`
-	Warmup     time.Duration `json:"warmup"`
-	Hold       time.Duration `json:"hold"`
-	RetryDelay time.Duration `json:"retry_delay"`
-	Tries      int           `json:"tries"`
+	Workload   string        "json:\"workload\" flag:\"workload\" help:\"key pattern: see `lockbench workloads`\""
+	Keys       int           `json:"keys" flag:"keys" help:"hot keys shared by all workers (contended workloads)"`
+	Workers    int           `json:"workers" flag:"workers" help:"concurrent workers, each one lock cycle at a time"`
+	Duration   time.Duration `json:"duration" flag:"duration" help:"measured time per run"`
+	Warmup     time.Duration `json:"warmup" flag:"warmup" help:"unrecorded time before measuring"`
+	Hold       time.Duration `json:"hold" flag:"hold" help:"time spent inside the critical section"`
+	RetryDelay time.Duration `json:"retry_delay" flag:"retry-delay" help:"a failed attempt is retried after a random delay in [0, retry-delay)"`
+	Tries      int           `json:"tries" flag:"tries" help:"attempts per cycle before giving up"`
 	// Prefix starts every key, so runs against shared masters do not collide.
-	Prefix string `json:"prefix"`
+	Prefix string `json:"prefix" flag:"prefix" help:"start of every key: give each process its own when several share the masters"`
 	// Rate is cycles per second across all workers on a constant-throughput
 	// schedule (open loop); 0 is the closed loop.
-	Rate float64 `json:"rate"`
+	Rate float64 `json:"rate" flag:"rate" help:"open loop: cycles/s across all workers on a fixed schedule, latency from the intended start (0: closed loop)"`
 	// Ramp raises the rate (closed loop: the workers) linearly from zero;
 	// it runs inside the warmup, which is extended to cover it.
-	Ramp time.Duration `json:"ramp"`
+	Ramp time.Duration `json:"ramp" flag:"ramp" help:"raise the rate (closed loop: the workers) linearly over this time, inside the warmup"`
 	// ZipfS is the zipf workload's exponent: key i is drawn ∝ 1/(i+1)^s.
-	ZipfS float64 `json:"zipf_s"`
+	ZipfS float64 `json:"zipf_s" flag:"zipf-s" help:"zipf workload: exponent s, key i drawn with weight 1/(i+1)^s"`
 	// HoldDist shapes the hold time around Hold: fixed | uniform | exp.
-	HoldDist string `json:"hold_dist"`
+	HoldDist string `json:"hold_dist" flag:"hold-dist" help:"hold time distribution with mean --hold: fixed|uniform|exp"`
 }
 
 // DefaultConfig is what `lockbench run` uses without flags.

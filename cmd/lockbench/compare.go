@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/compare"
+	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -20,21 +19,17 @@ type compareConfig struct {
 	Base RunConfig `json:"base"`
 	// CPUProfile, when set, receives a pprof CPU profile of lockbench
 	// during the whole compare.
-	CPUProfile string `json:"-"`
+	CPUProfile string `json:"-" flag:"cpuprofile" help:"write a pprof CPU profile of lockbench during the cells to FILE"`
+	flags      *flagtag.Set
 }
 
 func newCompareCmd() *cobra.Command {
 	def := compare.DefaultConfig()
-	cc := compareConfig{Config: def, Base: RunConfig{Config: def.Base}}
+	cc := compareConfig{Config: def, Base: newRunConfig(def.Base)}
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Measure a matrix of clients × strategies × workloads on the same servers",
-		Long: `compare starts the masters once per --masters count and measures every
-client × mux × workload cell on them with the same durations, one after the
-other. It prints one table sorted by throughput, each row with its ratio to
-the sequential row of the same client, workload and masters (and, with
---ceiling, its fraction of the redis-benchmark ceiling measured on the same
-masters), and writes one summary JSON holding every run.`,
+		Long:  compare.Help,
 		Example: `  lockbench compare
   lockbench compare --clients rueidis --muxes fanout,auto --workloads uncontended --workers 256
   lockbench compare --masters 1,3,5,7 --muxes sequential,fanout,pipeline --json scaling.json
@@ -49,38 +44,13 @@ masters), and writes one summary JSON holding every run.`,
 			return runCompare(cmd.Context(), cmd.OutOrStdout(), cc, plan)
 		},
 	}
-	fs := cmd.Flags()
-	bindDriver(fs, &cc.Base)
-	bindWorkload(fs, &cc.Base)
-	bindOutput(fs, &cc.Base)
-	bindDisplay(fs, &cc.Base)
-	fs.Var(redisList{&cc.Base.Topology.RedisAddrs}, "redis", redisHelp)
-	bindRedisAuth(fs, &cc.Base)
-	fs.StringVar(&cc.Base.Topology.Redis.Persistence, "persistence", cc.Base.Topology.Redis.Persistence, "local masters' persistence: none|everysec|always (AOF fsync)")
-	fs.StringSliceVar(&cc.Clients, "clients", cc.Clients, "Redis client libraries to compare")
-	fs.StringSliceVar(&cc.Muxes, "muxes", cc.Muxes, "strategies to compare (sequential is the ratio baseline)")
-	fs.StringSliceVar(&cc.Workloads, "workloads", cc.Workloads, "workloads to compare")
-	fs.IntSliceVar(&cc.Masters, "masters", cc.Masters, "local master counts; the masters are restarted for each count")
-	for _, single := range []string{"client", "mux", "workload"} {
-		_ = fs.MarkHidden(single) // compare takes the lists instead
+	// Each cell is run's flags but --masters (compare's is a list) and
+	// --fault; compare's own are beside them.
+	cc.flags = bindRun(cmd.Flags(), &cc.Base, "topology.redis.masters", "faults").Bind(&cc, "base")
+	for _, single := range []string{"client", "mux", "workload", "client-defaults"} {
+		_ = cmd.Flags().MarkHidden(single) // compare takes the lists and --defaults-rows instead
 	}
-	fs.StringVar(&cc.CPUProfile, "cpuprofile", "", "write a pprof CPU profile of lockbench during the cells to FILE")
-	bindEtcd(fs, &cc.Base)
-	bindPeers(fs, &cc.Base)
-	bindBackends(fs, &cc.Base)
-	fs.StringSliceVar(&cc.Baselines, "baselines", nil, "rows beside the matrix, on the same servers and workloads: all or "+strings.Join(compare.BaselineNames(), ","))
-	fs.BoolVar(&cc.Ceiling, "ceiling", false, "measure the redis-benchmark ceiling on the same masters and show each row's fraction of it")
-	fs.DurationSliceVar(&cc.RTTs, "rtt", nil, "rerun the matrix with each round trip added to every master through a proxy, e.g. 0,250us,1ms, and rank the cells per round trip")
-	_ = fs.MarkHidden("client-defaults") // a run flag; compare takes --defaults-rows
-	fs.BoolVar(&cc.ClientDefaults, "defaults-rows", false, "add each auto cell again with the client libraries' own defaults (rows named .../auto/defaults)")
 	return cmd
-}
-
-// compareFlags name the flag of each compare.Config field.
-var compareFlags = map[string]string{
-	"Clients": "--clients", "Muxes": "--muxes", "Workloads": "--workloads", "Masters": "--masters",
-	"RTTs": "--rtt", "Baselines": "--baselines", "Base.Driver.Backend": "--backend",
-	"Base.Topology.Etcd.Members": "--etcd-members",
 }
 
 // plan checks the flags and expands the matrix before any server starts;
@@ -115,14 +85,7 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 	}
 	p, err := compare.NewPlan(cc.Config)
 	if err != nil {
-		var fe *compare.FieldError
-		if errors.As(err, &fe) && compareFlags[fe.Field] != "" {
-			return nil, usagef("%s", fe.Name(func(f string) string { return compareFlags[f] }))
-		}
-		if errors.As(err, new(usageError)) {
-			return nil, err
-		}
-		return nil, usageError{err}
+		return nil, fieldUsage(err, cc.flags)
 	}
 	cc.Config, cc.Base.Config = p.Config, p.Config.Base
 	return p, nil

@@ -7,19 +7,11 @@ import (
 	"os"
 	"time"
 
-	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
 )
-
-// bindDisplay registers what is shown while and after measuring: the
-// Prometheus endpoint and the table's width.
-func bindDisplay(fs *pflag.FlagSet, c *RunConfig) {
-	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://HOST:PORT/metrics while measuring (e.g. :9464)")
-	fs.BoolVar(&c.Wide, "wide", false, "table: every column (default: the essentials, fitted to 100 columns or the terminal)")
-}
 
 // startMetrics listens on --metrics-addr (nothing when unset) and gives c
 // the exporter its cells report to. A bad or taken address is bad input,

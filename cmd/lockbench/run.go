@@ -27,16 +27,7 @@ end, and writes the summary JSON (--json) and interval logs (--out).`,
 			return runOne(cmd.Context(), cfg)
 		},
 	}
-	fs := cmd.Flags()
-	bindDriver(fs, &cfg)
-	bindTopology(fs, &cfg)
-	bindEtcd(fs, &cfg)
-	bindPeers(fs, &cfg)
-	bindBackends(fs, &cfg)
-	bindWorkload(fs, &cfg)
-	bindOutput(fs, &cfg)
-	bindDisplay(fs, &cfg)
-	bindFaults(fs, &cfg)
+	bindRun(cmd.Flags(), &cfg)
 	return cmd
 }
 

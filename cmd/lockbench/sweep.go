@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )
 
@@ -20,24 +20,16 @@ import (
 type SweepConfig struct {
 	Base RunConfig `json:"base"` // shadows sweep.Config.Base, which run sets from it
 	sweep.Config
+	flags *flagtag.Set
 }
 
 func newSweepCmd() *cobra.Command {
 	sc := SweepConfig{Config: sweep.DefaultConfig()}
-	sc.Base = RunConfig{Config: sc.Config.Base}
+	sc.Base, sc.Muxes = newRunConfig(sc.Config.Base), nil // nil: --mux
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Capacity planning: raise the load until p99 breaks the SLO; report the knee",
-		Long: `sweep measures each --muxes strategy at increasing load on the same servers:
-with --by rate (default) an open-loop schedule of --start cycles/s times
---factor each step (latency from the intended start, so queueing shows), with
---by workers a closed loop of --start workers times --factor. It stops a
-strategy at the first step whose p99 of --op exceeds --slo, or that has
-errors and timeouts above --max-error-rate, or violations, or (open loop) that falls 10 % short of its
-rate; then bisects --refine times between the last good and the first bad
-step. A first step that already fails is followed by lower loads (divided
-by --factor) until one holds. The knee is the highest good step: the
-sustainable load.
+		Long: sweep.Help + `
 
 --out DIR writes every step's summary and .hlog files plus sweep.json; run
 'lockbench report DIR' for the latency-vs-throughput plot.`,
@@ -53,50 +45,19 @@ sustainable load.
 			return runSweep(cmd.Context(), sc)
 		},
 	}
-	fs := cmd.Flags()
-	bindDriver(fs, &sc.Base)
-	bindTopology(fs, &sc.Base)
-	bindEtcd(fs, &sc.Base)
-	bindBackends(fs, &sc.Base)
-	bindWorkload(fs, &sc.Base)
-	bindOutput(fs, &sc.Base)
-	bindDisplay(fs, &sc.Base)
-	fs.StringSliceVar(&sc.Muxes, "muxes", nil, "strategies to sweep, comma-separated (default: --mux)")
-	fs.StringVar((*string)(&sc.By), "by", string(sc.By), "what to step: rate (open loop, --workers fixed) | workers (closed loop)")
-	fs.StringVar(&sc.Op, "op", sc.Op, "op whose p99 is held to --slo: "+strings.Join(sweep.Ops(), "|"))
-	fs.DurationVar(&sc.SLO, "slo", sc.SLO, "p99 latency objective of --op")
-	fs.Float64Var(&sc.Start, "start", sc.Start, "first step: cycles/s (--by rate) or workers (--by workers)")
-	fs.Float64Var(&sc.Factor, "factor", sc.Factor, "each step multiplies the load by this")
-	fs.IntVar(&sc.MaxSteps, "max-steps", sc.MaxSteps, "most steps per strategy before bisecting")
-	fs.IntVar(&sc.Refine, "refine", sc.Refine, "bisection steps between the last good and first bad step")
-	fs.Float64Var(&sc.MaxErrorRate, "max-error-rate", sc.MaxErrorRate, "share of attempts that may fail (errors, timeouts, failed releases) in a good step; 0: none")
+	// The base of every step is run's flags but --fault and the peers'.
+	sc.flags = bindRun(cmd.Flags(), &sc.Base, "faults", "driver.redsync_no_fail_fast").Bind(&sc.Config, "base")
 	return cmd
 }
 
 // validate checks the flags before any server starts, naming the flag.
 func (sc *SweepConfig) validate() error {
-	// A flag's 0 is refused, or none for --refine and --max-error-rate
-	// (library), where the library's zero is its default.
-	switch {
-	case sc.SLO == 0:
-		return usagef("--slo 0s: must be positive")
-	case sc.Start == 0:
-		return usagef("--start 0: must be positive")
-	case sc.Factor == 0:
-		return usagef("--factor 0: must be more than 1")
-	case sc.MaxSteps == 0:
-		return usagef("--max-steps 0: must be at least 1")
-	case sc.Refine < 0:
-		return usagef("--refine %d: must not be negative", sc.Refine)
-	case sc.MaxErrorRate < 0:
-		return usagef("--max-error-rate %v: want a share in [0, 1)", sc.MaxErrorRate)
-	}
 	if len(sc.Muxes) == 0 {
 		sc.Muxes = []string{sc.Base.Driver.Mux}
 	}
 	sc.Config.Base = sc.Base.Config
-	if err := sc.Config.Validate(); err != nil {
-		return fieldUsage(err)
+	if _, err := sc.Config.Literal(); err != nil {
+		return fieldUsage(err, sc.flags)
 	}
 	first := sc.Base // the library checked each mux; the CLI's checks hold for the first step
 	if sc.By == sweep.ByWorkers {
@@ -108,20 +69,6 @@ func (sc *SweepConfig) validate() error {
 	err := sc.Base.validate()
 	sc.Config.Base = sc.Base.Config
 	return err
-}
-
-// library is the sweep for the library, whose zero Refine and
-// MaxErrorRate are its defaults where the flags' (and the summary's) 0 is
-// none.
-func (sc *SweepConfig) library() sweep.Config {
-	c := sc.Config
-	if c.Refine == 0 {
-		c.Refine = sweep.NoRefine
-	}
-	if c.MaxErrorRate == 0 {
-		c.MaxErrorRate = sweep.NoErrors
-	}
-	return c
 }
 
 // runSweep brings the servers up once and sweeps each strategy on them.
@@ -138,7 +85,8 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 			fmt.Fprintln(sc.Base.errOut(), sweep.StepLine(run, sc.Op, st))
 		}
 	}
-	res, err := sweep.Run(ctx, l, sc.library(), obs)
+	literal, _ := sc.Config.Literal() // validated
+	res, err := sweep.Run(ctx, l, literal, obs)
 	if err != nil {
 		return err
 	}

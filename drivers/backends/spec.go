@@ -22,9 +22,9 @@ import (
 
 // Spec selects and configures a Locker. It serialises into results.
 type Spec struct {
-	Backend   string            `json:"backend"`
-	Client    string            `json:"client,omitempty"`
-	Mux       string            `json:"mux,omitempty"`
+	Backend   string            `json:"backend" flag:"backend" help:"lock backend: etcd|postgres|redislock|redlock|redsync|rueidislock|single|zookeeper"`
+	Client    string            `json:"client,omitempty" flag:"client" help:"Redis client library: goredis|rueidis"`
+	Mux       string            `json:"mux,omitempty" flag:"mux" help:"how a command reaches the N masters: sequential|fanout|pipeline|auto"`
 	Redlock   redlock.Config    `json:"redlock"`
 	Multiplex multiplex.Options `json:"multiplex"`
 	// Tuning is the client libraries' settings (tuning.go).
@@ -38,7 +38,7 @@ type Spec struct {
 	// EtcdAddrs are the etcd members' client addresses (from compose).
 	EtcdAddrs []string `json:"-"`
 	// RedsyncNoFailFast runs redsync without WithFailFast(true).
-	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty"`
+	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty" flag:"redsync-no-fail-fast" help:"redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)"`
 	// ZooKeeper configures the zookeeper backend (its session timeout
 	// comes from Redlock.TTL); ZooKeeperAddrs are its servers (compose).
 	ZooKeeper      zklock.Config `json:"zookeeper"`
@@ -48,8 +48,8 @@ type Spec struct {
 	PostgresURL string        `json:"-"`
 	// WaitReplicas (single backend): WAIT K after the SET before a grant
 	// counts; WaitTimeout is WAIT's timeout.
-	WaitReplicas int           `json:"wait_replicas,omitempty"`
-	WaitTimeout  time.Duration `json:"wait_timeout,omitempty"`
+	WaitReplicas int           `json:"wait_replicas,omitempty" flag:"wait-replicas" help:"single: WAIT K replicas after the SET before a grant counts (0: no WAIT)"`
+	WaitTimeout  time.Duration `json:"wait_timeout,omitempty" flag:"wait-timeout" help:"single: WAIT's timeout"`
 	// SentinelAddrs and SentinelMaster find the single backend's master.
 	SentinelAddrs  []string `json:"-"`
 	SentinelMaster string   `json:"-"`

@@ -21,10 +21,10 @@ const EnvPassword = "LOCKBENCH_ETCD_PASSWORD"
 // serialised.
 type Access struct {
 	TLS      bool   `json:"tls"` // https:// endpoints; the system's CAs unless CACert
-	CACert   string `json:"ca_cert,omitempty"`
-	Cert     string `json:"cert,omitempty"`
-	Key      string `json:"key,omitempty"`
-	Username string `json:"username,omitempty"`
+	CACert   string `json:"ca_cert,omitempty" flag:"etcd-cacert" help:"external etcd: CA certificates to trust (PEM)"`
+	Cert     string `json:"cert,omitempty" flag:"etcd-cert" help:"external etcd: client certificate (PEM)"`
+	Key      string `json:"key,omitempty" flag:"etcd-key" help:"external etcd: client certificate's key (PEM)"`
+	Username string `json:"username,omitempty" flag:"etcd-user" help:"external etcd: user (password from LOCKBENCH_ETCD_PASSWORD)"`
 	Password string `json:"-"`
 }
 

@@ -23,30 +23,30 @@ var Modes = []string{ModeClient, ModeRPC}
 
 // Config is the driver's parameters. It serialises into results.
 type Config struct {
-	Mode string `json:"mode"`
+	Mode string `json:"mode" flag:"etcd-mode" help:"etcd lock path: client (concurrency.Mutex) | rpc (v3lock Lock/Unlock RPCs)"`
 	// TTL is the lease TTL; etcd counts whole seconds, so it is rounded up
 	// (and the server may raise it to its minimum). Set from --ttl.
 	TTL time.Duration `json:"-"`
 	// Wait (client mode): one attempt is Mutex.Lock, queued FIFO behind the
 	// holder, instead of TryLock. rpc mode always waits.
-	Wait bool `json:"wait"`
+	Wait bool `json:"wait" flag:"etcd-wait" help:"client mode: one attempt is Mutex.Lock (FIFO queue) instead of TryLock"`
 	// WaitTimeout bounds one attempt. A waiting attempt that runs out of it
 	// counts as busy (it was queued behind a holder); a TryLock attempt
 	// that runs out of it counts as a timeout.
-	WaitTimeout time.Duration `json:"wait_timeout"`
+	WaitTimeout time.Duration `json:"wait_timeout" flag:"etcd-wait-timeout" help:"bound of one etcd attempt; a waiting attempt that runs out counts as busy"`
 	// SessionPerCycle pays Grant (+ keep-alive stream) and Revoke on every
 	// cycle instead of reusing one session per worker.
-	SessionPerCycle bool `json:"session_per_cycle"`
+	SessionPerCycle bool `json:"session_per_cycle" flag:"etcd-session-per-cycle" help:"grant and revoke a session every cycle instead of one per worker"`
 	// KeepAlive keeps each session's lease alive in the background (what
 	// concurrency.Session does): a held lock then lives until Unlock or
 	// until the client dies. Without it a lease lives TTL, like a Redlock
 	// key, and every cycle gets a fresh lease.
-	KeepAlive bool `json:"keep_alive"`
+	KeepAlive bool `json:"keep_alive" flag:"etcd-keepalive" help:"keep session leases alive (false: a lease lives --ttl like a Redlock key; implies a session per cycle)"`
 	// Prefix is put before every lock name.
 	Prefix string `json:"prefix"`
 	// Access is TLS and the etcd user (from compose: flags or the local
 	// cluster's own).
-	Access etcdconn.Access `json:"access"`
+	Access etcdconn.Access `json:"access" flag:"-"`
 }
 
 // DefaultConfig is client mode, TryLock, a kept-alive session per worker.

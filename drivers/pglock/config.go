@@ -26,11 +26,11 @@ var Modes = []string{ModeSession, ModeXact}
 
 // Config is the driver's parameters. It serialises into results.
 type Config struct {
-	Mode string `json:"mode"`
+	Mode string `json:"mode" flag:"pg-mode" help:"postgres: session (pg_try_advisory_lock on a held connection) | xact (pg_try_advisory_xact_lock in a transaction)"`
 	// Wait: one attempt queues behind the holder (pg_advisory_lock) for up
 	// to WaitTimeout (the session's lock_timeout) instead of trying once.
-	Wait        bool          `json:"wait"`
-	WaitTimeout time.Duration `json:"wait_timeout"`
+	Wait        bool          `json:"wait" flag:"pg-wait" help:"postgres: one attempt waits (pg_advisory_lock) up to --pg-wait-timeout instead of trying once"`
+	WaitTimeout time.Duration `json:"wait_timeout" flag:"pg-wait-timeout" help:"postgres: lock_timeout of a waiting attempt; running out counts as busy"`
 	// TTL is the nominal validity given to the referee: the lock itself
 	// does not expire. Set from --ttl.
 	TTL time.Duration `json:"-"`

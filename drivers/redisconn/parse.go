@@ -25,11 +25,11 @@ const (
 
 // TLSFiles are the --tls-* flags: they apply to every rediss:// master.
 type TLSFiles struct {
-	CACert             string `json:"ca_cert,omitempty"` // PEM bundle to trust; default the system pool
-	Cert               string `json:"cert,omitempty"`    // client certificate (mutual TLS)
-	Key                string `json:"key,omitempty"`     // its key
-	ServerName         string `json:"server_name,omitempty"`
-	InsecureSkipVerify bool   `json:"insecure_skip_verify,omitempty"`
+	CACert             string `json:"ca_cert,omitempty" flag:"tls-ca-cert" help:"rediss:// masters: trust the CA certificates in this PEM file (default: the system's)"` // PEM bundle to trust; default the system pool
+	Cert               string `json:"cert,omitempty" flag:"tls-cert" help:"rediss:// masters: client certificate (PEM) for mutual TLS"`                                  // client certificate (mutual TLS)
+	Key                string `json:"key,omitempty" flag:"tls-key" help:"rediss:// masters: the client certificate's key (PEM)"`                                         // its key
+	ServerName         string `json:"server_name,omitempty" flag:"tls-server-name" help:"rediss:// masters: name to verify the certificate against (default: the host of each URL)"`
+	InsecureSkipVerify bool   `json:"insecure_skip_verify,omitempty" flag:"tls-insecure-skip-verify" help:"rediss:// masters: do NOT verify the certificate (marked in every output)"`
 }
 
 func (f TLSFiles) set() bool {
@@ -76,7 +76,10 @@ func pathErr(err error) error {
 type Auth struct {
 	Username string   `json:"username,omitempty"`
 	Password string   `json:"-"`
-	TLS      TLSFiles `json:"tls"`
+	TLS      TLSFiles `json:"tls" flag:"tls-*"`
+	// PasswordFile is where the password is read from (LoadAuth's
+	// passwordFile), never serialised.
+	PasswordFile string `json:"-" flag:"redis-password-file" help:"read the masters' password from FILE (else LOCKBENCH_REDIS_PASSWORD; the user from LOCKBENCH_REDIS_USER)"`
 }
 
 // LoadAuth fills a's user and password from the environment and from

@@ -7,10 +7,10 @@ import (
 
 // Config is the algorithm's parameters. It serialises into results.
 type Config struct {
-	TTL         time.Duration `json:"ttl"`          // lock auto-release time
-	NodeTimeout time.Duration `json:"node_timeout"` // per-master budget, small against TTL
-	DriftFactor float64       `json:"drift_factor"` // clock drift as a fraction of TTL
-	DriftMin    time.Duration `json:"drift_min"`    // added to the drift: Redis expires have ~1 ms resolution
+	TTL         time.Duration `json:"ttl" flag:"ttl" help:"lock TTL (auto-release time)"`                        // lock auto-release time
+	NodeTimeout time.Duration `json:"node_timeout" flag:"node-timeout" help:"per-master timeout of one command"` // per-master budget, small against TTL
+	DriftFactor float64       `json:"drift_factor"`                                                              // clock drift as a fraction of TTL
+	DriftMin    time.Duration `json:"drift_min"`                                                                 // added to the drift: Redis expires have ~1 ms resolution
 }
 
 // DefaultConfig is the Redlock post's parameters with a 10 s TTL.

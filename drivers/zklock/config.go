@@ -24,8 +24,8 @@ import (
 type Config struct {
 	// Wait: one attempt queues behind the holder (watching its
 	// predecessor) for up to WaitTimeout instead of giving up at once.
-	Wait        bool          `json:"wait"`
-	WaitTimeout time.Duration `json:"wait_timeout"`
+	Wait        bool          `json:"wait" flag:"zk-wait" help:"zookeeper: one attempt waits in the queue (watching its predecessor) instead of TryLock"`
+	WaitTimeout time.Duration `json:"wait_timeout" flag:"zk-wait-timeout" help:"zookeeper: bound of one attempt; a waiting attempt that runs out counts as busy"`
 	// SessionTimeout is asked of the server (which clamps it to its
 	// min/max). A holder's validity is this long from its attempt's start:
 	// the server expires a session that long after it last heard from it.

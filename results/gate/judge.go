@@ -15,12 +15,13 @@ type Options struct {
 	Thresholds []Threshold
 	// ThroughputTol and LatencyTol are the relative changes tolerated as
 	// noise against the baseline (0.10 = 10 %).
-	ThroughputTol, LatencyTol float64
+	ThroughputTol float64 `flag:"throughput-tol" help:"tolerated relative drop of cycles/s vs the baseline"`
+	LatencyTol    float64 `flag:"latency-tol" help:"tolerated relative rise of p99 vs the baseline"`
 	// LatencyOp's p99 is the latency compared against the baseline.
-	LatencyOp string
+	LatencyOp string `flag:"op" help:"op whose p99 is compared with the baseline: acquire|acquire_total|release|cycle|extend"`
 	// Alpha is the significance level of the Mann-Whitney U test, used
 	// when both sides have at least two samples of a run.
-	Alpha float64
+	Alpha float64 `flag:"alpha" help:"significance level of the Mann-Whitney U test"`
 }
 
 // DefaultOptions: 10 % throughput, 20 % p99 of cycle, α = 0.05.

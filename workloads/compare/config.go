@@ -16,23 +16,23 @@ type Config struct {
 	// workload, masters count and round trip (zero: lab.DefaultConfig with
 	// DefaultDuration and DefaultWarmup).
 	Base      lab.Config `json:"base"`
-	Clients   []string   `json:"clients"`
-	Muxes     []string   `json:"muxes"`
-	Workloads []string   `json:"workloads"`
+	Clients   []string   `json:"clients" flag:"clients" help:"Redis client libraries to compare"`
+	Muxes     []string   `json:"muxes" flag:"muxes" help:"strategies to compare (sequential is the ratio baseline)"`
+	Workloads []string   `json:"workloads" flag:"workloads" help:"workloads to compare"`
 	// Masters are local master counts; the masters are restarted for each.
 	// With external masters (Base.Topology.RedisAddrs) they are the count.
-	Masters []int `json:"masters"`
+	Masters []int `json:"masters" flag:"masters" help:"local master counts; the masters are restarted for each count"`
 	// Ceiling measures the redis-benchmark ceiling on each group's masters.
-	Ceiling bool `json:"ceiling"`
+	Ceiling bool `json:"ceiling" flag:"ceiling" help:"measure the redis-benchmark ceiling on the same masters and show each row's fraction of it"`
 	// RTTs reruns the matrix with each round trip added to every master
 	// (0: direct); ranking shows how the order changes with distance.
-	RTTs []time.Duration `json:"rtts,omitempty"`
+	RTTs []time.Duration `json:"rtts,omitempty" flag:"rtt" help:"rerun the matrix with each round trip added to every master through a proxy, e.g. 0,250us,1ms, and rank the cells per round trip"`
 	// ClientDefaults adds, beside every auto cell, the same cell with the
 	// client libraries' own defaults (/defaults rows).
-	ClientDefaults bool `json:"client_defaults_rows,omitempty"`
+	ClientDefaults bool `json:"client_defaults_rows,omitempty" flag:"defaults-rows" help:"add each auto cell again with the client libraries' own defaults (rows named .../auto/defaults)"`
 	// Baselines are rows beside the matrix: etcd modes and peer libraries
 	// (BaselineNames, or "all").
-	Baselines []string `json:"baselines,omitempty"`
+	Baselines []string `json:"baselines,omitempty" flag:"baselines" help:"rows beside the matrix, on the same servers and workloads: all or etcd,etcd-rpc,etcd-wait,postgres,postgres-xact,redislock,redsync,rueidislock,single,single-wait,zookeeper,zookeeper-wait"`
 	// Check, when set, completes and validates each cell after the
 	// matrix's own checks, before any server starts (the CLI's flag
 	// checks); its errors are returned as they are.

@@ -60,23 +60,23 @@ type Config struct {
 	Base lab.Config `json:"base"`
 	// Muxes are the strategies swept on the same servers, one after the
 	// other (nil: Base's).
-	Muxes []string `json:"muxes"`
-	By    By       `json:"by"`
+	Muxes []string `json:"muxes" flag:"muxes" help:"strategies to sweep, comma-separated (default: --mux)"`
+	By    By       `json:"by" flag:"by" help:"what to step: rate (open loop, --workers fixed) | workers (closed loop)"`
 	// Op is the op whose p99 is held to SLO: one of Ops.
-	Op  string        `json:"op"`
-	SLO time.Duration `json:"slo"`
+	Op  string        `json:"op" flag:"op" help:"op whose p99 is held to --slo: acquire|acquire_total|release|cycle"`
+	SLO time.Duration `json:"slo" flag:"slo" help:"p99 latency objective of --op"`
 	// Start is the first step's load: cycles/s or workers.
-	Start float64 `json:"start"`
+	Start float64 `json:"start" flag:"start" help:"first step: cycles/s (--by rate) or workers (--by workers)"`
 	// Factor multiplies the load at each step (more than 1).
-	Factor float64 `json:"factor"`
+	Factor float64 `json:"factor" flag:"factor" help:"each step multiplies the load by this"`
 	// MaxSteps bounds the steps per strategy before the bisection.
-	MaxSteps int `json:"max_steps"`
+	MaxSteps int `json:"max_steps" flag:"max-steps" help:"most steps per strategy before bisecting"`
 	// Refine is the bisection steps between the last good and the first
 	// bad load (NoRefine: none).
-	Refine int `json:"refine"`
+	Refine int `json:"refine" flag:"refine" help:"bisection steps between the last good and first bad step"`
 	// MaxErrorRate is the share of attempts (errors and timeouts, failed
 	// releases) a good step may have (NoErrors: none).
-	MaxErrorRate float64 `json:"max_error_rate"`
+	MaxErrorRate float64 `json:"max_error_rate" flag:"max-error-rate" help:"share of attempts that may fail (errors, timeouts, failed releases) in a good step; 0: none"`
 }
 
 // DefaultConfig is the zero Config with its defaults filled in: Redlock
@@ -140,6 +140,35 @@ func (c Config) maxErrorRate() float64 { return math.Max(c.MaxErrorRate, 0) }
 // extend is not among them: no workload extends its leases, and a p99 of
 // no samples (0) would pass any SLO and make every step a knee.
 func Ops() []string { return []string{"acquire", "acquire_total", "release", "cycle"} }
+
+// Literal is c read as a command line gives it, every field set: a zero
+// means zero, not the default. A zero SLO, Start, Factor or MaxSteps and a
+// negative Refine or MaxErrorRate are refused (a *results.FieldError), a
+// zero Refine is NoRefine and a zero MaxErrorRate NoErrors; the result is
+// validated (Validate) and is what Run takes.
+func (c Config) Literal() (Config, error) {
+	switch {
+	case c.SLO == 0:
+		return c, results.Invalid("slo", c.SLO, "must be positive")
+	case c.Start == 0:
+		return c, results.Invalid("start", c.Start, "must be positive")
+	case c.Factor == 0:
+		return c, results.Invalid("factor", c.Factor, "must be more than 1")
+	case c.MaxSteps == 0:
+		return c, results.Invalid("max_steps", c.MaxSteps, "must be at least 1")
+	case c.Refine < 0:
+		return c, results.Invalid("refine", c.Refine, "must not be negative")
+	case c.MaxErrorRate < 0:
+		return c, results.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
+	}
+	if c.Refine == 0 {
+		c.Refine = NoRefine
+	}
+	if c.MaxErrorRate == 0 {
+		c.MaxErrorRate = NoErrors
+	}
+	return c, c.Validate()
+}
 
 // Validate reports the first field a sweep cannot run with, as a
 // *results.FieldError naming the field's JSON path ("max_steps",

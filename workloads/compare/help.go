@@ -1,0 +1,10 @@
+package compare
+
+// Help is what a compare measures and prints, in the words of its flags
+// (the tags of Config): lockbench compare's help.
+const Help = `compare starts the masters once per --masters count and measures every
+client × mux × workload cell on them with the same durations, one after the
+other. It prints one table sorted by throughput, each row with its ratio to
+the sequential row of the same client, workload and masters (and, with
+--ceiling, its fraction of the redis-benchmark ceiling measured on the same
+masters), and writes one summary JSON holding every run.`

@@ -1,0 +1,180 @@
+// Package flagtag registers the fields of a config struct as command-line
+// flags (pflag), from tags written beside the fields, and names the flag
+// that sets a field when a library reports bad input in it by the field's
+// path (results.FieldError). A flag is so described once, where its field
+// is, and a command of anyone's gets the same flags as lockbench's.
+//
+// It owns nothing of lockbench's and imports no package of the project.
+package flagtag
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/spf13/pflag"
+)
+
+// The tags a field may carry:
+//
+//	flag:"name"        the field is set by --name (its value now is the default)
+//	flag:"name,array"  a []string whose values are taken whole, commas kept (StringArray)
+//	flag:"-"           neither the field nor what it holds gets a flag
+//	short:"q"          a one-letter shorthand
+//	help:"text"        the flag's help (required with flag)
+//
+// A field of struct type is walked for its own tagged fields; its flag tag,
+// if any, is how errors name the group ("tls-*", "etcd-user/etcd-cert"),
+// else the group's flags joined by "/". Supported field types: string (and
+// named string types), int, float64, bool, time.Duration, []string, []int,
+// []time.Duration and any type whose pointer is a pflag.Value.
+
+// Set is the flags bound on one FlagSet and the field paths they set.
+type Set struct {
+	fs    *pflag.FlagSet
+	names map[string]string // field path, JSON or Go → "--flag" (or a group's)
+}
+
+// New is an empty Set registering on fs.
+func New(fs *pflag.FlagSet) *Set { return &Set{fs: fs, names: map[string]string{}} }
+
+// Bind registers a flag for every tagged field of the struct ptr points
+// to, except those under skip (field paths as the JSON serialises them,
+// "workload.workers" or a whole "topology"). It panics on a field it
+// cannot bind or without help: a programming error a test finds.
+func (s *Set) Bind(ptr any, skip ...string) *Set {
+	v := reflect.ValueOf(ptr)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		panic(fmt.Sprintf("flagtag: Bind(%T): want a pointer to a struct", ptr))
+	}
+	sk := make(map[string]bool, len(skip))
+	for _, p := range skip {
+		sk[p] = true
+	}
+	s.walk(v.Elem(), "", "", sk)
+	return s
+}
+
+// Flag names the flag that sets field, given by its JSON path
+// ("workload.retry_delay") or Go field path ("Workload.RetryDelay"):
+// "--retry-delay", a group's flags ("--tls-*"), or "" when no flag sets it.
+func (s *Set) Flag(field string) string { return s.names[field] }
+
+// FlagSet is the FlagSet the flags are registered on.
+func (s *Set) FlagSet() *pflag.FlagSet { return s.fs }
+
+// walk binds the fields of struct v, whose paths start with jsonPath and
+// goPath, and returns the flags it registered.
+func (s *Set) walk(v reflect.Value, jsonPath, goPath string, skip map[string]bool) []string {
+	var flags []string
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, opt, _ := strings.Cut(f.Tag.Get("flag"), ",")
+		if (!f.IsExported() && !f.Anonymous) || name == "-" {
+			continue
+		}
+		jp, gp := join(jsonPath, jsonName(f)), join(goPath, f.Name)
+		if f.Anonymous && f.Tag.Get("json") == "" { // promoted: its fields are the outer struct's
+			jp, gp = jsonPath, goPath
+		}
+		if skip[jp] {
+			continue
+		}
+		fv := v.Field(i)
+		if f.Type.Kind() == reflect.Struct && !isValue(fv) {
+			inner := s.walk(fv, jp, gp, skip)
+			if len(inner) > 0 && jp != jsonPath {
+				group := strings.Join(inner, "/")
+				if name != "" {
+					group = "--" + strings.ReplaceAll(name, "/", "/--")
+				}
+				s.names[jp], s.names[gp] = group, group
+			}
+			flags = append(flags, inner...)
+			continue
+		}
+		if name == "" {
+			continue
+		}
+		help := f.Tag.Get("help")
+		if help == "" {
+			panic(fmt.Sprintf("flagtag: %s (--%s): no help tag", gp, name))
+		}
+		s.bind(fv, name, f.Tag.Get("short"), help, opt == "array", gp)
+		s.names[jp], s.names[gp] = "--"+name, "--"+name
+		flags = append(flags, "--"+name)
+	}
+	return flags
+}
+
+// bind registers field v as --name with its current value as the default.
+func (s *Set) bind(v reflect.Value, name, short, help string, array bool, field string) {
+	switch p := v.Addr().Interface().(type) {
+	case pflag.Value:
+		s.fs.VarP(p, name, short, help)
+	case *string:
+		s.fs.StringVarP(p, name, short, *p, help)
+	case *int:
+		s.fs.IntVarP(p, name, short, *p, help)
+	case *float64:
+		s.fs.Float64VarP(p, name, short, *p, help)
+	case *bool:
+		s.fs.BoolVarP(p, name, short, *p, help)
+	case *time.Duration:
+		s.fs.DurationVarP(p, name, short, *p, help)
+	case *[]string:
+		if array {
+			s.fs.StringArrayVarP(p, name, short, *p, help)
+		} else {
+			s.fs.StringSliceVarP(p, name, short, *p, help)
+		}
+	case *[]int:
+		s.fs.IntSliceVarP(p, name, short, *p, help)
+	case *[]time.Duration:
+		s.fs.DurationSliceVarP(p, name, short, *p, help)
+	default:
+		if v.Kind() != reflect.String {
+			panic(fmt.Sprintf("flagtag: %s (--%s): unsupported type %s", field, name, v.Type()))
+		}
+		sp := v.Addr().Convert(reflect.TypeOf((*string)(nil))).Interface().(*string)
+		s.fs.StringVarP(sp, name, short, *sp, help)
+	}
+}
+
+// isValue: does the field's pointer set it from a flag itself? (An
+// unexported embedded struct is only walked.)
+func isValue(v reflect.Value) bool {
+	if !v.CanInterface() {
+		return false
+	}
+	_, ok := v.Addr().Interface().(pflag.Value)
+	return ok
+}
+
+// jsonName is the field's key in its JSON form; a field that is not
+// serialised is named in snake_case ("PasswordFile": "password_file").
+func jsonName(f reflect.StructField) string {
+	if n, _, _ := strings.Cut(f.Tag.Get("json"), ","); n != "" && n != "-" {
+		return n
+	}
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range f.Name {
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+		prev = r
+	}
+	return b.String()
+}
+
+func join(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}

@@ -1,0 +1,137 @@
+package flagtag
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+type upper string
+
+func (u *upper) Set(s string) error { *u = upper(strings.ToUpper(s)); return nil }
+func (u *upper) String() string     { return string(*u) }
+func (*upper) Type() string         { return "upper" }
+
+type mode string
+
+type inner struct {
+	Wait    time.Duration `json:"wait" flag:"in-wait" help:"a duration"`
+	Untold  int           `json:"untold"`
+	Mode    mode          `json:"mode" flag:"mode" help:"a named string"`
+	Ignored struct {
+		X int `flag:"x" help:"never bound"`
+	} `flag:"-"`
+}
+
+type sample struct {
+	inner
+	Name  string          `json:"name" flag:"name" short:"n" help:"a string"`
+	N     int             `json:"n,omitempty" flag:"count" help:"an int"`
+	Ratio float64         `json:"ratio" flag:"ratio" help:"a float"`
+	On    bool            `json:"on" flag:"on" help:"a bool"`
+	List  []string        `json:"list" flag:"list" help:"a slice"`
+	Whole []string        `json:"whole" flag:"whole,array" help:"an array"`
+	Ints  []int           `json:"ints" flag:"ints" help:"ints"`
+	Ds    []time.Duration `json:"ds" flag:"ds" help:"durations"`
+	Up    upper           `json:"up" flag:"up" help:"a Value"`
+	File  string          `json:"-" flag:"file" help:"not serialised"`
+	Group struct {
+		G int `json:"g" flag:"g" help:"in a group"`
+	} `json:"group" flag:"g-*"`
+	Skipped int `json:"skipped" flag:"skipped" help:"left out by Bind"`
+	private int
+}
+
+// TestBind: every tagged field gets its flag with its value as default,
+// setting a flag sets the field, and Flag names it by JSON and Go path.
+func TestBind(t *testing.T) {
+	s := sample{Name: "a", N: 3, Ratio: 0.5, List: []string{"x"}, Ds: []time.Duration{time.Second}, inner: inner{Wait: time.Millisecond, Mode: "m"}}
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	set := New(fs).Bind(&s, "skipped")
+	defaults := map[string]string{"in-wait": "1ms", "mode": "m", "name": "a", "count": "3", "ratio": "0.5", "on": "false",
+		"list": "[x]", "whole": "[]", "ints": "[]", "ds": "[1s]", "up": "", "file": ""}
+	for name, def := range defaults {
+		f := fs.Lookup(name)
+		if f == nil {
+			t.Errorf("--%s not registered", name)
+			continue
+		}
+		if f.DefValue != def {
+			t.Errorf("--%s default %q, want %q", name, f.DefValue, def)
+		}
+		if f.Usage == "" {
+			t.Errorf("--%s: no help", name)
+		}
+	}
+	for _, absent := range []string{"skipped", "x", "untold"} {
+		if fs.Lookup(absent) != nil {
+			t.Errorf("--%s registered", absent)
+		}
+	}
+	err := fs.Parse([]string{"-n", "b", "--count", "4", "--ratio", "2", "--on", "--list", "p,q", "--whole", "r,s", "--whole", "t",
+		"--ints", "1,2", "--ds", "2s", "--up", "v", "--file", "f", "--in-wait", "2ms", "--mode", "z"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sample{Name: "b", N: 4, Ratio: 2, On: true, List: []string{"p", "q"}, Whole: []string{"r,s", "t"}, Ints: []int{1, 2},
+		Ds: []time.Duration{2 * time.Second}, Up: "V", File: "f", inner: inner{Wait: 2 * time.Millisecond, Mode: "z"}}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("parsed %+v\nwant   %+v", s, want)
+	}
+	for field, flag := range map[string]string{
+		"name": "--name", "Name": "--name", "n": "--count", "wait": "--in-wait", "Wait": "--in-wait", "file": "--file",
+		"group": "--g-*", "Group": "--g-*", "skipped": "", "untold": "", "nowhere": "",
+	} {
+		if got := set.Flag(field); got != flag {
+			t.Errorf("Flag(%q) = %q, want %q", field, got, flag)
+		}
+	}
+}
+
+// TestGroupNames: a struct field without a flag tag is named by its
+// flags joined, in field order; one with a tag by the tag.
+func TestGroupNames(t *testing.T) {
+	var c struct {
+		A struct {
+			X int `json:"x" flag:"ax" help:"x"`
+			Y int `json:"y" flag:"ay" help:"y"`
+		} `json:"a"`
+		B struct {
+			X int `json:"x" flag:"bx" help:"x"`
+			Y int `json:"y" flag:"by" help:"y"`
+		} `json:"b" flag:"by/bx"`
+	}
+	set := New(pflag.NewFlagSet("t", pflag.ContinueOnError)).Bind(&c)
+	if got := set.Flag("a"); got != "--ax/--ay" {
+		t.Errorf("a: %q", got)
+	}
+	if got := set.Flag("b"); got != "--by/--bx" {
+		t.Errorf("b: %q", got)
+	}
+}
+
+// TestBindRefuses: a field without help, or of a type no flag takes, is a
+// programming error found at once.
+func TestBindRefuses(t *testing.T) {
+	for name, ptr := range map[string]any{
+		"no help": &struct {
+			A int `flag:"a"`
+		}{},
+		"bad type": &struct {
+			A map[string]int `flag:"a" help:"h"`
+		}{},
+		"not a ptr": struct{}{},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			New(pflag.NewFlagSet("t", pflag.ContinueOnError)).Bind(ptr)
+		}()
+	}
+}

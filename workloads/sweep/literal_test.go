@@ -1,0 +1,47 @@
+package sweep
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// TestLiteral: a command line's zero is zero, not the default: refused
+// where no sweep runs with it, "none" for Refine and MaxErrorRate.
+func TestLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*Config)
+		want string // the error, "" for none
+	}{
+		{"zero slo", func(c *Config) { c.SLO = 0 }, "slo 0s: must be positive"},
+		{"zero start", func(c *Config) { c.Start = 0 }, "start 0: must be positive"},
+		{"zero factor", func(c *Config) { c.Factor = 0 }, "factor 0: must be more than 1"},
+		{"zero max steps", func(c *Config) { c.MaxSteps = 0 }, "max_steps 0: must be at least 1"},
+		{"negative refine", func(c *Config) { c.Refine = -1 }, "refine -1: must not be negative"},
+		{"negative error rate", func(c *Config) { c.MaxErrorRate = -0.5 }, "max_error_rate -0.5: want a share in [0, 1)"},
+		{"negative slo", func(c *Config) { c.SLO = -time.Second }, "slo -1s: must be positive"},
+		{"zero refine and error rate", func(c *Config) { c.Refine, c.MaxErrorRate = 0, 0 }, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := DefaultConfig()
+			tc.set(&c)
+			lit, err := c.Literal()
+			if tc.want != "" {
+				var fe *results.FieldError
+				if !errors.As(err, &fe) || err.Error() != tc.want {
+					t.Fatalf("err %v, want a FieldError %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lit.Refine != NoRefine || lit.MaxErrorRate != NoErrors || c.Refine != 0 {
+				t.Errorf("literal refine %d, error rate %v (given %d): want NoRefine, NoErrors, the given config unchanged", lit.Refine, lit.MaxErrorRate, c.Refine)
+			}
+		})
+	}
+}
