@@ -68,7 +68,7 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 		}
 	}
 	if cc.CPUProfile != "" {
-		if err := checkFile(cc.CPUProfile); err != nil {
+		if err := output.CheckFile(cc.CPUProfile); err != nil {
 			return nil, usagef("--cpuprofile %q: %v", cc.CPUProfile, err)
 		}
 	}

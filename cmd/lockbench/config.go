@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -70,7 +71,7 @@ func (c *RunConfig) validate() error {
 		}
 	}
 	if c.Out != "" {
-		if err := checkDir(c.Out); err != nil {
+		if err := output.CheckDir(c.Out); err != nil {
 			return usagef("--out %q: %v", c.Out, err)
 		}
 	}

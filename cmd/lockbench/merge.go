@@ -39,7 +39,7 @@ host and run name, whatever the path; a merged run remembers its inputs).`,
 			if out == "" {
 				return usagef("merge: -o/--out DIR is required")
 			}
-			if err := checkDir(out); err != nil {
+			if err := output.CheckDir(out); err != nil {
 				return usagef("--out %q: %v", out, err)
 			}
 			dirs, err := output.ReadMergeInputs(out, args)

@@ -12,7 +12,7 @@ import (
 // writer is the one output.Writer of a command from its config: stdout's
 // format and table width, --json and --out.
 func (c *RunConfig) writer(stdout io.Writer) output.Writer {
-	return output.Writer{Stdout: stdout, Format: c.Format, JSON: c.JSON, Out: c.Out, TableOptions: tableOptions(*c)}
+	return output.Writer{Stdout: stdout, Format: c.Format, JSON: c.JSON, Out: c.Out, TableOptions: results.TableOptions{Wide: c.Wide}}
 }
 
 // cellLogs are the cells' interval logs by run name.
@@ -29,11 +29,6 @@ func cellLogs(cells []measured) map[string]output.Logs {
 // writeResults prints the runs table and writes --json and --out.
 func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
 	return flagError(cfg.writer(cfg.out()).Write(sum, cellLogs(cells)))
-}
-
-// writeOutDir writes --out alone.
-func writeOutDir(dir string, sum *results.Summary, cells []measured) error {
-	return flagError(output.Writer{Out: dir, NoTable: true}.Write(sum, cellLogs(cells)))
 }
 
 // flagError names the flag of a failed write or read: --json or --out,
@@ -53,7 +48,3 @@ func checkOutputFile(flag, path string) error {
 	}
 	return nil
 }
-
-// checkFile and checkDir: see output.CheckFile and output.CheckDir.
-func checkFile(path string) error { return output.CheckFile(path) }
-func checkDir(dir string) error   { return output.CheckDir(dir) }

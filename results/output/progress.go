@@ -105,3 +105,14 @@ func clock(d time.Duration) string {
 
 // isTerminal: f is a terminal (a live line may be rewritten in place).
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// fitTerminal is opt with, unless it has one, the width of the terminal w
+// is.
+func fitTerminal(w io.Writer, opt results.TableOptions) results.TableOptions {
+	if f, ok := w.(*os.File); ok && opt.MaxWidth == 0 && isTerminal(f) {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
+			opt.MaxWidth = width
+		}
+	}
+	return opt
+}

@@ -38,7 +38,8 @@ type Writer struct {
 	// Files. A directory being reused loses the logs and extra files of an
 	// earlier result, so it holds one result at a time.
 	Out string
-	// TableOptions are the runs table's columns and width.
+	// TableOptions are the runs table's columns and width (MaxWidth 0: a
+	// terminal's width when stdout is one, else results.TableWidth).
 	TableOptions results.TableOptions
 	// Print replaces the runs table (a scenario prints its own).
 	Print func(io.Writer, []results.Run) error
@@ -94,7 +95,7 @@ func (w Writer) print(stdout io.Writer, sum *results.Summary) error {
 			return err
 		}
 	default:
-		if err := results.WriteTable(stdout, sum.Runs, w.TableOptions); err != nil {
+		if err := results.WriteTable(stdout, sum.Runs, fitTerminal(stdout, w.TableOptions)); err != nil {
 			return err
 		}
 	}

@@ -46,6 +46,30 @@ func Listen(addr string, e *Exporter) (*Server, error) {
 	return s, nil
 }
 
+// Serve is a new Exporter served at addr until Stop; "" serves nothing
+// (a nil Exporter and Server, whose Stop does nothing).
+func Serve(addr string) (*Exporter, *Server, error) {
+	if addr == "" {
+		return nil, nil, nil
+	}
+	e := New()
+	s, err := Listen(addr, e)
+	if err != nil {
+		return nil, nil, err
+	}
+	return e, s, nil
+}
+
+// Stop closes s, giving a scrape in flight a second.
+func (s *Server) Stop() {
+	if s == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = s.Close(ctx)
+}
+
 // Addr is the address served, with the port chosen.
 func (s *Server) Addr() string { return s.ln.Addr().String() }
 

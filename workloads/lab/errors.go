@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sort"
 	"time"
 
@@ -79,10 +80,30 @@ func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.
 	return out
 }
 
-// checkFailures says loudly when more than half of a run's attempts failed
-// (errors and timeouts) and makes it a failure (exit 1), unless the run
-// asked for failures (--allow-failures, or --fault). A run whose failures
-// are mostly timeouts is told its --workers exceed what the masters and
+// MostlyFailed names the runs where more than half the attempts failed
+// (errors and timeouts), with a warning line for each; a run whose
+// failures are mostly timeouts is told its --workers exceed what its
+// masters and this machine serve within nodeTimeout (--node-timeout).
+func MostlyFailed(runs []results.Run, nodeTimeout time.Duration) (names, warnings []string) {
+	for _, r := range runs {
+		c := r.Counts
+		if !c.MostlyFailed() {
+			continue
+		}
+		failed, why := c.Errors+c.Timeouts, ""
+		if top := r.TopError(); top != "" {
+			why = fmt.Sprintf(" (most common: %s)", top)
+		}
+		warnings = append(warnings, fmt.Sprintf("%s: %.1f %% of %d attempts failed: %d errors, %d timeouts%s; the errors are listed under the table",
+			r.Name, 100*float64(failed)/float64(c.Attempts), c.Attempts, c.Errors, c.Timeouts, why))
+		if 2*c.Timeouts > c.Attempts {
+			warnings = append(warnings, fmt.Sprintf("%s: --workers %d is more than %d masters and this %d-CPU machine serve within --node-timeout %v: lower --workers (or raise --node-timeout)",
+				r.Name, r.Workers, r.Masters, runtime.NumCPU(), nodeTimeout))
+		}
+		names = append(names, r.Name)
+	}
+	return names, warnings
+}
 
 // metricMasterErrors is the error log's running per-master counts, named as
 // the errors block under the table names them.
