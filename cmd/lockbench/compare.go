@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/compare"
@@ -44,13 +45,17 @@ func newCompareCmd() *cobra.Command {
 			return runCompare(cmd.Context(), cmd.OutOrStdout(), cc, plan)
 		},
 	}
-	// Each cell is run's flags but --masters (compare's is a list) and
-	// --fault; compare's own are beside them.
-	cc.flags = bindRun(cmd.Flags(), &cc.Base, "topology.redis.masters", "faults").Bind(&cc, "base")
+	cc.flags = cc.bind(cmd.Flags())
 	for _, single := range []string{"client", "mux", "workload", "client-defaults"} {
 		_ = cmd.Flags().MarkHidden(single) // compare takes the lists and --defaults-rows instead
 	}
 	return cmd
+}
+
+// bind registers compare's flags: each cell's are run's but --masters
+// (compare's is a list) and --fault, compare's own beside them.
+func (cc *compareConfig) bind(fs *pflag.FlagSet) *flagtag.Set {
+	return bindRun(fs, &cc.Base, "topology.redis.masters", "faults").Bind(cc, "base")
 }
 
 // plan checks the flags and expands the matrix before any server starts;

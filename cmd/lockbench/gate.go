@@ -12,15 +12,7 @@ import (
 )
 
 func newGateCmd() *cobra.Command {
-	// The gate's options and inputs; the summaries are the arguments.
-	var in struct {
-		gate.Options
-		Thresholds []string `flag:"threshold,array" help:"check METRIC OP VALUE, e.g. 'cycle.p99<2ms' (repeatable)"`
-		Baseline   []string `flag:"baseline,array" help:"baseline summary.json or --out DIR (repeatable: repeated runs are samples)"`
-		Count      int      `flag:"count" help:"require at least N runs of every run name on each side (medians + Mann-Whitney when N>1)"`
-		Format     string   `flag:"format" help:"output: table|md (markdown, for CI job summaries)"`
-	}
-	in.Options, in.Count, in.Format = gate.DefaultOptions(), 1, "table"
+	req, format := gate.NewRequest(), "table"
 	var flags *flagtag.Set
 	cmd := &cobra.Command{
 		Use:   "gate SUMMARY|DIR...",
@@ -33,33 +25,24 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 				return usagef("gate: no summaries given (want SUMMARY.json or an --out DIR)")
 			}
 			md := false
-			switch in.Format {
+			switch format {
 			case "table":
 			case "md", "markdown":
 				md = true
 			default:
-				return usagef("--format %q: want table or md", in.Format)
+				return usagef("--format %q: want table or md", format)
 			}
-			if in.Count < 1 {
-				return usagef("--count %d: must be at least 1", in.Count)
+			if req.Count < 1 {
+				return usagef("--count %d: must be at least 1", req.Count)
 			}
-			if err := in.Options.Validate(); err != nil {
+			if err := req.Options.Validate(); err != nil {
 				return gateUsage(err, flags)
 			}
-			if len(in.Thresholds) == 0 && len(in.Baseline) == 0 {
+			if len(req.Thresholds) == 0 && len(req.Baseline) == 0 {
 				return usagef("gate: nothing to check: give --threshold and/or --baseline")
 			}
-			ts, err := gate.ParseThresholds(in.Thresholds)
-			if err != nil {
-				return gateUsage(err, flags)
-			}
-			opt := in.Options
-			opt.Thresholds = append(opt.Thresholds, ts...)
-			input, err := gate.ReadInput(args, in.Baseline, in.Count)
-			if err != nil {
-				return gateUsage(err, flags)
-			}
-			v, err := gate.Check(input, opt)
+			req.Current = args
+			v, err := gate.Run(req)
 			if err != nil {
 				return gateUsage(err, flags)
 			}
@@ -75,7 +58,8 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 			return nil
 		},
 	}
-	flags = flagtag.New(cmd.Flags()).Bind(&in)
+	flags = flagtag.New(cmd.Flags()).Bind(&req)
+	cmd.Flags().StringVar(&format, "format", format, "output: table|md (markdown, for CI job summaries)")
 	return cmd
 }
 

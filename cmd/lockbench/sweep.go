@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
@@ -45,9 +46,14 @@ func newSweepCmd() *cobra.Command {
 			return runSweep(cmd.Context(), sc)
 		},
 	}
-	// The base of every step is run's flags but --fault and the peers'.
-	sc.flags = bindRun(cmd.Flags(), &sc.Base, "faults", "driver.redsync_no_fail_fast").Bind(&sc.Config, "base")
+	sc.flags = sc.bind(cmd.Flags())
 	return cmd
+}
+
+// bind registers sweep's flags: the base of every step is run's flags but
+// --fault and the peers', the sweep's own beside them.
+func (sc *SweepConfig) bind(fs *pflag.FlagSet) *flagtag.Set {
+	return bindRun(fs, &sc.Base, "faults", "driver.redsync_no_fail_fast").Bind(&sc.Config, "base")
 }
 
 // validate checks the flags before any server starts, naming the flag.

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/lockbench/lockbench/results/gate"
+	"github.com/lockbench/lockbench/workloads/flagtag"
+)
+
+// TestEveryFlagHasHelp: every flag of every command says what it does.
+func TestEveryFlagHasHelp(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			if f.Usage == "" {
+				t.Errorf("%s --%s: no help", c.CommandPath(), f.Name)
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRoot())
+}
+
+// TestLibraryFieldsHaveFlags: every field compare, sweep and gate name in
+// their errors (Go field paths for compare and gate, JSON paths for sweep)
+// is named by a flag the command has.
+func TestLibraryFieldsHaveFlags(t *testing.T) {
+	fresh := func() *pflag.FlagSet { return pflag.NewFlagSet("t", pflag.ContinueOnError) }
+	cc, sc := compareConfig{}, SweepConfig{}
+	gateFlags := fresh()
+	for cmd, c := range map[string]struct {
+		set    *flagtag.Set
+		fields []string
+	}{
+		"compare": {cc.bind(fresh()), []string{"Clients", "Muxes", "Workloads", "Masters", "RTTs", "Baselines",
+			"Base.Driver.Backend", "Base.Topology.Etcd.Members", "Base.Topology.RedisAddrs", "Base.Driver.Mux"}},
+		"sweep": {sc.bind(fresh()), []string{"by", "slo", "factor", "max_steps", "max_error_rate", "start", "refine", "op", "muxes",
+			"base.workload.rate", "base.driver.mux", "base.workload.workers", "base.driver.client_tuning.rueidis_pipes"}},
+		"gate": {flagtag.New(gateFlags).Bind(&gate.Request{}), []string{"ThroughputTol", "LatencyTol", "Alpha", "LatencyOp",
+			"Count", "Thresholds", "Baseline"}},
+	} {
+		for _, field := range c.fields {
+			name := flagOf(field, c.set)
+			if c.set.FlagSet().Lookup(name[min(2, len(name)):]) == nil {
+				t.Errorf("%s: field %s is named %q, not one of its flags", cmd, field, name)
+			}
+		}
+	}
+}
