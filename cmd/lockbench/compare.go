@@ -123,7 +123,9 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return errInterruptedEarly
 	}
 	if len(sum.Runs) > 0 || runErr == nil {
-		if err := writeCompare(stdout, cc.Base, sum, res.Cells, res.CeilingRates()); err != nil {
+		w := cc.Base.writer(stdout)
+		compare.Table(&w, sum.Runs, res.CeilingRates())
+		if err := flagError(w.Write(sum, cellLogs(res.Cells))); err != nil {
 			return err
 		}
 		if cc.Base.Format != "gobench" && cc.Base.JSON != "-" {

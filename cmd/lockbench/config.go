@@ -9,7 +9,6 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -65,15 +64,8 @@ func (c *RunConfig) validate() error {
 	if err := c.Config.Validate(); err != nil {
 		return fieldUsage(err)
 	}
-	if c.JSON != "" {
-		if err := checkOutputFile("--json", c.JSON); err != nil {
-			return err
-		}
-	}
-	if c.Out != "" {
-		if err := output.CheckDir(c.Out); err != nil {
-			return usagef("--out %q: %v", c.Out, err)
-		}
+	if err := c.writer(nil).Check(); err != nil {
+		return usageError{flagError(err)}
 	}
 	return nil
 }

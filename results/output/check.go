@@ -40,6 +40,23 @@ func CheckFile(path string) error {
 	return checkWritable(dir)
 }
 
+// Check proves, before anything is measured, that w's JSON file and Out
+// directory can be written (CheckFile, CheckDir): an *Error of Dest "json"
+// or "out" says which cannot.
+func (w Writer) Check() error {
+	if w.JSON != "" {
+		if err := CheckFile(w.JSON); err != nil {
+			return &Error{"json", w.JSON, err}
+		}
+	}
+	if w.Out != "" {
+		if err := CheckDir(w.Out); err != nil {
+			return &Error{"out", w.Out, err}
+		}
+	}
+	return nil
+}
+
 // CheckDir accepts an existing writable directory, or one whose parent is
 // writable (it is made at write time).
 func CheckDir(dir string) error {

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
 )
 
 // VsSequential is each run's ratio to the sequential run of its group by
@@ -18,6 +19,13 @@ func VsSequential(runs []results.Run) map[string]float64 {
 		}
 	}
 	return ratios
+}
+
+// Table makes w print compare's table: each row with its ratio to its
+// sequential row ("vs seq") and, under the table, WriteSummary.
+func Table(w *output.Writer, runs []results.Run, ceilings map[int]float64) {
+	w.TableOptions.Ratios, w.TableOptions.RatioName = VsSequential(runs), "vs seq"
+	w.Below = func(out io.Writer) { WriteSummary(out, runs, ceilings) }
 }
 
 // WriteSummary is the compare's own short view under the table:
