@@ -125,7 +125,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 	if len(sum.Runs) > 0 || runErr == nil {
 		w := cc.Base.writer(stdout)
 		compare.Table(&w, sum.Runs, res.CeilingRates())
-		if err := flagError(w.Write(sum, cellLogs(res.Cells))); err != nil {
+		if err := flagError(w.Write(sum, lab.Logs(res.Cells))); err != nil {
 			return err
 		}
 		if cc.Base.Format != "gobench" && cc.Base.JSON != "-" {

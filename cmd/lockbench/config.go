@@ -7,8 +7,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -57,9 +55,8 @@ func (c *RunConfig) validate() error {
 	}
 	// The flags that take addresses, URLs and credentials first: the
 	// library's checks count the servers they name.
-	b, _ := backends.Lookup(c.Driver.Backend)
-	if err := c.Topology.ResolveExternal(c.Topology.RedisAuth.PasswordFile, b.NeedsEtcd); err != nil {
-		return fieldUsage(results.Within("topology", err))
+	if err := c.ResolveExternal(); err != nil {
+		return fieldUsage(err)
 	}
 	if err := c.Config.Validate(); err != nil {
 		return fieldUsage(err)

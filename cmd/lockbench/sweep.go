@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/flagtag"
+	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )
 
@@ -106,7 +107,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 	if w.Format != output.Table || w.JSON == "-" {
 		sweep.WriteKnees(sc.Base.errOut(), res.Sweeps, sc.Config) // stdout is the CSV, benchmark lines or JSON alone
 	}
-	if err := flagError(w.Write(sum, cellLogs(res.Cells))); err != nil {
+	if err := flagError(w.Write(sum, lab.Logs(res.Cells))); err != nil {
 		return err
 	}
 	if sum.Interrupted {

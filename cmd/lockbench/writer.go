@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // writer is the one output.Writer of a command from its config: stdout's
@@ -15,20 +16,9 @@ func (c *RunConfig) writer(stdout io.Writer) output.Writer {
 	return output.Writer{Stdout: stdout, Format: c.Format, JSON: c.JSON, Out: c.Out, TableOptions: results.TableOptions{Wide: c.Wide}}
 }
 
-// cellLogs are the cells' interval logs by run name.
-func cellLogs(cells []measured) map[string]output.Logs {
-	logs := make(map[string]output.Logs, len(cells))
-	for _, c := range cells {
-		if c.Hlog != nil {
-			logs[c.Run.Name] = c.Hlog
-		}
-	}
-	return logs
-}
-
 // writeResults prints the runs table and writes --json and --out.
 func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
-	return flagError(cfg.writer(cfg.out()).Write(sum, cellLogs(cells)))
+	return flagError(cfg.writer(cfg.out()).Write(sum, lab.Logs(cells)))
 }
 
 // flagError names the flag of a failed write or read: --json or --out,

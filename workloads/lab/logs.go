@@ -1,0 +1,28 @@
+package lab
+
+import (
+	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
+)
+
+// Logs are the cells' interval logs by run name, as output.Writer.Write
+// takes them (cells without one are left out).
+func Logs(cells []Cell) map[string]output.Logs {
+	logs := make(map[string]output.Logs, len(cells))
+	for _, c := range cells {
+		if c.Hlog != nil {
+			logs[c.Run.Name] = c.Hlog
+		}
+	}
+	return logs
+}
+
+// ResolveExternal parses and checks, before Validate, the external servers
+// of c's topology the backend needs and their credentials (the password
+// from Topology.RedisAuth.PasswordFile or the environment): bad input is
+// a *results.FieldError naming the field under "topology".
+func (c *Config) ResolveExternal() error {
+	b, _ := backends.Lookup(c.Driver.Backend)
+	return results.Within("topology", c.Topology.ResolveExternal(c.Topology.RedisAuth.PasswordFile, b.NeedsEtcd))
+}
