@@ -1,13 +1,17 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/gate"
+	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/flagtag"
+	"github.com/lockbench/lockbench/workloads/sweep"
 )
 
 // TestEveryFlagHasHelp: every flag of every command says what it does.
@@ -49,6 +53,25 @@ func TestLibraryFieldsHaveFlags(t *testing.T) {
 			if c.set.FlagSet().Lookup(name[min(2, len(name)):]) == nil {
 				t.Errorf("%s: field %s is named %q, not one of its flags", cmd, field, name)
 			}
+		}
+	}
+}
+
+// TestListingHelps: a help that lists what the code knows (its tag is
+// text) lists what it knows now.
+func TestListingHelps(t *testing.T) {
+	root := newRoot()
+	for _, tc := range []struct{ cmd, flag, want string }{
+		{"compare", "baselines", "all or " + strings.Join(compare.BaselineNames(), ",")},
+		{"sweep", "op", ": " + strings.Join(sweep.Ops(), "|")},
+		{"gate", "op", ": " + strings.ReplaceAll(results.OpNames(), ", ", "|")},
+	} {
+		c, _, err := root.Find([]string{tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := c.Flags().Lookup(tc.flag).Usage; !strings.HasSuffix(h, tc.want) {
+			t.Errorf("%s --%s: help %q does not end %q", tc.cmd, tc.flag, h, tc.want)
 		}
 	}
 }
