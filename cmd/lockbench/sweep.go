@@ -66,14 +66,7 @@ func (sc *SweepConfig) validate() error {
 	if _, err := sc.Config.Literal(); err != nil {
 		return fieldUsage(err, sc.flags)
 	}
-	first := sc.Base // the library checked each mux; the CLI's checks hold for the first step
-	if sc.By == sweep.ByWorkers {
-		first.Workload.Workers = int(sc.Start)
-	}
-	if err := first.validate(); err != nil {
-		return err
-	}
-	err := sc.Base.validate()
+	err := sc.Base.validate() // the library checked each mux's first step as a cell
 	sc.Config.Base = sc.Base.Config
 	return err
 }

@@ -202,11 +202,8 @@ func (c Config) Validate() error {
 		if c.By == ByWorkers {
 			s.Workload.Workers = int(c.Start)
 		}
-		if err := s.Driver.Validate(); err != nil {
-			return results.Within("base.driver", err)
-		}
-		if err := s.Workload.Validate(); err != nil {
-			return results.Within("base.workload", err)
+		if err := s.Validate(); err != nil { // the first step of each mux: as a cell, with the cell's checks
+			return results.Within("base", err)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // TestLiteral: a command line's zero is zero, not the default: refused
@@ -43,5 +44,21 @@ func TestLiteral(t *testing.T) {
 				t.Errorf("literal refine %d, error rate %v (given %d): want NoRefine, NoErrors, the given config unchanged", lit.Refine, lit.MaxErrorRate, c.Refine)
 			}
 		})
+	}
+}
+
+// TestValidateFirstStepAsCell: each mux's first step passes a cell's own
+// checks (lab.Config.Validate): more workers than a process runs is
+// refused before any server starts.
+func TestValidateFirstStepAsCell(t *testing.T) {
+	c := DefaultConfig()
+	c.By, c.Start = ByWorkers, lab.MaxWorkers+1
+	var fe *results.FieldError
+	if err := c.Validate(); !errors.As(err, &fe) || fe.Field != "base.workload.workers" {
+		t.Fatalf("err %v, want a field error of base.workload.workers", err)
+	}
+	c.Start = 4
+	if err := c.Validate(); err != nil {
+		t.Fatalf("4 workers: %v", err)
 	}
 }
