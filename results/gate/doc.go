@@ -2,8 +2,9 @@
 // against k6-style thresholds over their JSON fields ("cycle.p99<2ms") and
 // against a baseline's runs (medians within a tolerance, and a Mann-Whitney
 // U test when both sides have enough repeated runs), and refuses input no
-// verdict can be made with, with errors that name the Options or Input
-// field (a CLI maps them to its flags).
+// verdict can be made with, with errors that name the Options, Input or
+// Request field (a CLI maps them to its flags: the tags of Request and
+// Options).
 //
 // It owns thresholds, the metric paths of a run, the statistics and the
 // verdict table. It imports results only: nothing of workloads, drivers,
