@@ -1,8 +1,10 @@
 package main
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -72,6 +74,41 @@ func TestListingHelps(t *testing.T) {
 		}
 		if h := c.Flags().Lookup(tc.flag).Usage; !strings.HasSuffix(h, tc.want) {
 			t.Errorf("%s --%s: help %q does not end %q", tc.cmd, tc.flag, h, tc.want)
+		}
+	}
+}
+
+// TestEveryTaggedFieldHasFlag: every field of run's config with a flag tag
+// (lab.Config's and the structs it holds) is one of run's flags; compare
+// and sweep leave out only what they mean to.
+func TestEveryTaggedFieldHasFlag(t *testing.T) {
+	var tagged []string
+	var walk func(reflect.Type)
+	walk = func(typ reflect.Type) {
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("flag"), ",")
+			switch {
+			case name == "-":
+			case f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeOf(time.Time{}):
+				walk(f.Type)
+			case name != "":
+				tagged = append(tagged, name)
+			}
+		}
+	}
+	walk(reflect.TypeOf(RunConfig{}))
+	if len(tagged) < 60 {
+		t.Fatalf("only %d tagged fields found: %v", len(tagged), tagged)
+	}
+	left := map[string]map[string]bool{"run": {}, "compare": {"fault": true}, "sweep": {"fault": true, "redsync-no-fail-fast": true}}
+	root := newRoot()
+	for cmd, skipped := range left {
+		c, _, _ := root.Find([]string{cmd})
+		for _, name := range tagged {
+			if (c.Flags().Lookup(name) == nil) != skipped[name] {
+				t.Errorf("%s --%s: registered %v, want %v", cmd, name, c.Flags().Lookup(name) != nil, !skipped[name])
+			}
 		}
 	}
 }
