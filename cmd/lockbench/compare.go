@@ -34,11 +34,14 @@ client × mux × workload cell on them with the same durations, one after the
 other. It prints one table sorted by throughput, each row with its ratio to
 the sequential row of the same client, workload and masters (and, with
 --ceiling, its fraction of the redis-benchmark ceiling measured on the same
-masters), and writes one summary JSON holding every run.`,
+masters), and writes one summary JSON holding every run. With --repeat N
+it measures the matrix in N rounds on the same servers (the order
+alternating between rounds) and shows each cell's median and spread.`,
 		Example: `  lockbench compare
   lockbench compare --clients rueidis --muxes fanout,auto --workloads uncontended --workers 256
   lockbench compare --masters 1,3,5,7 --muxes sequential,fanout,pipeline --json scaling.json
-  lockbench compare --ceiling --workloads uncontended`,
+  lockbench compare --ceiling --workloads uncontended
+  lockbench compare --repeat 3 --workloads uncontended --json rounds.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := cc.plan(cmd)
@@ -69,6 +72,7 @@ masters), and writes one summary JSON holding every run.`,
 	bindPeers(fs, &cc.Base)
 	bindBackends(fs, &cc.Base)
 	fs.StringSliceVar(&cc.Baselines, "baselines", nil, "rows beside the matrix, on the same servers and workloads: all or "+strings.Join(compare.BaselineNames(), ","))
+	fs.IntVar(&cc.Repeat, "repeat", cc.Repeat, "measure the matrix N times in alternating order; rows show medians, the JSON every round")
 	fs.BoolVar(&cc.Ceiling, "ceiling", false, "measure the redis-benchmark ceiling on the same masters and show each row's fraction of it")
 	fs.DurationSliceVar(&cc.RTTs, "rtt", nil, "rerun the matrix with each round trip added to every master through a proxy, e.g. 0,250us,1ms, and rank the cells per round trip")
 	_ = fs.MarkHidden("client-defaults") // a run flag; compare takes --defaults-rows
@@ -80,7 +84,7 @@ masters), and writes one summary JSON holding every run.`,
 var compareFlags = map[string]string{
 	"Clients": "--clients", "Muxes": "--muxes", "Workloads": "--workloads", "Masters": "--masters",
 	"RTTs": "--rtt", "Baselines": "--baselines", "Base.Driver.Backend": "--backend",
-	"Base.Topology.Etcd.Members": "--etcd-members",
+	"Base.Topology.Etcd.Members": "--etcd-members", "Repeat": "--repeat",
 }
 
 // plan checks the flags and expands the matrix before any server starts;
@@ -101,6 +105,9 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 		if err := checkFile(cc.CPUProfile); err != nil {
 			return nil, usagef("--cpuprofile %q: %v", cc.CPUProfile, err)
 		}
+	}
+	if cc.Repeat == 0 { // the library's zero value is its default, 1
+		return nil, usagef("--repeat 0: must be at least 1")
 	}
 	if len(cc.Base.Topology.RedisAddrs) > 0 && cmd.Flags().Changed("masters") {
 		return nil, usagef("--masters: not with --redis (the external masters are the topology)")
@@ -144,7 +151,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 	defer stopMetrics()
 	obs := compare.Observers{Log: cc.Base.log(), Metrics: cc.Base.metrics}
 	if !cc.Base.Quiet {
-		obs.Progress = output.NewProgress(cc.Base.errOut(), len(p.Cells), cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
+		obs.Progress = output.NewProgress(cc.Base.errOut(), len(p.Cells)*p.Config.Repeat, cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
 	}
 	res, runErr := p.Run(ctx, obs)
 	sum, err := res.Summary(cc)
