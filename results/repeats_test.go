@@ -2,6 +2,7 @@ package results
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -105,5 +106,19 @@ func TestRunIDRounds(t *testing.T) {
 	once, r1, r2 := RunID(s, Run{Name: "a"}), RunID(s, round("a", 1, 1)), RunID(s, round("a", 2, 1))
 	if r1 == r2 || once == r1 || once != "0001-01-01T00:00:00Z h a" {
 		t.Errorf("ids %q, %q, %q: want the rounds distinct and the single run's unchanged", once, r1, r2)
+	}
+}
+
+// TestWriteErrorsRounds: the errors list under a table of rounds says
+// which round of a cell had them.
+func TestWriteErrorsRounds(t *testing.T) {
+	a, b := round("a", 1, 1), round("a", 2, 1)
+	b.ErrorsByMaster = []MasterErrors{{Index: 1, Master: "m", Errors: 3}}
+	var out strings.Builder
+	if err := WriteErrors(&out, []Run{a, b, {Name: "once", ErrorsByMaster: b.ErrorsByMaster}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "  a (round 2)  master 1 m: 3 errors") || strings.Contains(s, "round 1") || !strings.Contains(s, "  once  master 1") {
+		t.Errorf("errors list:\n%s", s)
 	}
 }
