@@ -6,8 +6,8 @@
 // row of its group and its fraction of the ceiling.
 //
 // It owns the matrix (Plan: which cells, grouped by the topology they
-// share), running it on a lab.Lab per group (Run: interruption keeps what
-// was measured), the ratios, the rankings by round trip and the ceiling
+// share), running it on a lab.Lab per group, in rounds when repeated (Run,
+// RoundOrder: interruption keeps what was measured), the ratios, the rankings by round trip and the ceiling
 // (running redis-benchmark and parsing what it prints). Printing, flags and
 // exit statuses are the CLI's.
 //
