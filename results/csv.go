@@ -12,7 +12,8 @@ var csvOps = []string{"acquire", "acquire_total", "release", "cycle"}
 // WriteCSV writes the runs table for spreadsheets: one header row of
 // snake_case names, one row per run, plain numbers (µs, shares in [0, 1]),
 // every column the JSON has for a run but "extra" — except the compare's ratio
-// to sequential and fraction of the ceiling, when present.
+// to sequential and fraction of the ceiling, when present; "repeat" is the
+// last column only when some run was repeated in rounds.
 func WriteCSV(w io.Writer, runs []Run) error {
 	header := []string{"name", "backend", "client", "mux", "masters", "workload", "keys", "workers", "rate",
 		"duration_s", "interrupted", "cycles_per_s", "attempts_per_s"}
@@ -25,6 +26,13 @@ func WriteCSV(w io.Writer, runs []Run) error {
 		"stale_overlaps", "cycles", "gave_up", "release_errors", "split_brain_rate", "error_rate",
 		"retries_per_acquire", "fairness", "allocs_per_cycle", "missed_starts", "vs_sequential", "of_ceiling",
 		"client_cpu_us_per_cycle", "server_cpu_us_per_cycle", "server_cpu_source", "client_writes_per_cycle")
+	repeated := false // a compare --repeat: each run's round, as a last column
+	for _, r := range runs {
+		repeated = repeated || r.Repeat > 0
+	}
+	if repeated {
+		header = append(header, "repeat")
+	}
 	cw := csv.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return err
@@ -48,6 +56,9 @@ func WriteCSV(w io.Writer, runs []Run) error {
 			row = append(row, f(c.ClientCPUUSPerCycle), f(c.ServerCPUUSPerCycle), c.ServerCPUSource, f(c.ClientWritesPerCycle))
 		} else {
 			row = append(row, "", "", "", "")
+		}
+		if repeated {
+			row = append(row, i(int64(r.Repeat)))
 		}
 		if err := cw.Write(row); err != nil {
 			return err

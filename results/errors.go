@@ -39,15 +39,19 @@ const TopErrors = 3
 
 // WriteErrors prints, under the table, what the runs' errors were: per
 // master its top messages and, if it stopped answering, when. Nothing when
-// no run had errors.
+// no run had errors. A run repeated in rounds is named with its round.
 func WriteErrors(w io.Writer, runs []Run) error {
 	var b strings.Builder
 	for _, r := range runs {
+		name := r.Name
+		if r.Repeat > 0 {
+			name += fmt.Sprintf(" (round %d)", r.Repeat)
+		}
 		for _, m := range r.ErrorsByMaster {
 			if b.Len() == 0 {
 				b.WriteString("errors (first distinct messages per master, whole run incl. warmup; time from the window start):\n")
 			}
-			fmt.Fprintf(&b, "  %s  master %d %s: %d errors, first at %+.2fs\n", r.Name, m.Index, m.Master, m.Errors, m.FirstS)
+			fmt.Fprintf(&b, "  %s  master %d %s: %d errors, first at %+.2fs\n", name, m.Index, m.Master, m.Errors, m.FirstS)
 			if m.NeverAnswered {
 				fmt.Fprintf(&b, "    NEVER ANSWERED: all %d commands failed\n", m.Errors)
 			} else if m.StoppedS != nil {

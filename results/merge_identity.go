@@ -20,6 +20,9 @@ var ErrDuplicateRun = errors.New("results: the same run twice")
 // differ only by the --prefix each was given.
 func RunID(s *Summary, r Run) string {
 	id := s.Started.UTC().Format(time.RFC3339Nano) + " " + s.Host.Hostname + " " + r.Name
+	if r.Repeat > 0 { // the rounds of one cell in one summary are distinct runs
+		id += fmt.Sprintf(" repeat=%d", r.Repeat)
+	}
 	var c struct {
 		Workload struct {
 			Prefix string `json:"prefix"`

@@ -50,8 +50,12 @@ type Run struct {
 	Rate      float64 `json:"rate"`
 	DurationS float64 `json:"duration_s"`
 	// AddedRTTUS is the round trip added to every master (compare --rtt).
-	AddedRTTUS  float64 `json:"added_rtt_us,omitempty"`
-	Interrupted bool    `json:"interrupted"`
+	AddedRTTUS float64 `json:"added_rtt_us,omitempty"`
+	// Repeat is the round (1…N) of compare --repeat N that measured the
+	// run; runs of one name and different rounds are samples of one cell
+	// (repeats.go). 0: measured once.
+	Repeat      int  `json:"repeat,omitempty"`
+	Interrupted bool `json:"interrupted"`
 	// NothingMeasured: interrupted before the measured window began (in
 	// the warmup); counts are zero and no figure is a result.
 	NothingMeasured bool `json:"nothing_measured,omitempty"`

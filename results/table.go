@@ -28,6 +28,9 @@ type TableOptions struct {
 	// TableWidth. A Wide table is never bounded: it is for files and wide
 	// terminals, and a wrapped 20-column table reads worse than a long line.
 	MaxWidth int
+
+	// spreads are the rows' Spread by name, for runs repeated in rounds.
+	spreads map[string]float64
 }
 
 // column is one table column: shown by default when essential, always with
@@ -51,6 +54,19 @@ var columns = []column{
 	}},
 	{head: "workers", cell: func(r Run, _ TableOptions) string { return strconv.Itoa(r.Workers) }},
 	{head: "cycles/s", essential: true, cell: func(r Run, _ TableOptions) string { return num(r.Throughput.CyclesPerS) }},
+	{head: "spread", essential: true, when: func(runs []Run, _ TableOptions) bool {
+		for _, r := range runs {
+			if r.Repeat > 0 {
+				return true
+			}
+		}
+		return false
+	}, cell: func(r Run, opt TableOptions) string {
+		if v, ok := opt.spreads[r.Name]; ok && r.Repeat > 0 {
+			return "±" + percent(v) + "%"
+		}
+		return "-"
+	}},
 	{head: "attempts/s", cell: func(r Run, _ TableOptions) string { return num(r.Throughput.AttemptsPerS) }},
 	{head: "acquire\np50 µs", essential: true, cell: latency("acquire", 50)},
 	{head: "acquire\np99 µs", essential: true, cell: latency("acquire", 99)},
@@ -146,8 +162,15 @@ func NewTable(w io.Writer, maxWidth int) *tablewriter.Table {
 
 // WriteTable prints the end-of-run table, one row per run: the essential
 // columns within opt.MaxWidth, or every column with opt.Wide. An
-// interrupted run is marked with * and a note under the table.
+// interrupted run is marked with * and a note under the table. Runs
+// repeated in rounds are one row each (MedianRun) with their spread, and
+// a note under the table says so.
 func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
+	all := runs
+	runs, opt.spreads = MedianRuns(all), map[string]float64{}
+	for _, row := range Repeats(all) {
+		opt.spreads[row[0].Name] = Spread(row)
+	}
 	width := opt.MaxWidth
 	switch {
 	case opt.Wide:
@@ -202,7 +225,30 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 			return err
 		}
 	}
-	return WriteErrors(w, runs)
+	if err := writeRoundsNote(w, all); err != nil {
+		return err
+	}
+	return WriteErrors(w, all)
+}
+
+// writeRoundsNote says, under a table of runs repeated in rounds, what
+// its rows are.
+func writeRoundsNote(w io.Writer, runs []Run) error {
+	repeated := false
+	for _, r := range runs {
+		repeated = repeated || r.Repeat > 0
+	}
+	if !repeated {
+		return nil
+	}
+	fewest, most := Rounds(runs)
+	n := strconv.Itoa(most)
+	if fewest < most {
+		n = fmt.Sprintf("%d–%d", fewest, most) // cut short: later cells have fewer
+	}
+	_, err := fmt.Fprintf(w, "medians of %s rounds: cycles/s, ratios; spread: the round farthest from the median;\n"+
+		"counts and shares: totals of the rounds; latencies: the median round's\n", n)
+	return err
 }
 
 // FlexWidth is the most columns column flex of a NewTable may take so the

@@ -35,20 +35,30 @@ func TestTableWidth(t *testing.T) {
 	for _, r := range runs {
 		ratios[r.Name] = 12.34
 	}
+	var rounds []Run // compare --repeat 3: every row in three rounds
+	for i := 1; i <= 3; i++ {
+		for _, r := range runs {
+			r.Repeat, r.Throughput.CyclesPerS = i, r.Throughput.CyclesPerS*(1+float64(i)/10)
+			rounds = append(rounds, r)
+		}
+	}
 	cases := []struct {
 		name  string
+		runs  []Run
 		opt   TableOptions
 		width int
 		heads []string
 	}{
-		{"run", TableOptions{}, TableWidth, []string{"run", "cycles/s", "acquire", "cycle", "split", "errors", "viola", "stale"}},
-		{"compare", TableOptions{Ratios: ratios, RatioName: "vs seq"}, TableWidth, []string{"vs seq"}},
-		{"terminal 90", TableOptions{Ratios: ratios, MaxWidth: 90}, 90, []string{"ratio"}},
+		{"run", runs, TableOptions{}, TableWidth, []string{"run", "cycles/s", "acquire", "cycle", "split", "errors", "viola", "stale"}},
+		{"compare", runs, TableOptions{Ratios: ratios, RatioName: "vs seq"}, TableWidth, []string{"vs seq"}},
+		{"terminal 90", runs, TableOptions{Ratios: ratios, MaxWidth: 90}, 90, []string{"ratio"}},
+		{"compare --repeat", rounds, TableOptions{Ratios: ratios, RatioName: "vs seq"}, TableWidth, []string{"vs seq", "spread", "±8.3%", "medians of 3 rounds"}},
+		{"compare --repeat, terminal 90", rounds, TableOptions{Ratios: ratios, MaxWidth: 90}, 90, []string{"spread", "medians of 3 rounds"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var b strings.Builder
-			if err := WriteTable(&b, runs, c.opt); err != nil {
+			if err := WriteTable(&b, c.runs, c.opt); err != nil {
 				t.Fatal(err)
 			}
 			out := b.String()
@@ -75,8 +85,10 @@ func TestTableWidth(t *testing.T) {
 // TestTableWideHasEverything: --wide shows every column, unbounded (a
 // terminal wraps its lines; a file keeps them whole).
 func TestTableWideHasEverything(t *testing.T) {
+	runs := tableRuns()
+	runs[0].Repeat = 1 // a round of compare --repeat: the spread column
 	var b strings.Builder
-	if err := WriteTable(&b, tableRuns(), TableOptions{Wide: true, MaxWidth: 80}); err != nil {
+	if err := WriteTable(&b, runs, TableOptions{Wide: true, MaxWidth: 80}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range columns {

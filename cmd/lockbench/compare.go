@@ -34,7 +34,8 @@ func newCompareCmd() *cobra.Command {
 		Example: `  lockbench compare
   lockbench compare --clients rueidis --muxes fanout,auto --workloads uncontended --workers 256
   lockbench compare --masters 1,3,5,7 --muxes sequential,fanout,pipeline --json scaling.json
-  lockbench compare --ceiling --workloads uncontended`,
+  lockbench compare --ceiling --workloads uncontended
+  lockbench compare --repeat 3 --workloads uncontended --json rounds.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			plan, err := cc.plan(cmd)
@@ -77,6 +78,9 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 			return nil, usagef("--cpuprofile %q: %v", cc.CPUProfile, err)
 		}
 	}
+	if cc.Repeat == 0 { // the library's zero value is its default, 1
+		return nil, usagef("--repeat 0: must be at least 1")
+	}
 	if len(cc.Base.Topology.RedisAddrs) > 0 && cmd.Flags().Changed("masters") {
 		return nil, usagef("--masters: not with --redis (the external masters are the topology)")
 	}
@@ -112,7 +116,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 	defer stopMetrics()
 	obs := compare.Observers{Log: cc.Base.log(), Metrics: cc.Base.metrics}
 	if !cc.Base.Quiet {
-		obs.Progress = output.NewProgress(cc.Base.errOut(), len(p.Cells), cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
+		obs.Progress = output.NewProgress(cc.Base.errOut(), len(p.Cells)*p.Config.Repeat, cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
 	}
 	res, runErr := p.Run(ctx, obs)
 	sum, err := res.Summary(cc)

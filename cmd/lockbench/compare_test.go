@@ -37,6 +37,8 @@ func TestCompareBadInput(t *testing.T) {
 		{"unknown baseline", []string{"--baselines", "chubby"}, `--baselines "chubby"`},
 		{"baseline twice", []string{"--baselines", "etcd,etcd"}, "listed twice"},
 		{"baseline etcd members", []string{"--baselines", "etcd", "--etcd-members", "2"}, "--etcd-members 2"},
+		{"repeat 0", []string{"--repeat", "0"}, "--repeat 0: must be at least 1"},
+		{"repeat negative", []string{"--repeat", "-2"}, "--repeat -2: must be at least 1"},
 		{"json dir missing", []string{"--json", "/nonexistent/dir/c.json"}, "--json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,21 +3,12 @@ package gate
 import (
 	"math"
 	"sort"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // Median of xs (NaN for none); xs is not modified.
-func Median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if n := len(s); n%2 == 1 {
-		return s[n/2]
-	} else {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
-}
+func Median(xs []float64) float64 { return results.Median(xs) }
 
 // MannWhitney is the two-sided Mann-Whitney U test of whether samples a and
 // b come from the same distribution. It returns U of a and the p-value:

@@ -1,12 +1,14 @@
 package compare
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +44,27 @@ type Ceiling struct {
 	// Cost is what a cycle cost there: redis-benchmark's CPU and the
 	// masters'.
 	Cost *results.Cost
+	// Rounds are the cycles/s of each round's ceiling, in the order
+	// measured, when it was measured in several (compare's Repeat); the
+	// rest is then the median round's, with the median of Rounds as
+	// CyclesPerS.
+	Rounds []float64
+}
+
+// medianCeiling is one ceiling for a masters count measured in rounds.
+func medianCeiling(rounds []Ceiling) Ceiling {
+	if len(rounds) == 1 {
+		return rounds[0]
+	}
+	rates := make([]float64, len(rounds))
+	for i, c := range rounds {
+		rates[i] = c.CyclesPerS
+	}
+	sorted := slices.Clone(rounds)
+	slices.SortStableFunc(sorted, func(a, b Ceiling) int { return cmp.Compare(a.CyclesPerS, b.CyclesPerS) })
+	c := sorted[(len(sorted)-1)/2]
+	c.CyclesPerS, c.Rounds = results.Median(rates), rates
+	return c
 }
 
 // ceilingCycles is the lock cycles/s n masters allow at aggregate rates

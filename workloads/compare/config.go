@@ -33,6 +33,12 @@ type Config struct {
 	// Baselines are rows beside the matrix: etcd modes and peer libraries
 	// (BaselineNames, or "all").
 	Baselines []string `json:"baselines,omitempty" flag:"baselines" help:"rows beside the matrix, on the same servers and workloads: all or etcd,etcd-rpc,etcd-wait,postgres,postgres-xact,redislock,redsync,rueidislock,single,single-wait,zookeeper,zookeeper-wait"`
+	// Repeat is how many rounds measure the matrix (0: 1). Each round
+	// measures every cell once, on the same servers, in an order that
+	// alternates from round to round (RoundOrder); a table row is the
+	// median of its cell's rounds, and every round is a run of its own
+	// (results.Run.Repeat) that the gate reads as a sample.
+	Repeat int `json:"repeat" flag:"repeat" help:"measure the matrix N times in alternating order; rows show medians, the JSON every round"`
 	// Check, when set, completes and validates each cell after the
 	// matrix's own checks, before any server starts (the CLI's flag
 	// checks); its errors are returned as they are.
@@ -79,6 +85,9 @@ func (c *Config) defaults() {
 	}
 	if c.Masters == nil {
 		c.Masters = append([]int(nil), DefaultMasters...)
+	}
+	if c.Repeat == 0 {
+		c.Repeat = 1
 	}
 }
 

@@ -6,12 +6,12 @@
 // row of its group and its fraction of the ceiling.
 //
 // It owns the matrix (Plan: which cells, grouped by the topology they
-// share), running it on a lab.Lab per group (Run: interruption keeps what
-// was measured), the ratios, the rankings by round trip and the ceiling
-// (running redis-benchmark and parsing what it prints), and how its table
-// differs from run's (Table). Its flags are the tags of Config
-// (workloads/flagtag); binding them, printing and exit statuses are the
-// CLI's.
+// share), running it on a lab.Lab per group, in rounds when repeated (Run,
+// RoundOrder: interruption keeps what was measured), the ratios, the
+// rankings by round trip and the ceiling (running redis-benchmark and
+// parsing what it prints), and how its table differs from run's (Table).
+// Its flags are the tags of Config (workloads/flagtag); binding them,
+// printing and exit statuses are the CLI's.
 //
 // It may import workloads/lab, workloads, drivers, compose and results. It
 // must not import cmd; nothing under drivers, multiplex, results or compose

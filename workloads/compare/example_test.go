@@ -40,3 +40,15 @@ func ExampleNewPlan() {
 	// 3 redsync/fail-fast/uncontended
 	// Clients "jedis": unknown for backend redlock (have goredis, rueidis)
 }
+
+// Three rounds of four cells: forward, backward, forward, so drift over
+// the compare does not always fall on the last cells.
+func ExampleRoundOrder() {
+	for r := range 3 {
+		fmt.Println(compare.RoundOrder(4, r))
+	}
+	// Output:
+	// [0 1 2 3]
+	// [3 2 1 0]
+	// [0 1 2 3]
+}

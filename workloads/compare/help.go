@@ -7,4 +7,6 @@ client × mux × workload cell on them with the same durations, one after the
 other. It prints one table sorted by throughput, each row with its ratio to
 the sequential row of the same client, workload and masters (and, with
 --ceiling, its fraction of the redis-benchmark ceiling measured on the same
-masters), and writes one summary JSON holding every run.`
+masters), and writes one summary JSON holding every run. With --repeat N
+it measures the matrix in N rounds on the same servers (the order
+alternating between rounds) and shows each cell's median and spread.`

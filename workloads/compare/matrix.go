@@ -44,6 +44,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 	if err := checkMasters(cfg); err != nil {
 		return nil, err
 	}
+	if cfg.Repeat < 1 {
+		return nil, fieldErr("Repeat", cfg.Repeat, "must be at least 1")
+	}
 	rtts, err := cfg.rtts()
 	if err != nil {
 		return nil, err

@@ -28,11 +28,12 @@ type RankedCell struct {
 
 // Rankings ranks runs' Redlock cells per workload (in the order the
 // workloads first appear) at each of rtts; fewer than two round trips
-// rank nothing.
+// rank nothing. Runs repeated in rounds rank by their median.
 func Rankings(runs []results.Run, rtts []time.Duration) []Ranking {
 	if len(rtts) < 2 {
 		return nil
 	}
+	runs = results.MedianRuns(runs)
 	type key struct{ workload, cell string }
 	rate := map[key]map[float64]float64{}
 	var wls []string

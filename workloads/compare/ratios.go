@@ -12,11 +12,20 @@ import (
 // ratio to the sequential run of its group (VsSequential: same backend,
 // client, workload, masters, workers and added round trip) and, where
 // ceilings has its masters count, the ceiling and its fraction of it.
+// Runs repeated in rounds (results.Repeats) count by their cell's median:
+// the sequential baseline is its median, the runs sort by their cell's
+// median with its rounds together and in order, so each round's ratio is
+// its own cycles/s over the baseline's median and the median of a cell's
+// ratios is the ratio of the medians.
 func Ratios(runs []results.Run, ceilings map[int]Ceiling) {
+	median, first := map[string]float64{}, map[string]int{}
+	for i, row := range results.Repeats(runs) {
+		median[row[0].Name], first[row[0].Name] = results.MedianRate(row), i
+	}
 	base := map[string]float64{}
 	for _, r := range runs {
 		if r.Mux == "sequential" {
-			base[baselineKey(r)] = r.Throughput.CyclesPerS
+			base[baselineKey(r)] = median[r.Name]
 		}
 	}
 	for i := range runs {
@@ -31,7 +40,30 @@ func Ratios(runs []results.Run, ceilings map[int]Ceiling) {
 			r.CeilingCyclesPerS, r.OfCeiling, r.CeilingCost = &cps, &of, c.Cost
 		}
 	}
-	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Throughput.CyclesPerS > runs[j].Throughput.CyclesPerS })
+	if !repeated(runs) { // one run per cell: by its own throughput, as always
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].Throughput.CyclesPerS > runs[j].Throughput.CyclesPerS })
+		return
+	}
+	sort.SliceStable(runs, func(i, j int) bool {
+		a, b := runs[i], runs[j]
+		switch {
+		case median[a.Name] != median[b.Name]:
+			return median[a.Name] > median[b.Name]
+		case a.Name != b.Name:
+			return first[a.Name] < first[b.Name]
+		}
+		return a.Repeat < b.Repeat
+	})
+}
+
+// repeated: some run is one round of several.
+func repeated(runs []results.Run) bool {
+	for _, r := range runs {
+		if r.Repeat > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // baselineKey groups a run with the sequential run it is compared to.

@@ -30,19 +30,22 @@ type Result struct {
 	Config  Config
 	Started time.Time
 	// Runs are the measured cells sorted by throughput, with their ratios
-	// (Ratios). A run's name ends in /<N>m when several masters counts
-	// were compared and in /rtt=<d> when round trips were added.
+	// (Ratios): with Config.Repeat > 1 one run per cell and round, sorted
+	// by the cell's median, its rounds in order. A run's name ends in
+	// /<N>m when several masters counts were compared and in /rtt=<d> when
+	// round trips were added.
 	Runs []results.Run
 	// Cells are the measured cells in the order they ran, with their
 	// histograms and interval logs (their runs carry no ratios).
 	Cells []lab.Cell
-	// Ceilings are the redis-benchmark ceilings by masters count (Config.Ceiling).
+	// Ceilings are the redis-benchmark ceilings by masters count
+	// (Config.Ceiling): the median of the rounds'.
 	Ceilings map[int]Ceiling
 	// Versions and Servers are the labs' servers' versions and facts.
 	Versions map[string]string
 	Servers  []results.Server
 	// Interrupted: ctx was canceled; the cell in progress is kept with its
-	// own Interrupted set, the cells after it never ran.
+	// own Interrupted set, the cells and rounds after it never ran.
 	Interrupted bool
 }
 
@@ -55,77 +58,102 @@ func Run(ctx context.Context, cfg Config, obs Observers) (Result, error) {
 	return p.Run(ctx, obs)
 }
 
-// Run brings each masters count's servers up once (a lab.Lab), measures
-// the ceiling there when asked, then the group's cells, one after the
-// other. A canceled ctx stops after the cell in progress and is not an
-// error: the Result says Interrupted. On an error the Result holds what
-// was measured before it.
+// Run brings each masters count's servers up once (a lab.Lab) and
+// measures the group's cells there in Config.Repeat rounds: each round
+// measures the ceiling when asked, then every cell once, in RoundOrder. A
+// canceled ctx stops after the cell in progress and is not an error: the
+// Result says Interrupted. On an error the Result holds what was measured
+// before it.
 func (p *Plan) Run(ctx context.Context, obs Observers) (Result, error) {
 	res := Result{Config: p.Config, Started: time.Now(), Ceilings: map[int]Ceiling{}, Versions: map[string]string{}}
-	var (
-		l       *lab.Lab
-		topoFor = -1
-		runErr  error
-	)
-	closeLab := func() {
-		if l != nil {
-			_ = l.Close()
-			l = nil
-		}
-	}
-	defer closeLab()
-	for i, cell := range p.Cells {
+	ceilings := map[int][]Ceiling{}
+	var runErr error
+	for _, g := range groups(p.Cells) {
 		if ctx.Err() != nil {
 			break
 		}
-		c := cell.Config
-		// Each cell gets its own keys: a lock a previous cell left held (a
-		// release that timed out) would otherwise block a contended cell's
-		// hot key for up to its TTL.
-		c.Workload.Prefix = fmt.Sprintf("%s:c%d", c.Workload.Prefix, i)
-		if cell.Masters != topoFor {
-			closeLab()
-			if l, runErr = lab.Up(ctx, c.Topology, obs.Log); runErr != nil {
-				break
-			}
-			topoFor = cell.Masters
-			res.Versions = l.Versions(ctx, res.Versions)
-			res.Servers = l.Servers(res.Servers, obs.Log)
-			if p.Config.Ceiling {
-				server, closeServer := l.ServerCPU()
-				ceil, err := measureCeiling(ctx, l.Topo.Masters, p.Config.Base.Topology.RedisAuth.TLS, c.Driver.Redlock.TTL, server, obs.Log)
-				closeServer()
-				if err != nil {
-					runErr = fmt.Errorf("compare: ceiling: %w", err)
-					break
-				}
-				res.Ceilings[cell.Masters] = ceil
-			}
-		}
-		m, err := l.Measure(ctx, c, lab.Observers{Log: obs.Log, Progress: obs.Progress, Metrics: obs.Metrics})
-		if err != nil {
-			runErr = fmt.Errorf("%s: %w", c.Name(), err)
+		if runErr = p.runGroup(ctx, g, obs, &res, ceilings); runErr != nil {
 			break
 		}
-		if len(p.Config.Masters) > 1 {
-			m.Run.Name = fmt.Sprintf("%s/%dm", m.Run.Name, cell.Masters)
-		}
-		if len(p.Config.RTTs) > 0 {
-			m.Run.Name = fmt.Sprintf("%s/rtt=%v", m.Run.Name, c.RTT)
-		}
-		res.Cells = append(res.Cells, m)
 	}
-	closeLab()
 	if ctx.Err() != nil && runErr != nil {
 		runErr = nil // a shutdown, not a failure
 	}
 	res.Interrupted = ctx.Err() != nil
+	for m, cs := range ceilings {
+		res.Ceilings[m] = medianCeiling(cs)
+	}
 	res.Runs = make([]results.Run, len(res.Cells))
 	for i, m := range res.Cells {
 		res.Runs[i] = m.Run
 	}
 	Ratios(res.Runs, res.Ceilings)
 	return res, runErr
+}
+
+// runGroup starts the servers of group g and measures its rounds there,
+// appending each cell measured to res.Cells and each ceiling to ceilings.
+// A canceled ctx ends it without an error.
+func (p *Plan) runGroup(ctx context.Context, g group, obs Observers, res *Result, ceilings map[int][]Ceiling) error {
+	first := p.Cells[g.start]
+	l, err := lab.Up(ctx, first.Config.Topology, obs.Log)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	res.Versions = l.Versions(ctx, res.Versions)
+	res.Servers = l.Servers(res.Servers, obs.Log)
+	rounds := max(p.Config.Repeat, 1)
+	for round := range rounds {
+		if p.Config.Ceiling && ctx.Err() == nil {
+			server, closeServer := l.ServerCPU()
+			ceil, err := measureCeiling(ctx, l.Topo.Masters, p.Config.Base.Topology.RedisAuth.TLS, first.Config.Driver.Redlock.TTL, server, obs.Log)
+			closeServer()
+			if err != nil {
+				return fmt.Errorf("compare: ceiling: %w", err)
+			}
+			ceilings[first.Masters] = append(ceilings[first.Masters], ceil)
+		}
+		for _, k := range RoundOrder(g.end-g.start, round) {
+			if ctx.Err() != nil {
+				return nil
+			}
+			m, err := p.measure(ctx, l, g.start+k, round, obs)
+			if err != nil {
+				return err
+			}
+			res.Cells = append(res.Cells, m)
+		}
+	}
+	return nil
+}
+
+// measure measures cell i of the plan in round (from 0) on l and names
+// its run.
+func (p *Plan) measure(ctx context.Context, l *lab.Lab, i, round int, obs Observers) (lab.Cell, error) {
+	cell := p.Cells[i]
+	c := cell.Config
+	// Each cell gets its own keys: a lock a previous cell left held (a
+	// release that timed out) would otherwise block a contended cell's
+	// hot key for up to its TTL. So does each round.
+	c.Workload.Prefix = fmt.Sprintf("%s:c%d", c.Workload.Prefix, i)
+	if p.Config.Repeat > 1 {
+		c.Workload.Prefix += fmt.Sprintf("r%d", round+1)
+	}
+	m, err := l.Measure(ctx, c, lab.Observers{Log: obs.Log, Progress: obs.Progress, Metrics: obs.Metrics})
+	if err != nil {
+		return m, fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	if len(p.Config.Masters) > 1 {
+		m.Run.Name = fmt.Sprintf("%s/%dm", m.Run.Name, cell.Masters)
+	}
+	if len(p.Config.RTTs) > 0 {
+		m.Run.Name = fmt.Sprintf("%s/rtt=%v", m.Run.Name, c.RTT)
+	}
+	if p.Config.Repeat > 1 {
+		m.Run.Repeat = round + 1
+	}
+	return m, nil
 }
 
 // Summary is the result as a summary whose config is config (nil: the

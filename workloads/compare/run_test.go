@@ -1,17 +1,22 @@
 package compare_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/gate"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -170,6 +175,139 @@ func TestRunBaselines(t *testing.T) {
 	for _, marker := range []string{etcdmember.Arg, "redis-server"} {
 		if left := compose.Children(os.Getpid(), marker); len(left) > 0 {
 			t.Errorf("%s still running: %v", marker, left)
+		}
+	}
+}
+
+// TestRunRepeat: two cells in two rounds on one real master (one lab):
+// every round of every cell is a run of its own with the full window,
+// the second round runs backwards, the ceiling is measured each round,
+// the table's row is the median of the JSON's runs, and the summary is a
+// gate input whose rounds are the samples.
+func TestRunRepeat(t *testing.T) {
+	needRedis(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cfg := tiny("sequential", "pipeline")
+	cfg.Repeat = 2
+	_, err := exec.LookPath("redis-benchmark")
+	cfg.Ceiling = err == nil
+	res, err := compare.Run(ctx, cfg, compare.Observers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 4 || len(res.Cells) != 4 || res.Interrupted || len(res.Servers) != 1 {
+		t.Fatalf("%d runs, %d cells, %d servers, interrupted %v: want 2 cells × 2 rounds, complete, on one lab", len(res.Runs), len(res.Cells), len(res.Servers), res.Interrupted)
+	}
+	var ran []string
+	for _, c := range res.Cells {
+		ran = append(ran, fmt.Sprintf("%s#%d", c.Run.Mux, c.Run.Repeat))
+	}
+	if got, want := strings.Join(ran, " "), "sequential#1 pipeline#1 pipeline#2 sequential#2"; got != want {
+		t.Errorf("ran %s, want %s", got, want)
+	}
+	if c := res.Ceilings[1]; cfg.Ceiling && (len(c.Rounds) != 2 || c.CyclesPerS != results.Median(c.Rounds)) {
+		t.Errorf("ceiling %+v: want one per round, their median", c)
+	}
+	sum, err := res.Summary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "rep.json")
+	if err := sum.WriteJSON(path); err != nil {
+		t.Fatal(err)
+	}
+	if sum, err = results.ReadSummary(path); err != nil {
+		t.Fatal(err)
+	}
+	var conf struct{ Repeat int }
+	if err := json.Unmarshal(sum.Config, &conf); err != nil || conf.Repeat != 2 {
+		t.Errorf("config records repeat %d (%v): want 2", conf.Repeat, err)
+	}
+	rates := map[string][]float64{}
+	for _, r := range sum.Runs {
+		if math.Abs(r.DurationS-0.3) > 0.01 || r.Counts.Cycles == 0 || r.Repeat < 1 || r.Repeat > 2 {
+			t.Errorf("%s round %d: window %.3f s, %d cycles: want rounds 1–2 of 0.3 s of cycles", r.Name, r.Repeat, r.DurationS, r.Counts.Cycles)
+		}
+		rates[r.Name] = append(rates[r.Name], r.Throughput.CyclesPerS)
+	}
+	var table bytes.Buffer
+	if err := results.WriteTable(&table, sum.Runs, results.TableOptions{Ratios: compare.VsSequential(sum.Runs), RatioName: "vs seq", MaxWidth: 200}); err != nil { // names unwrapped
+		t.Fatal(err)
+	}
+	for name, xs := range rates {
+		if len(xs) != 2 {
+			t.Errorf("%s: %d runs, want one per round", name, len(xs))
+		}
+		row := ""
+		for _, line := range strings.Split(table.String(), "\n") {
+			if f := strings.Fields(line); len(f) > 1 && f[0] == name && row == "" { // not the errors list's
+				row = strings.Join(f[1:], " ")
+			}
+		}
+		if want := fmt.Sprintf("%.0f ±", results.Median(xs)); !strings.HasPrefix(row, want) {
+			t.Errorf("%s: table row %q, want the JSON runs' median %q first:\n%s", name, row, want, table.String())
+		}
+	}
+	if !strings.Contains(table.String(), "medians of 2 rounds") {
+		t.Errorf("no note on the rounds under the table:\n%s", table.String())
+	}
+	th, _ := gate.ParseThreshold("violations==0")
+	v, err := gate.Check(gate.Input{Current: []gate.Source{{Path: path, Summary: sum}}, Count: 2}, gate.Options{Thresholds: []gate.Threshold{th},
+		ThroughputTol: 0.1, LatencyTol: 0.2, LatencyOp: "cycle", Alpha: 0.05})
+	if err != nil || v.Failed || len(v.Rows) != 2 || v.Rows[0].Samples[1] != 2 {
+		t.Errorf("gate: %v, %+v: want both cells passing on 2 samples each", err, v)
+	}
+}
+
+// cancelAtCell cancels the compare when the cell-th cell (from 1) begins.
+type cancelAtCell struct {
+	cell   int
+	begun  *int
+	cancel context.CancelFunc
+}
+
+func (c cancelAtCell) Begin(string, time.Duration) {
+	if *c.begun++; *c.begun == c.cell {
+		c.cancel()
+	}
+}
+func (c cancelAtCell) Tick(time.Duration, *results.Interval, *results.Interval) {}
+func (c cancelAtCell) End(results.Run)                                          {}
+
+// TestRunRepeatInterrupted: a cancel in the second round keeps the
+// rounds done and the cell cut short, runs nothing after it, and the
+// rows are the medians of the complete rounds.
+func TestRunRepeatInterrupted(t *testing.T) {
+	needRedis(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cfg := tiny("sequential", "pipeline")
+	cfg.Repeat = 3
+	begun := 0
+	res, err := compare.Run(ctx, cfg, compare.Observers{Progress: cancelAtCell{3, &begun, cancel}})
+	if err != nil {
+		t.Fatalf("an interrupt is not a failure: %v", err)
+	}
+	if !res.Interrupted || len(res.Runs) != 3 || begun != 3 {
+		t.Fatalf("interrupted %v, %d runs, %d begun: want round 1 and the cut-short first cell of round 2", res.Interrupted, len(res.Runs), begun)
+	}
+	var done results.Run
+	for _, r := range res.Runs {
+		switch {
+		case r.Repeat == 1 && r.Mux == "pipeline":
+			done = r
+		case r.Repeat == 2 && !r.Interrupted:
+			t.Errorf("round 2's %s not marked interrupted", r.Name)
+		}
+	}
+	rows := results.MedianRuns(res.Runs)
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(rows))
+	}
+	for _, row := range rows {
+		if row.Interrupted || (row.Mux == "pipeline" && row.Throughput.CyclesPerS != done.Throughput.CyclesPerS) {
+			t.Errorf("row %s: %v/s, interrupted %v: want the complete round's %v/s", row.Name, row.Throughput.CyclesPerS, row.Interrupted, done.Throughput.CyclesPerS)
 		}
 	}
 }

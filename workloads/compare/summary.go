@@ -11,9 +11,10 @@ import (
 
 // VsSequential is each run's ratio to the sequential run of its group by
 // run name (the table's "vs seq" column); runs without one are left out.
+// Of runs repeated in rounds it is the median ratio: that of the medians.
 func VsSequential(runs []results.Run) map[string]float64 {
 	ratios := map[string]float64{}
-	for _, r := range runs {
+	for _, r := range results.MedianRuns(runs) {
 		if v := r.VsSequential; v != nil {
 			ratios[r.Name] = *v
 		}
@@ -30,8 +31,10 @@ func Table(w *output.Writer, runs []results.Run, ceilings map[int]float64) {
 
 // WriteSummary is the compare's own short view under the table:
 // per row its throughput, ratio to sequential, heap allocations per cycle
-// (whole process) and, with --ceiling, its fraction of the ceiling.
+// (whole process) and, with --ceiling, its fraction of the ceiling. Runs
+// repeated in rounds are one line each, their median (results.MedianRun).
 func WriteSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
+	runs = results.MedianRuns(runs)
 	counts := make([]int, 0, len(ceilings))
 	for m := range ceilings {
 		counts = append(counts, m)
