@@ -165,6 +165,16 @@ func ReadHlog(path string) ([]*hdrhistogram.Histogram, error) {
 	}
 }
 
+// LogName is the name a run's interval logs are filed under: its name, and
+// its round for a round of compare --repeat (whose rounds share the name),
+// so every round keeps its own .hlog files.
+func LogName(r Run) string {
+	if r.Repeat > 0 {
+		return fmt.Sprintf("%s round %d", r.Name, r.Repeat)
+	}
+	return r.Name
+}
+
 // RunLogs are one run's interval logs read back, per op name.
 type RunLogs map[string][]*hdrhistogram.Histogram
 

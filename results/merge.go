@@ -36,14 +36,14 @@ func ReadRunFile(path string) (*RunDir, error) {
 	dir := filepath.Dir(path)
 	d := &RunDir{Dir: dir, Path: path, Summary: s, Logs: map[string]RunLogs{}}
 	for _, r := range s.Runs {
-		l, err := ReadRunLogs(dir, r.Name)
+		l, err := ReadRunLogs(dir, LogName(r))
 		if errors.Is(err, ErrNoLogs) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		d.Logs[r.Name] = l
+		d.Logs[LogName(r)] = l
 	}
 	return d, nil
 }
@@ -84,9 +84,9 @@ func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 			out.Started = d.Summary.Started
 		}
 		for _, r := range d.Summary.Runs {
-			if !seen[r.Name] {
-				seen[r.Name] = true
-				names = append(names, r.Name)
+			if n := LogName(r); !seen[n] { // a round of --repeat merges with the same round
+				seen[n] = true
+				names = append(names, n)
 			}
 		}
 	}
@@ -96,7 +96,7 @@ func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 		var ids []string
 		for _, d := range dirs {
 			for _, r := range d.Summary.Runs {
-				if r.Name != name {
+				if LogName(r) != name {
 					continue
 				}
 				l, ok := d.Logs[name]

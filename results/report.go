@@ -103,7 +103,7 @@ func (r *Report) AddSource(path string, s *Summary, logs map[string]RunLogs) {
 		Host: s.Host, Versions: s.Versions, Config: s.Config})
 	for _, run := range s.Runs {
 		rr := ReportRun{Run: run, Source: len(r.Sources) - 1, Dist: map[string][]DistPoint{}}
-		l := logs[run.Name]
+		l := logs[LogName(run)]
 		for op, p := range run.LatencyUS {
 			if h := l.Total(op); h != nil && h.TotalCount() > 0 {
 				rr.Dist[op] = distribution(h)

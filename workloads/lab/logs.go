@@ -12,7 +12,7 @@ func Logs(cells []Cell) map[string]output.Logs {
 	logs := make(map[string]output.Logs, len(cells))
 	for _, c := range cells {
 		if c.Hlog != nil {
-			logs[c.Run.Name] = c.Hlog
+			logs[results.LogName(c.Run)] = c.Hlog
 		}
 	}
 	return logs

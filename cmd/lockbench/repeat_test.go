@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// TestCompareRepeatOut: with --repeat every round of a cell keeps its own
+// interval logs in --out (the rounds share the run's name), and report and
+// merge read each round's back.
+func TestCompareRepeatOut(t *testing.T) {
+	t.Parallel()
+	redis := startMasters(t, 3)
+	dir := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	code := executeIO(context.Background(), []string{"compare", "-q", "--redis", redis,
+		"--clients", "rueidis", "--muxes", "sequential,pipeline", "--workloads", "uncontended", "--repeat", "2",
+		"--workers", "4", "--warmup", "0s", "--duration", "300ms", "--out", dir}, &stdout, &stderr)
+	if code != exitOK {
+		t.Fatalf("compare: exit %d: %s", code, stderr.String())
+	}
+	d, err := results.ReadRunDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Summary.Runs) != 4 {
+		t.Fatalf("%d runs: want 2 cells × 2 rounds", len(d.Summary.Runs))
+	}
+	for _, r := range d.Summary.Runs {
+		l, ok := d.Logs[results.LogName(r)]
+		if !ok {
+			t.Fatalf("%s round %d: no interval logs read back", r.Name, r.Repeat)
+		}
+		// The round's own logs: their cycles are the round's, not another's.
+		if got := l.Total(results.OpCycle.String()).TotalCount(); got != r.LatencyUS[results.OpCycle.String()].Count {
+			t.Errorf("%s round %d: logs hold %d cycles, the run %d", r.Name, r.Repeat, got, r.LatencyUS[results.OpCycle.String()].Count)
+		}
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	if code := executeIO(context.Background(), []string{"report", dir, "-o", html}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("report: exit %d: %s", code, stderr.String())
+	}
+	if fi, err := os.Stat(html); err != nil || fi.Size() == 0 {
+		t.Fatalf("report wrote nothing: %v", err)
+	}
+}
