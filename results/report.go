@@ -104,6 +104,7 @@ func (r *Report) AddSource(path string, s *Summary, logs map[string]RunLogs) {
 	for _, run := range s.Runs {
 		rr := ReportRun{Run: run, Source: len(r.Sources) - 1, Dist: map[string][]DistPoint{}}
 		l := logs[LogName(run)]
+		rr.Run.Name = LogName(run) // a round of --repeat is labelled with its round
 		for op, p := range run.LatencyUS {
 			if h := l.Total(op); h != nil && h.TotalCount() > 0 {
 				rr.Dist[op] = distribution(h)

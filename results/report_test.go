@@ -27,3 +27,18 @@ func TestReportHTMLSelfContained(t *testing.T) {
 		})
 	}
 }
+
+// TestReportLabelsRounds: the rounds of a compare --repeat share a run
+// name; the report labels each with its round and finds its own logs.
+func TestReportLabelsRounds(t *testing.T) {
+	s := &Summary{Runs: []Run{{Name: "a", Repeat: 1}, {Name: "a", Repeat: 2}, {Name: "b"}}}
+	var rep Report
+	rep.AddSource("x", s, nil)
+	var got []string
+	for _, r := range rep.Runs {
+		got = append(got, r.Run.Name)
+	}
+	if want := "a round 1,a round 2,b"; strings.Join(got, ",") != want {
+		t.Errorf("labels %q, want %q", strings.Join(got, ","), want)
+	}
+}
