@@ -13,7 +13,7 @@ import (
 // measured off.
 func loaded() bool { return slow.Factor() > 1 }
 
-// lookup is the catalogue's scenario name.
+// lookup is the catalogue's scenario of that name.
 func lookup(t *testing.T, name string) Scenario {
 	t.Helper()
 	s, ok := Lookup(name)
