@@ -39,9 +39,10 @@ func TestMain(m *testing.M) {
 }
 
 // cpuSlots bounds the tests that keep every worker busy through a short
-// window (cells of 200 ms to 2 s whose counts must not be zero) to one per
-// CPU, as go test's default -parallel would: a window starved of CPU by a
-// third one measures nothing. The tests that wait overlap them.
+// window (cells of 200 ms to 2 s whose counts must not be zero), and the
+// fault runs on ZooKeeper (a JVM starting), to one per CPU, as go test's
+// default -parallel would: a window starved of CPU by a third one measures
+// nothing. The tests that wait overlap them.
 var cpuSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 
 // cpuBound holds a CPU slot for the rest of t (call it after t.Parallel,
