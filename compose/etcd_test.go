@@ -11,11 +11,16 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/etcdmember"
+	"github.com/lockbench/lockbench/compose/slow"
 )
 
 // The etcd members are this test binary re-executed: TestMain serves them.
 func TestMain(m *testing.M) {
 	etcdmember.ServeIfChild()
+	// The parallel tests wait on servers starting, a Sentinel, a TLS
+	// handshake to time out: they overlap. (The tests that count this
+	// process's children are not parallel: they run before.)
+	slow.WaitingTests(8)
 	os.Exit(m.Run())
 }
 

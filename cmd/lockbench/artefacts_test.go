@@ -34,6 +34,7 @@ func runArgs(redis, out string, extra ...string) []string {
 // hdrhistogram-go's log reader to the summary's counts and maxima.
 func TestOutHlogMatchesSummary(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "run")
 	if code := execute(context.Background(), runArgs(redis, out)); code != exitOK {
@@ -72,6 +73,7 @@ func TestOutHlogMatchesSummary(t *testing.T) {
 // to counts equal to their sums; different configs are refused (exit 2).
 func TestMergeConcurrentRuns(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	a, b, redis := concurrentRuns(t)
 	tmp := filepath.Dir(a)
 	m := filepath.Join(tmp, "m")

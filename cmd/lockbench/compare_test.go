@@ -58,6 +58,7 @@ func TestCompareBadInput(t *testing.T) {
 // JSON back: every cell is there, ratios included, and the table printed.
 func TestCompareMatrix(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "c.json")
 	var stdout, stderr bytes.Buffer

@@ -24,6 +24,7 @@ import (
 // histograms the summary's latency counts: the warmup is in neither.
 func TestMetricsEqualSummary(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	cfg := defaultRunConfig()
 	cfg.Topology.Redis.Masters = 3
 	cfg.Workload.Workload, cfg.Workload.Keys, cfg.Workload.Workers = "contended", 2, 6

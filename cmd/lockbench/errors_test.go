@@ -51,6 +51,7 @@ func TestReadOnlyReplicaRefused(t *testing.T) {
 // the masters that kept answering are not. A --fault run accepts failures.
 func TestKilledMasterNamed(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	out := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := runIn(context.Background(), "run", "-q", "--masters", "3", "--workers", "4", "--duration", "2s", "--warmup", "0s",
 		"--fault", "kill:masters=2:at=500ms:restart=never", "--json", out)

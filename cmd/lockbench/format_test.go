@@ -11,6 +11,7 @@ import (
 // run, the counts as the JSON has them; with --json - it is bad input.
 func TestFormatCSV(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	stdout, stderr, code := cli(t, time.Minute, "run", "--masters", "1", "--workers", "2", "--duration", "700ms", "--warmup", "0s", "--format", "csv", "-q")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

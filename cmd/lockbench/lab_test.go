@@ -87,6 +87,7 @@ func closePair() {
 // and merge combines them into counts equal to their sums.
 func TestTwoProcessesMerged(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	a, b, _ := concurrentRuns(t)
 	dirs := []string{a, b}
 	tmp := filepath.Dir(a)

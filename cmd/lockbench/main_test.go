@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"runtime"
 	"testing"
 	"time"
 
@@ -27,9 +28,29 @@ func TestMain(m *testing.M) {
 	// In-process commands that start etcd re-execute this test binary as
 	// each member (compose/etcdmember): serve it before anything else.
 	etcdmember.ServeIfChild()
+	// Most parallel tests here wait — on faults timed over seconds, on
+	// signals, on ZooKeeper, PostgreSQL and etcd starting — and run
+	// alongside each other; those that drive servers flat out take a CPU
+	// slot (cpuBound).
+	slow.WaitingTests(6)
 	code := m.Run()
 	closePair()
 	os.Exit(code)
+}
+
+// cpuSlots bounds the tests that keep every worker busy through a short
+// window (cells of 200 ms to 2 s whose counts must not be zero), and the
+// fault runs on ZooKeeper (a JVM starting), to one per CPU, as go test's
+// default -parallel would: a window starved of CPU by a third one measures
+// nothing. The tests that wait overlap them.
+var cpuSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+// cpuBound holds a CPU slot for the rest of t (call it after t.Parallel,
+// in a test without parallel subtests).
+func cpuBound(t *testing.T) {
+	t.Helper()
+	cpuSlots <- struct{}{}
+	t.Cleanup(func() { <-cpuSlots })
 }
 
 // lockbenchCmd is lockbench as a separate process (this test binary

@@ -89,6 +89,7 @@ func listTree(t *testing.T, dir string) string {
 // the directory belongs to a run of its summary.json.
 func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "run")
 	for _, mux := range []string{"fanout", "sequential"} {
@@ -140,6 +141,7 @@ func runNames(runs []results.Run) []string {
 // connection and never answers, so the start-up is in progress for sure
 // when the signal (ctx cancel) comes.
 func TestInterruptDuringStartupWritesNothing(t *testing.T) {
+	t.Parallel() // its own listener and files; waits out the interrupted start-up: overlaps the other parallel tests
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

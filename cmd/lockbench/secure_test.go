@@ -112,6 +112,7 @@ func TestSecureMasters(t *testing.T) {
 				// others that set nothing, once those that do are done.
 				t.Parallel()
 			}
+			cpuBound(t) // 10 cells of 200 ms on every worker
 			dir := t.TempDir()
 			out, js := filepath.Join(dir, "out"), filepath.Join(dir, "c.json")
 			args := append([]string{"compare", "--redis", m.redis(r), "--clients", "goredis,rueidis",

@@ -153,6 +153,7 @@ func TestNoOrphansOnTermOrKill(t *testing.T) {
 // A short real run writes every field of the summary schema.
 func TestRunWritesSchema(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	out := filepath.Join(t.TempDir(), "s.json")
 	stdout, stderr, code := cli(t, 60*time.Second, "run", "--masters", "3", "--workers", "2", "--warmup", "200ms", "--duration", "1s", "-q", "--json", out)
 	if code != 0 {

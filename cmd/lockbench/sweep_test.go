@@ -16,6 +16,7 @@ import (
 // summary row and interval log and sweep.json in --out.
 func TestSweepFindsKnee(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	redis := startMasters(t, 1)
 	out := filepath.Join(t.TempDir(), "sweep")
 	args := []string{"sweep", "--redis", redis, "--by", "workers", "--start", "1", "--factor", "2", "--max-steps", "2",

@@ -55,6 +55,7 @@ func TestSweepRefusesUnmeasuredOp(t *testing.T) {
 // twice, and reads exactly the summary file it is given.
 func TestMergeIsSafe(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
+	cpuBound(t)
 	a, b, _ := concurrentRuns(t)
 	tmp := filepath.Dir(a)
 	copyOfA := filepath.Join(tmp, "copy-of-a")

@@ -6,8 +6,9 @@
 // Factor is the environment variable LOCKBENCH_TEST_SLOW when it is set (a
 // number ≥ 1, e.g. LOCKBENCH_TEST_SLOW=4 on a shared CI runner), else
 // 1 + (1-minute load average − CPUs) / CPUs when the machine is
-// oversubscribed, at most 8. It owns nothing else and imports no package of
-// the project.
+// oversubscribed, at most 8. WaitingTests, for the packages whose parallel
+// tests mostly wait on servers, lets more of them run at once than the
+// CPUs. It owns nothing else and imports no package of the project.
 package slow
 
 import (

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/drivertest"
@@ -15,7 +16,12 @@ import (
 
 var servers *compose.Redis
 
-func TestMain(m *testing.M) { drivertest.MainWithMasters(m, 5, &servers) }
+// The conformance suites mostly sleep through TTLs and the Sentinel: more
+// of their tests run at once than the CPUs.
+func TestMain(m *testing.M) {
+	slow.WaitingTests(4)
+	drivertest.MainWithMasters(m, 5, &servers)
+}
 
 // masters are the 5 masters' addresses.
 func masters() []redisconn.Endpoint { return servers.Endpoints() }

@@ -33,13 +33,15 @@ func TestRedislockConformance(t *testing.T) {
 // and leaves the key free.
 func TestSingle(t *testing.T) {
 	t.Parallel() // its own Sentinel topology: overlaps the conformance tests
+	// Cleanups, not defers: the suites below run after this function
+	// returns.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	topo, err := compose.StartSentinel(ctx, compose.DefaultSentinelOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer topo.Close()
+	t.Cleanup(func() { _ = topo.Close() })
 	// Generous per-command bounds: a loaded machine must not turn a grant
 	// into a timeout.
 	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig(), WaitTimeout: 200 * time.Millisecond,
@@ -77,6 +79,7 @@ func TestSingle(t *testing.T) {
 		s := spec
 		s.WaitReplicas = k
 		t.Run(s.Name(), func(t *testing.T) {
+			t.Parallel() // the two suites overlap each other and the conformance tests
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := s
 				s.Redlock.TTL = ttl

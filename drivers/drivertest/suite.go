@@ -58,19 +58,34 @@ func key(t *testing.T) string {
 	return fmt.Sprintf("drivertest:%s:%d:%d", t.Name(), time.Now().UnixNano(), seq.Add(1))
 }
 
-// Run runs every conformance test as a subtest.
+// Run runs every conformance test as a subtest of t: MutualExclusion, which
+// keeps the servers busy, first; the others, which mostly wait, as parallel
+// subtests that run after the calling test function returns.
 func Run(t *testing.T, open Opener, opt Options) {
 	opt.defaults()
 	t.Run("MutualExclusion", func(t *testing.T) { mutualExclusion(t, open, opt) })
-	t.Run("OneAttemptBusy", func(t *testing.T) { oneAttemptBusy(t, open) })
+	t.Run("OneAttemptBusy", parallel(func(t *testing.T) { oneAttemptBusy(t, open) }))
 	if opt.NoExpiry {
-		t.Run("HeldUntilUnlock", func(t *testing.T) { heldUntilUnlock(t, open, opt) })
+		t.Run("HeldUntilUnlock", parallel(func(t *testing.T) { heldUntilUnlock(t, open, opt) }))
 	} else {
-		t.Run("ReleaseKeepsOthersLock", func(t *testing.T) { releaseKeepsOthersLock(t, open, opt) })
-		t.Run("ExtendAfterExpiryFails", func(t *testing.T) { extendAfterExpiry(t, open, opt) })
+		t.Run("ReleaseKeepsOthersLock", parallel(func(t *testing.T) { releaseKeepsOthersLock(t, open, opt) }))
+		t.Run("ExtendAfterExpiryFails", parallel(func(t *testing.T) { extendAfterExpiry(t, open, opt) }))
 	}
-	t.Run("ExtendWhileHeld", func(t *testing.T) { extendWhileHeld(t, open) })
-	t.Run("CanceledContext", func(t *testing.T) { canceledContext(t, open) })
+	t.Run("ExtendWhileHeld", parallel(func(t *testing.T) { extendWhileHeld(t, open) }))
+	t.Run("CanceledContext", parallel(func(t *testing.T) { canceledContext(t, open) }))
+}
+
+// parallel is f as a parallel test: each of the suite's tests opens its own
+// Locker on a key of its own, and the expiry tests mostly sleep through
+// TTLs, so they overlap. They run once the caller's test function has
+// returned: what they use is released by t.Cleanup, not by a defer there.
+// MutualExclusion is not one: its workers would slow the one-attempt and
+// extend calls of the others past their per-call timeouts.
+func parallel(f func(t *testing.T)) func(t *testing.T) {
+	return func(t *testing.T) {
+		t.Parallel()
+		f(t)
+	}
 }
 
 func openClosed(t *testing.T, open Opener, ttl time.Duration) drivers.Locker {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/etcdmember"
+	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/drivertest"
 )
@@ -23,6 +24,9 @@ var endpoints []string
 
 func TestMain(m *testing.M) {
 	etcdmember.ServeIfChild()
+	// The conformance suite's tests mostly sleep through leases (whole
+	// seconds on etcd): they overlap.
+	slow.WaitingTests(8)
 	os.Exit(func() int {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1})
@@ -64,7 +68,9 @@ func TestConformance(t *testing.T) {
 			t.Parallel()
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				cfg := DefaultConfig()
-				cfg.KeepAlive, cfg.TTL, cfg.WaitTimeout = false, ttl, 300*time.Millisecond
+				// One attempt's bound scaled for load (compose/slow): an
+				// attempt on a held key must answer busy, not time out.
+				cfg.KeepAlive, cfg.TTL, cfg.WaitTimeout = false, ttl, slow.D(300*time.Millisecond)
 				tc.cfg(&cfg)
 				l, err := New(context.Background(), endpoints, cfg)
 				if err != nil {
