@@ -15,6 +15,7 @@ import (
 // merge read each round's back.
 func TestCompareRepeatOut(t *testing.T) {
 	t.Parallel()
+	cpuBound(t)
 	redis := startMasters(t, 3)
 	dir := filepath.Join(t.TempDir(), "out")
 	var stdout, stderr bytes.Buffer
