@@ -127,7 +127,7 @@ func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
 	for i, r := range runs {
 		m.Workers += r.Workers
 		m.Interrupted = m.Interrupted || r.Interrupted
-		addCounts(&m.Counts, r.Counts)
+		m.Counts = m.Counts.plus(r.Counts)
 		allocs += r.AllocsPerCycle * float64(r.Counts.Cycles)
 		cycles += float64(r.Counts.Cycles)
 		totalSecs += r.DurationS
@@ -141,14 +141,7 @@ func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
 	if cycles > 0 {
 		m.AllocsPerCycle = allocs / cycles
 	}
-	c := m.Counts
-	m.SplitBrainRate, m.RetriesPerAcquire = 0, 0
-	if failed := c.Busy + c.SplitBrain; failed > 0 {
-		m.SplitBrainRate = float64(c.SplitBrain) / float64(failed)
-	}
-	if c.Acquired > 0 {
-		m.RetriesPerAcquire = float64(c.Attempts-c.Acquired) / float64(c.Acquired)
-	}
+	m.SplitBrainRate, m.RetriesPerAcquire = m.Counts.Rates()
 	merged := RunLogs{}
 	m.LatencyUS = map[string]Percentiles{}
 	for _, op := range Ops() {
@@ -180,7 +173,7 @@ func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
 	// Sequential runs, merged on request: the rate of the average run.
 	m.DurationS = totalSecs / float64(len(runs))
 	if totalSecs > 0 {
-		m.Throughput = Throughput{CyclesPerS: float64(c.Cycles) / totalSecs, AttemptsPerS: float64(c.Attempts) / totalSecs}
+		m.Throughput = Throughput{CyclesPerS: float64(m.Counts.Cycles) / totalSecs, AttemptsPerS: float64(m.Counts.Attempts) / totalSecs}
 	}
 	return m, merged, nil
 }
@@ -222,20 +215,6 @@ func countIn(hs []*hdrhistogram.Histogram, from, to int64) int64 {
 		}
 	}
 	return n
-}
-
-func addCounts(dst *Counts, c Counts) {
-	dst.Attempts += c.Attempts
-	dst.Acquired += c.Acquired
-	dst.Busy += c.Busy
-	dst.SplitBrain += c.SplitBrain
-	dst.Timeouts += c.Timeouts
-	dst.Errors += c.Errors
-	dst.Violations += c.Violations
-	dst.StaleOverlaps += c.StaleOverlaps
-	dst.Cycles += c.Cycles
-	dst.GaveUp += c.GaveUp
-	dst.ReleaseErrors += c.ReleaseErrors
 }
 
 // SameConfig compares configs ignoring the key prefix (parallel processes

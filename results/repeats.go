@@ -107,14 +107,7 @@ func MedianRun(runs []Run) Run {
 		row.DurationS += r.DurationS
 		row.MissedStarts += r.MissedStarts
 	}
-	c := row.Counts
-	row.SplitBrainRate, row.RetriesPerAcquire = 0, 0
-	if failed := c.Busy + c.SplitBrain; failed > 0 {
-		row.SplitBrainRate = float64(c.SplitBrain) / float64(failed)
-	}
-	if c.Acquired > 0 {
-		row.RetriesPerAcquire = float64(c.Attempts-c.Acquired) / float64(c.Acquired)
-	}
+	row.SplitBrainRate, row.RetriesPerAcquire = row.Counts.Rates()
 	return row
 }
 
@@ -137,15 +130,6 @@ func Rounds(runs []Run) (fewest, most int) {
 		most = max(most, len(row))
 	}
 	return fewest, most
-}
-
-func (c Counts) plus(d Counts) Counts {
-	return Counts{
-		Attempts: c.Attempts + d.Attempts, Acquired: c.Acquired + d.Acquired, Busy: c.Busy + d.Busy,
-		SplitBrain: c.SplitBrain + d.SplitBrain, Timeouts: c.Timeouts + d.Timeouts, Errors: c.Errors + d.Errors,
-		Violations: c.Violations + d.Violations, StaleOverlaps: c.StaleOverlaps + d.StaleOverlaps,
-		Cycles: c.Cycles + d.Cycles, GaveUp: c.GaveUp + d.GaveUp, ReleaseErrors: c.ReleaseErrors + d.ReleaseErrors,
-	}
 }
 
 func rates(runs []Run) []float64 {

@@ -141,6 +141,29 @@ type Counts struct {
 	ReleaseErrors int64 `json:"release_errors"` // releases that failed or found the lock gone
 }
 
+// Rates are the run's derived shares of c: split_brain_rate =
+// split_brain / (busy + split_brain), retries_per_acquire = (attempts −
+// acquired) / acquired; 0 where the denominator is.
+func (c Counts) Rates() (splitBrain, retriesPerAcquire float64) {
+	if failed := c.Busy + c.SplitBrain; failed > 0 {
+		splitBrain = float64(c.SplitBrain) / float64(failed)
+	}
+	if c.Acquired > 0 {
+		retriesPerAcquire = float64(c.Attempts-c.Acquired) / float64(c.Acquired)
+	}
+	return splitBrain, retriesPerAcquire
+}
+
+// plus is the sum of c and d, count by count (rounds, merged runs).
+func (c Counts) plus(d Counts) Counts {
+	return Counts{
+		Attempts: c.Attempts + d.Attempts, Acquired: c.Acquired + d.Acquired, Busy: c.Busy + d.Busy,
+		SplitBrain: c.SplitBrain + d.SplitBrain, Timeouts: c.Timeouts + d.Timeouts, Errors: c.Errors + d.Errors,
+		Violations: c.Violations + d.Violations, StaleOverlaps: c.StaleOverlaps + d.StaleOverlaps,
+		Cycles: c.Cycles + d.Cycles, GaveUp: c.GaveUp + d.GaveUp, ReleaseErrors: c.ReleaseErrors + d.ReleaseErrors,
+	}
+}
+
 // Fill sets a run's counts, latencies and throughput from the merged total.
 func (r *Run) Fill(t *Interval) {
 	secs := t.End.Sub(t.Start).Seconds()
@@ -158,12 +181,7 @@ func (r *Run) Fill(t *Interval) {
 	if secs > 0 {
 		r.Throughput = Throughput{CyclesPerS: float64(c.Cycles) / secs, AttemptsPerS: float64(c.Attempts) / secs}
 	}
-	if failed := c.Busy + c.SplitBrain; failed > 0 {
-		r.SplitBrainRate = float64(c.SplitBrain) / float64(failed)
-	}
-	if c.Acquired > 0 {
-		r.RetriesPerAcquire = float64(c.Attempts-c.Acquired) / float64(c.Acquired)
-	}
+	r.SplitBrainRate, r.RetriesPerAcquire = c.Rates()
 	r.LatencyUS = map[string]Percentiles{}
 	for _, op := range Ops() {
 		if h := t.Latency(op); h.TotalCount() > 0 || op != OpExtend {
