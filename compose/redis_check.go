@@ -17,17 +17,27 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// adminClient is a one-connection client that never retries.
-func adminClient(e redisconn.Endpoint) *redis.Client {
+// adminClient is a one-connection client that never retries, closed by
+// done. go-redis bounds a command by its context's deadline only
+// (ContextTimeoutEnabled), not by its cancellation, so the client is also
+// closed when ctx ends: a Ctrl-C during a check ends the blocked read at
+// once instead of at the deadline.
+func adminClient(ctx context.Context, e redisconn.Endpoint) (c *redis.Client, done func()) {
 	o := e.GoRedis()
 	o.MaxRetries, o.DisableIdentity, o.ContextTimeoutEnabled, o.PoolSize = -1, true, true, 1
-	return redis.NewClient(o)
+	c = redis.NewClient(o)
+	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
+	return c, func() {
+		if stop() {
+			_ = c.Close()
+		}
+	}
 }
 
 // Ping checks that the master at e answers PING (dial, TLS and AUTH first).
 func Ping(ctx context.Context, e redisconn.Endpoint) error {
-	c := adminClient(e)
-	defer c.Close()
+	c, done := adminClient(ctx, e)
+	defer done()
 	return c.Ping(ctx).Err()
 }
 
@@ -41,8 +51,8 @@ func CheckMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	c := adminClient(e)
-	defer c.Close()
+	c, done := adminClient(ctx, e)
+	defer done()
 	if err := c.Ping(ctx).Err(); err != nil {
 		return fail(err)
 	}
