@@ -212,12 +212,16 @@ func (e *Etcd) Addrs() []string {
 	return out
 }
 
-// Close stops every member and removes their data dirs.
+// Close ends every member and removes their data dirs.
 func (e *Etcd) Close() error {
+	// Killed, not stopped: their data dirs go next, and a graceful stop
+	// has each member wait for its leaving peers in turn (a leadership
+	// transfer to members that are stopping too): a start-up interrupted
+	// by Ctrl-C took 3 s to end with three members, 5 s at once.
 	var errs []error
 	for _, m := range e.Members {
 		if m.proc != nil {
-			errs = append(errs, m.Stop())
+			errs = append(errs, m.Kill())
 		}
 	}
 	errs = append(errs, removeAll(e.root))

@@ -54,8 +54,16 @@ func TestStartEtcd(t *testing.T) { // not parallel: counts this process's etcd c
 				}
 			}
 			dir := filepath.Dir(e.Members[0].Dir)
+			// Close throws the cluster away: it must not wait for the
+			// members' graceful leave (leadership handed around among
+			// members that are all going; a Ctrl-C in start-up waited 3 s
+			// for it). Idle, the bound is 0.5 s; it scales with the load.
+			closing := time.Now()
 			if err := e.Close(); err != nil {
 				t.Fatal(err)
+			}
+			if took := time.Since(closing); took > slow.D(500*time.Millisecond) { // graceful: ≈ 2.2 s for 3 members idle
+				t.Errorf("Close took %v: it waited for the members' graceful leave", took)
 			}
 			for _, pid := range pids {
 				if compose.Alive(pid) {
