@@ -2,9 +2,11 @@ package workloads
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -60,11 +62,13 @@ func TestStallsNil(t *testing.T) {
 
 // sectionReferee keeps, per worker, every critical section's length
 // (granted → released). Each worker writes only its own slot; they are read
-// after Run has returned.
+// after Run has returned. released, if set, is told each worker's count of
+// sections so far, from that worker's goroutine.
 type sectionReferee struct {
 	noReferee
 	granted  []int64
 	sections [][]time.Duration
+	released func(w, n int)
 }
 
 func (r *sectionReferee) Granted(w int, _ string, _, granted, _ int64, _ uint64) {
@@ -73,26 +77,53 @@ func (r *sectionReferee) Granted(w int, _ string, _, granted, _ int64, _ uint64)
 
 func (r *sectionReferee) Released(w int, _ string, at int64) {
 	r.sections[w] = append(r.sections[w], time.Duration(at-r.granted[w]))
+	if r.released != nil {
+		r.released(w, len(r.sections[w]))
+	}
 }
 
 // TestRunStallsArmedWorker: worker 0 is armed mid-run, as the fault schedule
 // does; exactly one of its critical sections (grant to release) lasts the
-// stall, and no section of the other worker does.
+// stall, and no section of the other worker does. Events, not sleeps, pace
+// it: the stall is armed once worker 0 has released a few sections, and the
+// run is stopped once both workers have gone on for a few more, so a loaded
+// machine can neither arm it late nor cut it at the window's end. The stall
+// is long against a 1 ms hold and scaled for the machine's load, so that
+// only the stall makes a section that long.
 func TestRunStallsArmedWorker(t *testing.T) {
-	const d = 200 * time.Millisecond
+	const armAfter, after = 5, 10 // worker 0's sections before the arm; each worker's after the stall
+	d := slow.D(200 * time.Millisecond)
 	cfg := DefaultConfig()
-	cfg.Workload, cfg.Keys, cfg.Workers, cfg.Warmup, cfg.Duration = "contended", 2, 2, 0, 900*time.Millisecond
+	cfg.Workload, cfg.Keys, cfg.Workers, cfg.Warmup, cfg.Duration = "contended", 2, 2, 0, time.Minute // a bound: stopped below
 	cfg.Hold = time.Millisecond
 	stalls := NewStalls(cfg.Workers)
-	ref := &sectionReferee{granted: make([]int64, cfg.Workers), sections: make([][]time.Duration, cfg.Workers)}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stallTaken atomic.Bool
+	var doneAfter [2]atomic.Bool
+	ref := &sectionReferee{granted: make([]int64, cfg.Workers), sections: make([][]time.Duration, cfg.Workers),
+		released: func(w, n int) {
+			switch {
+			case w == 0 && n == armAfter:
+				stalls.Arm(0, d)
+			case w == 0 && n == armAfter+1:
+				stallTaken.Store(true) // the section after the arm held the stall
+			case stallTaken.Load():
+				if n >= armAfter+1+after || (w == 1 && n >= after) {
+					doneAfter[w].Store(true)
+				}
+			}
+			if doneAfter[0].Load() && doneAfter[1].Load() {
+				cancel()
+			}
+		}}
 	env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
 		Registry: results.NewRegistry(false), Clock: results.NewClock(), Referee: ref, Stalls: stalls}
-	go func() {
-		time.Sleep(100 * time.Millisecond)
-		stalls.Arm(0, d)
-	}()
-	if _, err := Run(context.Background(), cfg, env); err != nil {
+	if _, err := Run(ctx, cfg, env); err != nil {
 		t.Fatal(err)
+	}
+	if ctx.Err() == nil {
+		t.Fatalf("the run reached its %v bound: the stall was never taken or the workers stopped", cfg.Duration)
 	}
 	if n := stalls.Taken(); n != 1 {
 		t.Errorf("Taken() = %d, want 1", n)
@@ -105,8 +136,11 @@ func TestRunStallsArmedWorker(t *testing.T) {
 			}
 		}
 		want := map[int]int{0: 1, 1: 0}[w]
-		if long != want || len(secs) < 10 {
-			t.Errorf("worker %d: %d of %d critical sections ≥ %v, want %d (and ≥ 10 sections)", w, long, len(secs), d, want)
+		if long != want || len(secs) < after {
+			t.Errorf("worker %d: %d of %d critical sections ≥ %v, want %d (and ≥ %d sections)", w, long, len(secs), d, want, after)
 		}
+	}
+	if len(ref.sections[0]) > armAfter && ref.sections[0][armAfter] < d {
+		t.Errorf("worker 0's section after the arm lasted %v, want the stall %v", ref.sections[0][armAfter], d)
 	}
 }

@@ -54,6 +54,13 @@ func TestSingle(t *testing.T) {
 	t.Run("BlockedReplicationRefusesWait", func(t *testing.T) {
 		s := spec
 		s.WaitReplicas = 1
+		// What is tested is WAIT's own 200 ms timeout: the command's budget
+		// (node timeout + WAIT's) only has to outlast it and the first
+		// command's Sentinel lookup and dial, which a loaded machine made
+		// miss a 700 ms budget. The largest node timeout the ttl allows;
+		// a WAIT that ignored its timeout still fails the test, as a
+		// plain timeout instead of ErrNotReplicated.
+		s.Redlock.NodeTimeout = s.Redlock.TTL / 3
 		l := openPeer(t, s)
 		defer l.Close()
 		if err := topo.BlockReplication(ctx); err != nil {

@@ -83,12 +83,15 @@ func RunNode[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dial
 	})
 }
 
-// NodeTimeout is an opener's per-master timeout: idle scaled for the
-// machine's load (compose/slow: a 200 ms timeout timed out every master at
-// load average 7 on 2 CPUs), kept under a third of the lock's ttl so the
-// config stays valid.
+// NodeTimeout is an opener's per-master timeout for tests whose subject is
+// not timeouts: idle scaled for the machine's load (compose/slow: a 200 ms
+// timeout timed out every master at load average 7 on 2 CPUs), and at least
+// a tenth of the lock's ttl, because the 1-minute load average lags a burst
+// (a 50 ms timeout at a load average still low timed out an Extend, and a
+// release that times out leaves a 10 s lock to expire while 64 workers
+// wait); kept under a third of the ttl so the config stays valid.
 func NodeTimeout(idle, ttl time.Duration) time.Duration {
-	return min(slow.D(idle), max(ttl/3, idle))
+	return min(max(slow.D(idle), ttl/10), max(ttl/3, idle))
 }
 
 // admin is a plain go-redis client to a master for test set-up (SET,

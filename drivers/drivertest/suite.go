@@ -94,6 +94,10 @@ func openClosed(t *testing.T, open Opener, ttl time.Duration) drivers.Locker {
 	return l
 }
 
+// retryDelay is the Redlock post's random retry delay bound; a contender
+// that keeps failing doubles it up to maxRetryDelay.
+const retryDelay, maxRetryDelay = 50 * time.Millisecond, 2 * time.Second
+
 // mutualExclusion: workers increment a plain counter non-atomically inside
 // the critical section (read, yield, write). A lost update means two holders
 // at once.
@@ -109,6 +113,7 @@ func mutualExclusion(t *testing.T, open Opener, opt Options) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			backoff := retryDelay
 			for i := 0; i < opt.Rounds; {
 				lease, _, err := l.Lock(ctx, k)
 				if err != nil {
@@ -116,9 +121,14 @@ func mutualExclusion(t *testing.T, open Opener, opt Options) {
 						errs <- ctx.Err()
 						return
 					}
-					time.Sleep(rand.N(50 * time.Millisecond)) // Redlock's random retry delay
+					// Redlock's random retry delay, doubled on each failure:
+					// on a loaded machine an attempt outlasts a fixed 50 ms
+					// window, and 64 workers then split every vote.
+					time.Sleep(rand.N(backoff))
+					backoff = min(2*backoff, maxRetryDelay)
 					continue
 				}
+				backoff = retryDelay
 				v := counter
 				runtime.Gosched()
 				counter = v + 1
