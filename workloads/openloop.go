@@ -27,13 +27,15 @@ type openLoop struct {
 	perNS  float64 // rate in cycles per nanosecond
 	ramp   int64   // ns over which the rate rises linearly from 0
 	from   int64   // measured window start (clock)
+	to     int64   // measured window end (clock): slots from here on are not counted
 	next   atomic.Int64
 	// measured-window counters
 	started, late, maxLag atomic.Int64
 }
 
-func newOpenLoop(now func() int64, origin int64, rate float64, ramp, measureFrom time.Duration) *openLoop {
-	return &openLoop{now: now, origin: origin, perNS: rate / 1e9, ramp: int64(ramp), from: origin + int64(measureFrom)}
+func newOpenLoop(now func() int64, origin int64, rate float64, ramp, measureFrom, measureFor time.Duration) *openLoop {
+	from := origin + int64(measureFrom)
+	return &openLoop{now: now, origin: origin, perNS: rate / 1e9, ramp: int64(ramp), from: from, to: from + int64(measureFor)}
 }
 
 // at is slot n's intended start. Over the ramp the rate is R·t/D, so
@@ -67,7 +69,10 @@ func (p *openLoop) Next(ctx context.Context, _ int) (int64, bool) {
 	} else if ctx.Err() != nil {
 		return 0, false
 	}
-	if t >= p.from {
+	// Only the window's slots count: the workers stop at its end by a
+	// deadline, which a loaded machine delivers late, and a slot due after
+	// the end begun meanwhile was never scheduled (started > scheduled).
+	if t >= p.from && t < p.to {
 		p.started.Add(1)
 		if lag := p.now() - t; lag > lateAfter {
 			p.late.Add(1)

@@ -130,6 +130,8 @@ func TestOpenLoopShowsStall(t *testing.T) {
 	}
 	if pacing == nil || pacing.Missed == 0 {
 		t.Errorf("pacing %+v: the stall should count missed starts", pacing)
+	} else if pacing.Started+pacing.Unstarted != pacing.Scheduled {
+		t.Errorf("pacing %+v: started + unstarted should be the slots scheduled in the window", *pacing)
 	}
 	if closed.ServiceUS != nil {
 		t.Errorf("closed loop has a service-time histogram")

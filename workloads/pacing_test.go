@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -23,7 +24,7 @@ func TestOpenLoopSchedule(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p := newOpenLoop(nil, 0, c.rate, c.ramp, 0)
+			p := newOpenLoop(nil, 0, c.rate, c.ramp, 0, time.Hour)
 			if got := time.Duration(p.at(c.n)); (got - c.want).Abs() > time.Microsecond {
 				t.Errorf("at(%d) = %v, want %v", c.n, got, c.want)
 			}
@@ -126,4 +127,28 @@ func harmonic(n int, s float64) float64 {
 		h += math.Pow(float64(i), -s)
 	}
 	return h
+}
+
+// TestOpenLoopCountsWindowSlots: the books count the window's slots only.
+// Workers that keep taking slots after the window's end (its deadline
+// delivered late on a loaded machine) or before its start (warmup) must
+// not raise started above scheduled: every slot started is one scheduled.
+func TestOpenLoopCountsWindowSlots(t *testing.T) {
+	var now int64 // a clock that jumps to each slot: no worker is ever late
+	ctx := context.Background()
+	p := newOpenLoop(func() int64 { return now }, 0, 1000, 0, 100*time.Millisecond, time.Second)
+	for {
+		at, ok := p.Next(ctx, 0)
+		if !ok {
+			t.Fatal("Next refused without a cancel")
+		}
+		now = at
+		if at >= int64(1200*time.Millisecond) { // 200 ms past the window's end
+			break
+		}
+	}
+	s := p.stats(int64(1100 * time.Millisecond))
+	if s.Scheduled != 1000 || s.Started != s.Scheduled || s.Unstarted != 0 || s.Late != 0 {
+		t.Errorf("pacing %+v: want 1000 scheduled, all started, none late or unstarted", s)
+	}
 }

@@ -85,7 +85,7 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	env.Referee.CountWindow(from, until)
 	var open *openLoop
 	if env.Pacer == nil && cfg.Rate > 0 {
-		open = newOpenLoop(clock.Now, origin, cfg.Rate, cfg.Ramp, cfg.warmup())
+		open = newOpenLoop(clock.Now, origin, cfg.Rate, cfg.Ramp, cfg.warmup(), cfg.Duration)
 		env.Pacer = open
 	} else if env.Pacer == nil {
 		env.Pacer = closedLoop{now: clock.Now}
