@@ -51,13 +51,7 @@ func TestUpBackends(t *testing.T) {
 // does not reach the replica; once healed, the next one does.
 func TestSentinelBlockReplication(t *testing.T) {
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := StartSentinel(ctx, DefaultSentinelOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx, s := startSentinel(t)
 	m := redis.NewClient(&redis.Options{Addr: s.Master.Addr(), Password: s.Password})
 	defer m.Close()
 	if err := s.BlockReplication(ctx); err != nil {
@@ -81,13 +75,7 @@ func TestSentinelBlockReplication(t *testing.T) {
 // replicates with it (masterauth).
 func TestSentinelAuth(t *testing.T) {
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := StartSentinel(ctx, DefaultSentinelOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	ctx, s := startSentinel(t)
 	if len(s.Password) < 32 {
 		t.Fatalf("password %q: want a generated one", s.Password)
 	}
@@ -129,4 +117,18 @@ func TestZooKeeperMissing(t *testing.T) {
 	if !errors.Is(err, ErrNoZooKeeper) || !strings.Contains(err.Error(), "make deps") {
 		t.Fatalf("err = %v, want ErrNoZooKeeper naming make deps", err)
 	}
+}
+
+// startSentinel starts the default Sentinel topology for one test, closed
+// when it ends, and a context bounding the test's calls.
+func startSentinel(t *testing.T) (context.Context, *Sentinel) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	s, err := StartSentinel(ctx, DefaultSentinelOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return ctx, s
 }
