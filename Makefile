@@ -18,6 +18,12 @@ build:
 run: deps build
 	$(BIN) compare --duration 1500ms --warmup 300ms -q --json compare.json
 
+# GORACE atexit_sleep_ms: a -race binary sleeps 1 s (the default) before it
+# exits, so late reports of goroutines still running can print; every test
+# binary (~35) and every re-executed etcd member paid it. 100 ms keeps a
+# window for those reports. A GORACE of your own is used as it is.
+export GORACE ?= atexit_sleep_ms=100
+
 test: deps
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }

@@ -21,23 +21,28 @@ func TestFaultBackends(t *testing.T) {
 		// seconds on a loaded machine: kills run longer)
 		fault, down, up string
 	}{
-		{"zookeeper/stop", []string{"--backend", "zookeeper"}, "stop:masters=1:at=1s:for=800ms", "stop", "resume"},
-		{"zookeeper/kill", []string{"--backend", "zookeeper", "--duration", "9s"}, "kill:masters=1:at=1s:restart=delayed:delay=800ms", "kill", "restart"},
-		{"zookeeper/partition", []string{"--backend", "zookeeper"}, "partition:masters=1:at=1s:for=800ms", "inject", "heal"},
-		{"postgres/stop", []string{"--backend", "postgres"}, "stop:masters=1:at=1s:for=800ms", "stop", "resume"},
-		{"postgres/kill", []string{"--backend", "postgres", "--duration", "9s"}, "kill:masters=1:at=1s:restart=delayed:delay=800ms", "kill", "restart"},
-		{"postgres/partition", []string{"--backend", "postgres"}, "partition:masters=1:at=1s:for=800ms", "inject", "heal"},
-		{"etcd/stop", []string{"--backend", "etcd", "--etcd-members", "1"}, "stop:masters=1:at=1s:for=800ms", "stop", "resume"},
+		{"zookeeper/stop", []string{"--backend", "zookeeper"}, "stop:masters=1:at=2s:for=800ms", "stop", "resume"},
+		{"zookeeper/kill", []string{"--backend", "zookeeper", "--duration", "9s"}, "kill:masters=1:at=2s:restart=delayed:delay=800ms", "kill", "restart"},
+		{"zookeeper/partition", []string{"--backend", "zookeeper"}, "partition:masters=1:at=2s:for=800ms", "inject", "heal"},
+		{"postgres/stop", []string{"--backend", "postgres"}, "stop:masters=1:at=2s:for=800ms", "stop", "resume"},
+		{"postgres/kill", []string{"--backend", "postgres", "--duration", "9s"}, "kill:masters=1:at=2s:restart=delayed:delay=800ms", "kill", "restart"},
+		{"postgres/partition", []string{"--backend", "postgres"}, "partition:masters=1:at=2s:for=800ms", "inject", "heal"},
+		{"etcd/stop", []string{"--backend", "etcd", "--etcd-members", "1"}, "stop:masters=1:at=2s:for=800ms", "stop", "resume"},
 		// After a majority restart grants usually resume within a second,
 		// but once stayed away for seconds (every attempt busy; a waiter
 		// key left by a cut-off attempt, holding until its lease lapses,
 		// is the likely cause, not verified): a short TTL, a longer run.
 		{"etcd/majority-kill", []string{"--backend", "etcd", "--etcd-members", "3", "--ttl", "2s", "--duration", "9s"},
-			"kill:masters=1,2:at=1s:restart=delayed:delay=800ms", "kill", "restart"},
-		{"etcd/partition", []string{"--backend", "etcd", "--etcd-members", "1"}, "partition:masters=1:at=1s:for=800ms", "inject", "heal"},
+			"kill:masters=1,2:at=2s:restart=delayed:delay=800ms", "kill", "restart"},
+		{"etcd/partition", []string{"--backend", "etcd", "--etcd-members", "1"}, "partition:masters=1:at=2s:for=800ms", "inject", "heal"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
+			// The fault strikes 2 s into the load (warmup 0): on a loaded
+			// machine the first grants of a cold server (a JVM, a
+			// PostgreSQL backend) came later than 1 s. 6 s leave time after
+			// the repair: once, under load, an 800 ms stop was recorded
+			// from 4.2 s to 5.1 s.
 			if strings.HasPrefix(c.name, "zookeeper/") {
 				// A JVM starting and warming up: with more of them at once
 				// on a loaded machine, nothing was granted before the
@@ -46,7 +51,7 @@ func TestFaultBackends(t *testing.T) {
 			}
 			out := filepath.Join(t.TempDir(), "s.json")
 			args := append([]string{"run", "-q", "--workload", "contended", "--keys", "2", "--workers", "8",
-				"--warmup", "0s", "--duration", "5s", "--json", out, "--fault", c.fault}, c.args...)
+				"--warmup", "0s", "--duration", "6s", "--json", out, "--fault", c.fault}, c.args...)
 			_, stderr, code := cli(t, 2*time.Minute, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
