@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
+
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"
 )
@@ -43,6 +45,7 @@ func (c *windowLocker) Lock(ctx context.Context, key string) (drivers.Lease, dri
 // ran: on a loaded machine the start edge's timer fires late while the
 // workers run on, and that lateness is not what is tested.
 func TestRunWindowEdges(t *testing.T) {
+	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	for _, warmup := range []time.Duration{0, time.Second} {
 		t.Run("warmup "+warmup.String(), func(t *testing.T) {
 			cfg := DefaultConfig()

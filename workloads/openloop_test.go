@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
+
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
@@ -84,6 +86,7 @@ func TestOpenLoopShowsStall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("freezes masters for 1 s per run")
 	}
+	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	r := startMasters(t, 5)
 	// SETs of attempts that timed out during the stall land when the masters
 	// thaw and, their rollback lost, hold the key until the TTL: keep it

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
+
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
@@ -147,6 +149,7 @@ func TestRefereeViolation(t *testing.T) {
 // Redlock is safe here, so any violation is a referee bug; every attempt
 // lands in exactly one class, and the referee saw every acquisition.
 func TestRefereeContendedRun(t *testing.T) {
+	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	r := startMasters(t, 5)
 	l := openLocker(t, r, 8, 0, 0)
 	cfg := workloads.DefaultConfig()

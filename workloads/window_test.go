@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
+
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/referee"
@@ -89,6 +91,7 @@ func checkWindow(t *testing.T, w windowRun, want time.Duration) {
 // with a warmup that is not a whole second, the measured window is exactly
 // --duration and the referee saw every grant counted in it.
 func TestWindowEveryWorkload(t *testing.T) {
+	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	r := startMasters(t, 5)
 	l := openLocker(t, r, 8, 0, 0)
 	const ms = time.Millisecond

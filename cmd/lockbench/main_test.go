@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"runtime"
 	"testing"
 	"time"
 
@@ -38,19 +37,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// cpuSlots bounds the tests that keep every worker busy through a short
-// window (cells of 200 ms to 2 s whose counts must not be zero), and the
-// fault runs on ZooKeeper (a JVM starting), to one per CPU, as go test's
-// default -parallel would: a window starved of CPU by a third one measures
-// nothing. The tests that wait overlap them.
-var cpuSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
-
-// cpuBound holds a CPU slot for the rest of t (call it after t.Parallel,
-// in a test without parallel subtests).
+// cpuBound holds a machine-wide CPU slot (slow.CPU) for the rest of t:
+// the tests that keep every worker busy through a short window (cells of
+// 200 ms to 2 s whose counts must not be zero), and the fault runs on
+// ZooKeeper (a JVM starting), run one per CPU, here and in every other
+// package go test runs at once: a window starved of CPU by a third one
+// measures nothing. The tests that wait overlap them. Call it after
+// t.Parallel, in a test without parallel subtests.
 func cpuBound(t *testing.T) {
 	t.Helper()
-	cpuSlots <- struct{}{}
-	t.Cleanup(func() { <-cpuSlots })
+	slow.CPU(t)
 }
 
 // lockbenchCmd is lockbench as a separate process (this test binary

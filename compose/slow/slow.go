@@ -8,7 +8,9 @@
 // 1 + (1-minute load average − CPUs) / CPUs when the machine is
 // oversubscribed, at most 8. WaitingTests, for the packages whose parallel
 // tests mostly wait on servers, lets more of them run at once than the
-// CPUs. It owns nothing else and imports no package of the project.
+// CPUs; CPU gives the tests that drive servers flat out one machine-wide
+// slot per CPU, across every test binary go test runs at once. It owns
+// nothing else and imports no package of the project.
 package slow
 
 import (

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
+
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/results"
@@ -39,6 +41,7 @@ func tiny(muxes ...string) compare.Config {
 // cell's window is the duration, the ratios are the cells' own
 // throughputs divided, and the summary holds the config's keys.
 func TestRunTinyMatrix(t *testing.T) {
+	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -131,6 +134,7 @@ func TestRunInterrupted(t *testing.T) {
 // servers (etcd members started for them), each on the servers its lock
 // lives on, and every server started is stopped at the end.
 func TestRunBaselines(t *testing.T) {
+	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -185,6 +189,7 @@ func TestRunBaselines(t *testing.T) {
 // the table's row is the median of the JSON's runs, and the summary is a
 // gate input whose rounds are the samples.
 func TestRunRepeat(t *testing.T) {
+	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

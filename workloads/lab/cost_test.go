@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
+
 	"github.com/prometheus/procfs"
 )
 
@@ -15,6 +17,7 @@ import (
 // so the window is the run; the setup and teardown outside it cost the
 // masters little next to the load.
 func TestCostServerCPUAgreesWithProc(t *testing.T) {
+	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	ctx := context.Background()
 	cfg := DefaultConfig()
 	cfg.Driver.Client, cfg.Driver.Mux = "rueidis", "pipeline"

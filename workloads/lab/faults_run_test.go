@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
+
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -45,6 +47,7 @@ func (r *recorder) End(results.Run) {
 // the partitioned master are named by its address; the log tells the
 // events; progress is told the cell's phases.
 func TestMeasureFaults(t *testing.T) {
+	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cfg := lab.DefaultConfig()
