@@ -104,9 +104,9 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 // all of it, or after Ctrl-C the cells done (the one in progress kept with
 // interrupted=true).
 func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *compare.Plan) error {
-	stopProfile, err := startCPUProfile(cc.CPUProfile)
+	stopProfile, err := output.CPUProfile(cc.CPUProfile)
 	if err != nil {
-		return err
+		return flagError(err)
 	}
 	defer stopProfile()
 	stopMetrics, err := startMetrics(&cc.Base)
@@ -127,7 +127,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return errInterruptedEarly
 	}
 	if len(sum.Runs) > 0 || runErr == nil {
-		w := cc.Base.writer(stdout)
+		w := cc.Base.Writer(stdout)
 		compare.Table(&w, sum.Runs, res.CeilingRates())
 		if err := flagError(w.Write(sum, lab.Logs(res.Cells))); err != nil {
 			return err

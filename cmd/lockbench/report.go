@@ -16,11 +16,7 @@ func newReportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report DIR|SUMMARY.json... -o report.html",
 		Short: "Render runs as one self-contained HTML page (plots, config, versions)",
-		Long: `report renders one or more --out directories (or summary JSON files) as a
-single HTML file that needs no network to view: a strategy comparison, the
-latency distribution of every op on HdrHistogram's 1/(1-p) percentile axis,
-throughput and p99 over time (from the .hlog files), the capacity sweep
-when the directory holds one, and the config and versions of every input.`,
+		Long:  output.ReportHelp,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("report: no input (want an --out DIR or a summary JSON)")

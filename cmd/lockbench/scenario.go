@@ -20,9 +20,7 @@ func newScenarioCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "scenario NAME|all",
 		Short: "Run a named Redlock failure scenario and print measured vs expected",
-		Long: "scenario runs a documented experiment from the Redlock debate against 5 local masters and prints\n" +
-			"violations (from the referee), availability before/during/after the fault and recovery time next to\n" +
-			"the expected outcome. Scenarios:\n\n" + scenario.Help(),
+		Long:  scenario.Intro + scenario.Help(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("%s: one scenario NAME or all, not %q", cmd.CommandPath(), strings.Join(args, " "))
@@ -47,7 +45,7 @@ func newScenarioCmd() *cobra.Command {
 			if jsonPath == "-" {
 				out = cmd.ErrOrStderr() // stdout is the JSON alone
 			}
-			metrics := RunConfig{MetricsAddr: metricsAddr}
+			metrics := RunConfig{Options: output.Options{MetricsAddr: metricsAddr}}
 			stopMetrics, err := startMetrics(&metrics)
 			if err != nil {
 				return err

@@ -94,7 +94,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return errInterruptedEarly
 	}
 	res.AddTo(sum)
-	w := sc.Base.writer(sc.Base.out())
+	w := sc.Base.Writer(sc.Base.out())
 	w.Print = func(out io.Writer, _ []results.Run) error { sweep.WriteKnees(out, res.Sweeps, sc.Config); return nil }
 	w.Files = map[string]any{"sweep.json": res.Sweeps}
 	if w.Format != output.Table || w.JSON == "-" {
