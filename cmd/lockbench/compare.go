@@ -74,8 +74,8 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 		}
 	}
 	if cc.CPUProfile != "" {
-		if err := output.CheckFile(cc.CPUProfile); err != nil {
-			return nil, usagef("--cpuprofile %q: %v", cc.CPUProfile, err)
+		if err := checkOutputFile("--cpuprofile", cc.CPUProfile); err != nil {
+			return nil, err
 		}
 	}
 	if cc.Repeat == 0 { // the library's zero value is its default, 1
@@ -127,13 +127,8 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return errInterruptedEarly
 	}
 	if len(sum.Runs) > 0 || runErr == nil {
-		w := cc.Base.Writer(stdout)
-		compare.Table(&w, sum.Runs, res.CeilingRates())
-		if err := flagError(w.Write(sum, lab.Logs(res.Cells))); err != nil {
+		if err := flagError(res.Write(cc.Base.Writer(stdout), sum)); err != nil {
 			return err
-		}
-		if cc.Base.Format != "gobench" && cc.Base.JSON != "-" {
-			compare.WriteRankings(stdout, compare.Rankings(sum.Runs, cc.RTTs))
 		}
 	}
 	switch {

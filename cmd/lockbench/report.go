@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
+	"errors"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
 )
 
@@ -27,22 +25,11 @@ func newReportCmd() *cobra.Command {
 			if err := checkOutputFile("--out", out); err != nil {
 				return err
 			}
-			rep, err := output.ReadReport(title, time.Now(), args)
-			if err != nil {
-				return usagef("%v", err)
+			err := output.WriteReport(cmd.OutOrStdout(), out, title, time.Now(), args)
+			if e := new(output.Error); errors.As(err, &e) && e.Dest == "report" {
+				return usageError{err}
 			}
-			var buf bytes.Buffer
-			if err := rep.WriteHTML(&buf); err != nil {
-				return err
-			}
-			if out == "-" {
-				_, err := cmd.OutOrStdout().Write(buf.Bytes())
-				return err
-			}
-			if err := results.WriteFileAtomic(out, buf.Bytes()); err != nil {
-				return fmt.Errorf("--out %q: %w", out, err)
-			}
-			return nil
+			return flagError(err)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the HTML page to FILE (- for stdout)")

@@ -17,7 +17,7 @@ func newRunCmd() *cobra.Command {
 		Use:   "run",
 		Short: "Run one backend/client/strategy/workload cell and report its latencies",
 		Long:  lab.Help,
-		Args: noArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := cfg.validate(); err != nil {
 				return err

@@ -56,8 +56,8 @@ func newScenarioCmd() *cobra.Command {
 			// The JSON holds every row measured, also one whose outcome
 			// differs from the expected (exit 1), never a half-run.
 			if jsonPath != "" && (err == nil || isExitError(err)) {
-				if werr := writeScenarioJSON(cmd.OutOrStdout(), jsonPath, started, picked, runs); werr != nil {
-					return werr
+				if werr := scenario.WriteJSON(cmd.OutOrStdout(), jsonPath, started, picked, runs); werr != nil {
+					return flagError(werr)
 				}
 			}
 			return err
@@ -76,13 +76,7 @@ var runScenario = scenario.Run
 // one kind; runs are the rows for --json, also when an outcome differs
 // from the expected (exitError).
 func runScenarios(ctx context.Context, w io.Writer, list []scenario.Scenario, obs scenario.Observers) ([]results.Run, error) {
-	tables := 0
-	runs, differ, err := scenario.RunAll(ctx, list, obs, runScenario, func(k scenario.Kind, outs []scenario.Outcome) {
-		if tables++; tables > 1 {
-			fmt.Fprintln(w)
-		}
-		scenario.WriteTable(w, k, outs)
-	})
+	runs, differ, err := scenario.RunAll(ctx, list, obs, runScenario, scenario.Tables(w))
 	if err != nil {
 		return nil, upError(ctx, err)
 	}
@@ -95,13 +89,4 @@ func runScenarios(ctx context.Context, w io.Writer, list []scenario.Scenario, ob
 func isExitError(err error) bool {
 	_, ok := err.(exitError)
 	return ok
-}
-
-// writeScenarioJSON writes the rows of every scenario run into one summary.
-func writeScenarioJSON(stdout io.Writer, path string, started time.Time, list []scenario.Scenario, runs []results.Run) error {
-	sum, err := scenario.NewSummary(started, list, runs)
-	if err != nil {
-		return err
-	}
-	return flagError(output.Writer{Stdout: stdout, NoTable: true, JSON: path}.Write(sum, nil))
 }

@@ -2,15 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/capacity"
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/sweep"
@@ -80,11 +75,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 	defer closeLab()
 	var obs sweep.Observers
 	obs.Cell.Metrics = sc.Base.metrics // the step line stands for the progress line
-	if !sc.Base.Quiet {
-		obs.Step = func(run string, st capacity.Step) {
-			fmt.Fprintln(sc.Base.errOut(), sweep.StepLine(run, sc.Op, st))
-		}
-	}
+	obs.Step = sweep.StepLines(sc.Base.log(), sc.Op)
 	literal, _ := sc.Config.Literal() // validated
 	res, err := sweep.Run(ctx, l, literal, obs)
 	if err != nil {
@@ -95,11 +86,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 	}
 	res.AddTo(sum)
 	w := sc.Base.Writer(sc.Base.out())
-	w.Print = func(out io.Writer, _ []results.Run) error { sweep.WriteKnees(out, res.Sweeps, sc.Config); return nil }
-	w.Files = map[string]any{"sweep.json": res.Sweeps}
-	if w.Format != output.Table || w.JSON == "-" {
-		sweep.WriteKnees(sc.Base.errOut(), res.Sweeps, sc.Config) // stdout is the CSV, benchmark lines or JSON alone
-	}
+	sweep.Table(&w, res, sc.Config, sc.Base.errOut())
 	if err := flagError(w.Write(sum, lab.Logs(res.Cells))); err != nil {
 		return err
 	}

@@ -3,10 +3,12 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
 )
 
 // Pick is the scenario name names, or the whole catalogue for "all".
@@ -53,6 +55,17 @@ func NewSummary(started time.Time, list []Scenario, runs []results.Run) (*result
 
 // RunFunc measures one scenario: Run, or a stand-in in tests.
 type RunFunc func(context.Context, Scenario, Observers) (Outcome, error)
+
+// WriteJSON writes the summary of the runs of list started at started
+// (NewSummary) to the file path, or to stdout for "-". A failed write is
+// an *output.Error of Dest "json".
+func WriteJSON(stdout io.Writer, path string, started time.Time, list []Scenario, runs []results.Run) error {
+	sum, err := NewSummary(started, list, runs)
+	if err != nil {
+		return err
+	}
+	return output.Writer{Stdout: stdout, NoTable: true, JSON: path}.Write(sum, nil)
+}
 
 // RunAll measures list in order with run and hands each group of
 // consecutive scenarios of one kind to done (a table per kind). It returns
