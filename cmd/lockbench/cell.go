@@ -9,9 +9,6 @@ import (
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
-// measured is one cell's outcome.
-type measured = lab.Cell
-
 // openLab starts what a command measures on: --metrics-addr, the servers
 // of c's topology (phases on stderr unless quiet) and the summary of
 // config with the lab's server versions and facts. closeLab stops them.
@@ -29,7 +26,7 @@ func openLab(ctx context.Context, c *RunConfig, config any) (l *lab.Lab, sum *re
 
 // measureCell measures cfg on l with the CLI's observers: the progress
 // line, the metrics exporter and warnings on stderr.
-func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (measured, error) {
+func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (lab.Cell, error) {
 	obs := lab.Observers{Log: cfg.log(), Metrics: cfg.metrics}
 	if !cfg.Quiet {
 		obs.Progress = output.NewProgress(cfg.errOut(), 1, 0)

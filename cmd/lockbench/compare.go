@@ -73,10 +73,8 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 			return nil, usagef("--%s: empty list", flag)
 		}
 	}
-	if cc.CPUProfile != "" {
-		if err := checkOutputFile("--cpuprofile", cc.CPUProfile); err != nil {
-			return nil, err
-		}
+	if err := checkOutputFile("--cpuprofile", cc.CPUProfile); err != nil {
+		return nil, err
 	}
 	if cc.Repeat == 0 { // the library's zero value is its default, 1
 		return nil, usagef("--repeat 0: must be at least 1")

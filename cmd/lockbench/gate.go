@@ -17,9 +17,7 @@ func newGateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gate SUMMARY|DIR...",
 		Short: "CI gate: check runs against thresholds and a baseline; exit 1 on a regression",
-		Long: gate.Help + `
-
-Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
+		Long:  gate.Help,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Current = args
 			if err := req.Validate(); err != nil {

@@ -46,7 +46,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	}
 	sum.Runs = []results.Run{m.Run}
 	sum.Interrupted = ctx.Err() != nil
-	if err := writeResults(cfg, sum, []measured{m}); err != nil {
+	if err := flagError(cfg.Writer(cfg.out()).Write(sum, lab.Logs([]lab.Cell{m}))); err != nil {
 		return err
 	}
 	if sum.Interrupted {

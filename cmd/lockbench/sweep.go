@@ -26,10 +26,7 @@ func newSweepCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Capacity planning: raise the load until p99 breaks the SLO; report the knee",
-		Long: sweep.Help + `
-
---out DIR writes every step's summary and .hlog files plus sweep.json; run
-'lockbench report DIR' for the latency-vs-throughput plot.`,
+		Long:  sweep.Help,
 		Example: `  lockbench sweep --slo 2ms
   lockbench sweep --muxes sequential,fanout,pipeline --client rueidis --slo 5ms --out sweep/
   lockbench sweep --by workers --start 1 --factor 2 --slo 1ms`,
@@ -73,10 +70,9 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return err
 	}
 	defer closeLab()
-	var obs sweep.Observers
+	obs := sweep.Observers{Step: sweep.StepLines(sc.Base.log(), sc.Op)}
 	obs.Cell.Metrics = sc.Base.metrics // the step line stands for the progress line
-	obs.Step = sweep.StepLines(sc.Base.log(), sc.Op)
-	literal, _ := sc.Config.Literal() // validated
+	literal, _ := sc.Config.Literal()  // validated
 	res, err := sweep.Run(ctx, l, literal, obs)
 	if err != nil {
 		return err

@@ -4,15 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
-	"github.com/lockbench/lockbench/workloads/lab"
 )
-
-// writeResults prints the runs table and writes --json and --out.
-func writeResults(cfg RunConfig, sum *results.Summary, cells []measured) error {
-	return flagError(cfg.Writer(cfg.out()).Write(sum, lab.Logs(cells)))
-}
 
 // flagError names the flag of a failed write or read: --json, --out or
 // --cpuprofile, other destinations (a command's inputs) as they are.
@@ -24,9 +17,10 @@ func flagError(err error) error {
 	return err
 }
 
-// checkOutputFile is output.CheckFile as a usage error naming the flag.
+// checkOutputFile is output.CheckFile as a usage error naming the flag; an
+// unset flag ("") passes.
 func checkOutputFile(flag, path string) error {
-	if err := output.CheckFile(path); err != nil {
+	if err := output.CheckFile(path); err != nil && path != "" {
 		return usagef("%s %q: %v", flag, path, err)
 	}
 	return nil
