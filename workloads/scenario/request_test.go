@@ -58,7 +58,9 @@ func TestRequestRun(t *testing.T) {
 	row := func(s Scenario, ok bool) Outcome {
 		return Outcome{Scenario: s, Runs: []results.Run{{Name: "scenario/" + s.Name, Scenario: &results.ScenarioOutcome{Scenario: s.Name, Expected: s.Expect.Words, AsExpect: ok}}}}
 	}
-	bDiffers := func(_ context.Context, s Scenario, _ Observers) (Outcome, error) { return row(s, s.Name != b.Name), nil }
+	bDiffers := func(_ context.Context, s Scenario, _ Observers) (Outcome, error) {
+		return row(s, s.Name != b.Name), nil
+	}
 	boom := errors.New("boom")
 	fails := func(context.Context, Scenario, Observers) (Outcome, error) { return Outcome{}, boom }
 	for _, c := range []struct {
