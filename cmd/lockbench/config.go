@@ -14,8 +14,8 @@ import (
 )
 
 // RunConfig is everything a run was told. It is written into every result.
-// The cell itself is a lab.Config; the rest is how the CLI writes and shows
-// it. Every tagged field is a flag (flagtag), here and in lab.Config.
+// The cell itself is a lab.Config; output.Options are how it is written and
+// shown. Every tagged field is a flag (flagtag), here and in both.
 type RunConfig struct {
 	lab.Config
 	output.Options
