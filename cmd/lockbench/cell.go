@@ -3,42 +3,30 @@ package main
 import (
 	"context"
 	"io"
-	"time"
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
-// measured is one cell's outcome.
-type measured = lab.Cell
-
 // openLab starts what a command measures on: --metrics-addr, the servers
 // of c's topology (phases on stderr unless quiet) and the summary of
 // config with the lab's server versions and facts. closeLab stops them.
 func openLab(ctx context.Context, c *RunConfig, config any) (l *lab.Lab, sum *results.Summary, closeLab func(), err error) {
-	started := time.Now()
 	stopMetrics, err := startMetrics(c)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if l, err = lab.Up(ctx, c.Topology, c.log()); err != nil {
+	if l, sum, err = lab.Open(ctx, c.Topology, c.log(), config); err != nil {
 		stopMetrics()
 		return nil, nil, nil, upError(ctx, err)
 	}
-	closeLab = func() { l.Close(); stopMetrics() }
-	if sum, err = results.NewSummary(started, config); err != nil {
-		closeLab()
-		return nil, nil, nil, err
-	}
-	sum.Versions = l.Versions(ctx, sum.Versions)
-	sum.Servers = l.Servers(sum.Servers, c.log())
-	return l, sum, closeLab, nil
+	return l, sum, func() { l.Close(); stopMetrics() }, nil
 }
 
 // measureCell measures cfg on l with the CLI's observers: the progress
 // line, the metrics exporter and warnings on stderr.
-func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (measured, error) {
+func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (lab.Cell, error) {
 	obs := lab.Observers{Log: cfg.log(), Metrics: cfg.metrics}
 	if !cfg.Quiet {
 		obs.Progress = output.NewProgress(cfg.errOut(), 1, 0)
@@ -48,9 +36,4 @@ func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (measured, erro
 
 // log is where a cell's phases, fault events and warnings go: stderr, or
 // nothing when quiet.
-func (c *RunConfig) log() io.Writer {
-	if c.Quiet {
-		return nil
-	}
-	return c.errOut()
-}
+func (c *RunConfig) log() io.Writer { return c.Log(c.errOut()) }

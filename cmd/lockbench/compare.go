@@ -73,10 +73,8 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 			return nil, usagef("--%s: empty list", flag)
 		}
 	}
-	if cc.CPUProfile != "" {
-		if err := output.CheckFile(cc.CPUProfile); err != nil {
-			return nil, usagef("--cpuprofile %q: %v", cc.CPUProfile, err)
-		}
+	if err := checkOutputFile("--cpuprofile", cc.CPUProfile); err != nil {
+		return nil, err
 	}
 	if cc.Repeat == 0 { // the library's zero value is its default, 1
 		return nil, usagef("--repeat 0: must be at least 1")
@@ -104,9 +102,9 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 // all of it, or after Ctrl-C the cells done (the one in progress kept with
 // interrupted=true).
 func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *compare.Plan) error {
-	stopProfile, err := startCPUProfile(cc.CPUProfile)
+	stopProfile, err := output.CPUProfile(cc.CPUProfile)
 	if err != nil {
-		return err
+		return flagError(err)
 	}
 	defer stopProfile()
 	stopMetrics, err := startMetrics(&cc.Base)
@@ -127,13 +125,8 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return errInterruptedEarly
 	}
 	if len(sum.Runs) > 0 || runErr == nil {
-		w := cc.Base.writer(stdout)
-		compare.Table(&w, sum.Runs, res.CeilingRates())
-		if err := flagError(w.Write(sum, lab.Logs(res.Cells))); err != nil {
+		if err := flagError(res.Write(cc.Base.Writer(stdout), sum)); err != nil {
 			return err
-		}
-		if cc.Base.Format != "gobench" && cc.Base.JSON != "-" {
-			compare.WriteRankings(stdout, compare.Rankings(sum.Runs, cc.RTTs))
 		}
 	}
 	switch {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/lockbench/lockbench/results"
@@ -9,15 +8,11 @@ import (
 )
 
 // checkFailures says loudly when more than half of a run's attempts failed
-// (lab.MostlyFailed) and makes it a failure (exit 1), unless the run asked
-// for failures (--allow-failures, or --fault).
+// and makes it a failure (exit 1), unless the run asked for failures
+// (--allow-failures, or --fault): lab.CheckFailures.
 func checkFailures(w io.Writer, cfg RunConfig, runs []results.Run) error {
-	bad, warnings := lab.MostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout)
-	for _, line := range warnings {
-		fmt.Fprintln(w, "lockbench: WARNING:", line)
+	if err := lab.CheckFailures(w, cfg.Config, runs, cfg.AllowFailures); err != nil {
+		return exitError{exitFailure, err.Error() + " (--allow-failures accepts that)"}
 	}
-	if len(bad) == 0 || cfg.AllowFailures || len(cfg.Faults) > 0 {
-		return nil
-	}
-	return exitError{exitFailure, fmt.Sprintf("more than half the attempts failed in %v (--allow-failures accepts that)", bad)}
+	return nil
 }

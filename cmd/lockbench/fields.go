@@ -21,12 +21,8 @@ var runFlags = bindRun(pflag.NewFlagSet("fields", pflag.ContinueOnError), &RunCo
 // sets is named as it is.
 func flagOf(field string, sets ...*flagtag.Set) string {
 	cell := strings.TrimPrefix(strings.TrimPrefix(field, "base."), "Base.")
-	for _, s := range append(sets, runFlags) {
-		for _, f := range []string{field, cell} {
-			if name := s.Flag(f); name != "" {
-				return name
-			}
-		}
+	if name := flagtag.Lookup(append(sets, runFlags), field, cell); name != "" {
+		return name
 	}
 	return field
 }

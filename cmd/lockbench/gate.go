@@ -12,36 +12,17 @@ import (
 )
 
 func newGateCmd() *cobra.Command {
-	req, format := gate.NewRequest(), "table"
+	req := gate.NewRequest()
 	var flags *flagtag.Set
 	cmd := &cobra.Command{
 		Use:   "gate SUMMARY|DIR...",
 		Short: "CI gate: check runs against thresholds and a baseline; exit 1 on a regression",
-		Long: gate.Help + `
-
-Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
+		Long:  gate.Help,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("gate: no summaries given (want SUMMARY.json or an --out DIR)")
-			}
-			md := false
-			switch format {
-			case "table":
-			case "md", "markdown":
-				md = true
-			default:
-				return usagef("--format %q: want table or md", format)
-			}
-			if req.Count < 1 {
-				return usagef("--count %d: must be at least 1", req.Count)
-			}
-			if err := req.Options.Validate(); err != nil {
+			req.Current = args
+			if err := req.Validate(); err != nil {
 				return gateUsage(err, flags)
 			}
-			if len(req.Thresholds) == 0 && len(req.Baseline) == 0 {
-				return usagef("gate: nothing to check: give --threshold and/or --baseline")
-			}
-			req.Current = args
 			v, err := gate.Run(req)
 			if err != nil {
 				return gateUsage(err, flags)
@@ -49,7 +30,7 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 			for _, w := range v.Warnings {
 				fmt.Fprintln(cmd.ErrOrStderr(), "lockbench: warning:", w.Name(gateFlag(flags)))
 			}
-			if err := gate.Write(cmd.OutOrStdout(), v, md); err != nil {
+			if err := gate.Write(cmd.OutOrStdout(), v, req.Markdown()); err != nil {
 				return err
 			}
 			if v.Failed {
@@ -59,7 +40,6 @@ Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`,
 		},
 	}
 	flags = flagtag.New(cmd.Flags()).Bind(&req)
-	cmd.Flags().StringVar(&format, "format", format, "output: table|md (markdown, for CI job summaries)")
 	return cmd
 }
 
@@ -77,8 +57,13 @@ func gateFlag(flags *flagtag.Set) func(field string) string {
 // gateUsage is a gate error as bad input naming the flag.
 func gateUsage(err error, flags *flagtag.Set) error {
 	var fe *gate.FieldError
-	if errors.As(err, &fe) {
+	switch {
+	case errors.As(err, &fe):
 		return usagef("%s", fe.Name(gateFlag(flags)))
+	case errors.Is(err, gate.ErrNoSummaries):
+		return usagef("%v (want SUMMARY.json or an --out DIR)", err)
+	case errors.Is(err, gate.ErrNothingToCheck):
+		return usagef("%v: give --threshold and/or --baseline", err)
 	}
 	return usagef("gate: %v", err)
 }

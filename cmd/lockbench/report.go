@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
+	"errors"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
 )
 
@@ -16,11 +14,7 @@ func newReportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report DIR|SUMMARY.json... -o report.html",
 		Short: "Render runs as one self-contained HTML page (plots, config, versions)",
-		Long: `report renders one or more --out directories (or summary JSON files) as a
-single HTML file that needs no network to view: a strategy comparison, the
-latency distribution of every op on HdrHistogram's 1/(1-p) percentile axis,
-throughput and p99 over time (from the .hlog files), the capacity sweep
-when the directory holds one, and the config and versions of every input.`,
+		Long:  output.ReportHelp,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("report: no input (want an --out DIR or a summary JSON)")
@@ -31,22 +25,11 @@ when the directory holds one, and the config and versions of every input.`,
 			if err := checkOutputFile("--out", out); err != nil {
 				return err
 			}
-			rep, err := output.ReadReport(title, time.Now(), args)
-			if err != nil {
-				return usagef("%v", err)
+			err := output.WriteReport(cmd.OutOrStdout(), out, title, time.Now(), args)
+			if e := new(output.Error); errors.As(err, &e) && e.Dest == "report" {
+				return usageError{err}
 			}
-			var buf bytes.Buffer
-			if err := rep.WriteHTML(&buf); err != nil {
-				return err
-			}
-			if out == "-" {
-				_, err := cmd.OutOrStdout().Write(buf.Bytes())
-				return err
-			}
-			if err := results.WriteFileAtomic(out, buf.Bytes()); err != nil {
-				return fmt.Errorf("--out %q: %w", out, err)
-			}
-			return nil
+			return flagError(err)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the HTML page to FILE (- for stdout)")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 func newRunCmd() *cobra.Command {
@@ -15,10 +16,8 @@ func newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run one backend/client/strategy/workload cell and report its latencies",
-		Long: `run starts the servers it needs (or dials --redis), drives lock cycles for
---warmup + --duration, prints a progress line each second and a table at the
-end, and writes the summary JSON (--json) and interval logs (--out).`,
-		Args: noArgs,
+		Long:  lab.Help,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := cfg.validate(); err != nil {
 				return err
@@ -47,7 +46,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	}
 	sum.Runs = []results.Run{m.Run}
 	sum.Interrupted = ctx.Err() != nil
-	if err := writeResults(cfg, sum, []measured{m}); err != nil {
+	if err := flagError(cfg.Writer(cfg.out()).Write(sum, lab.Logs([]lab.Cell{m}))); err != nil {
 		return err
 	}
 	if sum.Interrupted {

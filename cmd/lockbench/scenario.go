@@ -1,28 +1,24 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/scenario"
 )
 
 func newScenarioCmd() *cobra.Command {
-	var jsonPath, metricsAddr string
-	var list bool
+	var req scenario.Request
+	var flags *flagtag.Set
 	cmd := &cobra.Command{
 		Use:   "scenario NAME|all",
 		Short: "Run a named Redlock failure scenario and print measured vs expected",
-		Long: "scenario runs a documented experiment from the Redlock debate against 5 local masters and prints\n" +
-			"violations (from the referee), availability before/during/after the fault and recovery time next to\n" +
-			"the expected outcome. Scenarios:\n\n" + scenario.Help(),
+		Long:  scenario.Intro + scenario.Help(),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("%s: one scenario NAME or all, not %q", cmd.CommandPath(), strings.Join(args, " "))
@@ -30,80 +26,35 @@ func newScenarioCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 || list {
+			if len(args) == 0 || req.List {
 				fmt.Fprint(cmd.OutOrStdout(), scenario.Help())
 				return nil
 			}
-			picked, err := scenario.Pick(args[0])
+			req.Name = args[0]
+			picked, err := req.Pick()
 			if err != nil {
-				return usageError{err}
+				return fieldUsage(err, flags)
 			}
-			if jsonPath != "" {
-				if err := checkOutputFile("--json", jsonPath); err != nil {
-					return err
-				}
-			}
-			out := cmd.OutOrStdout()
-			if jsonPath == "-" {
-				out = cmd.ErrOrStderr() // stdout is the JSON alone
-			}
-			metrics := RunConfig{MetricsAddr: metricsAddr}
-			stopMetrics, err := startMetrics(&metrics)
+			metrics, stopMetrics, err := output.Options{MetricsAddr: req.MetricsAddr}.ServeMetrics(cmd.ErrOrStderr())
 			if err != nil {
-				return err
+				return fieldUsage(err, flags)
 			}
 			defer stopMetrics()
-			started := time.Now()
-			runs, err := runScenarios(cmd.Context(), out, picked, scenario.Observers{Log: cmd.ErrOrStderr(), Metrics: metrics.metrics})
-			// The JSON holds every row measured, also one whose outcome
-			// differs from the expected (exit 1), never a half-run.
-			if jsonPath != "" && (err == nil || isExitError(err)) {
-				if werr := writeScenarioJSON(cmd.OutOrStdout(), jsonPath, started, picked, runs); werr != nil {
-					return werr
-				}
+			differ, err := req.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), picked, runScenario, metrics)
+			switch {
+			case errors.As(err, new(*output.Error)):
+				return flagError(err)
+			case err != nil:
+				return upError(cmd.Context(), err)
+			case len(differ) > 0:
+				return exitError{exitFailure, "measured outcome differs from the expected one: " + strings.Join(differ, ", ")}
 			}
-			return err
+			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&list, "list", false, "list the scenarios and what each expects (as without NAME)")
-	cmd.Flags().StringVar(&metricsAddr, "metrics-addr", "", "serve Prometheus metrics at http://HOST:PORT/metrics while measuring")
-	cmd.Flags().StringVar(&jsonPath, "json", "", "write the scenarios' summary JSON (runs with their fault events, timelines and outcomes) to FILE")
+	flags = flagtag.New(cmd.Flags()).Bind(&req)
 	return cmd
 }
 
 // runScenario measures one scenario (a seam for the CLI's tests).
 var runScenario = scenario.Run
-
-// runScenarios runs list, printing a table after each run of scenarios of
-// one kind; runs are the rows for --json, also when an outcome differs
-// from the expected (exitError).
-func runScenarios(ctx context.Context, w io.Writer, list []scenario.Scenario, obs scenario.Observers) ([]results.Run, error) {
-	tables := 0
-	runs, differ, err := scenario.RunAll(ctx, list, obs, runScenario, func(k scenario.Kind, outs []scenario.Outcome) {
-		if tables++; tables > 1 {
-			fmt.Fprintln(w)
-		}
-		scenario.WriteTable(w, k, outs)
-	})
-	if err != nil {
-		return nil, upError(ctx, err)
-	}
-	if len(differ) > 0 {
-		return runs, exitError{exitFailure, "measured outcome differs from the expected one: " + strings.Join(differ, ", ")}
-	}
-	return runs, nil
-}
-
-func isExitError(err error) bool {
-	_, ok := err.(exitError)
-	return ok
-}
-
-// writeScenarioJSON writes the rows of every scenario run into one summary.
-func writeScenarioJSON(stdout io.Writer, path string, started time.Time, list []scenario.Scenario, runs []results.Run) error {
-	sum, err := scenario.NewSummary(started, list, runs)
-	if err != nil {
-		return err
-	}
-	return flagError(output.Writer{Stdout: stdout, NoTable: true, JSON: path}.Write(sum, nil))
-}

@@ -81,7 +81,7 @@ func TestScenarioTablesAndJSON(t *testing.T) {
 		}
 	}
 	path := filepath.Join(t.TempDir(), "s.json")
-	if err := writeScenarioJSON(io.Discard, path, time.Now(), list, runs); err != nil {
+	if err := scenario.WriteJSON(io.Discard, path, time.Now(), list, runs); err != nil {
 		t.Fatal(err)
 	}
 	raw, err := os.ReadFile(path)

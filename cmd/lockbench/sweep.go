@@ -2,15 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/capacity"
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/sweep"
@@ -31,10 +26,7 @@ func newSweepCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sweep",
 		Short: "Capacity planning: raise the load until p99 breaks the SLO; report the knee",
-		Long: sweep.Help + `
-
---out DIR writes every step's summary and .hlog files plus sweep.json; run
-'lockbench report DIR' for the latency-vs-throughput plot.`,
+		Long:  sweep.Help,
 		Example: `  lockbench sweep --slo 2ms
   lockbench sweep --muxes sequential,fanout,pipeline --client rueidis --slo 5ms --out sweep/
   lockbench sweep --by workers --start 1 --factor 2 --slo 1ms`,
@@ -78,14 +70,9 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return err
 	}
 	defer closeLab()
-	var obs sweep.Observers
+	obs := sweep.Observers{Step: sweep.StepLines(sc.Base.log(), sc.Op)}
 	obs.Cell.Metrics = sc.Base.metrics // the step line stands for the progress line
-	if !sc.Base.Quiet {
-		obs.Step = func(run string, st capacity.Step) {
-			fmt.Fprintln(sc.Base.errOut(), sweep.StepLine(run, sc.Op, st))
-		}
-	}
-	literal, _ := sc.Config.Literal() // validated
+	literal, _ := sc.Config.Literal()  // validated
 	res, err := sweep.Run(ctx, l, literal, obs)
 	if err != nil {
 		return err
@@ -94,12 +81,8 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return errInterruptedEarly
 	}
 	res.AddTo(sum)
-	w := sc.Base.writer(sc.Base.out())
-	w.Print = func(out io.Writer, _ []results.Run) error { sweep.WriteKnees(out, res.Sweeps, sc.Config); return nil }
-	w.Files = map[string]any{"sweep.json": res.Sweeps}
-	if w.Format != output.Table || w.JSON == "-" {
-		sweep.WriteKnees(sc.Base.errOut(), res.Sweeps, sc.Config) // stdout is the CSV, benchmark lines or JSON alone
-	}
+	w := sc.Base.Writer(sc.Base.out())
+	sweep.Table(&w, res, sc.Config, sc.Base.errOut())
 	if err := flagError(w.Write(sum, lab.Logs(res.Cells))); err != nil {
 		return err
 	}

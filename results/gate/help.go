@@ -1,7 +1,8 @@
 package gate
 
-// Help is what the gate checks and how it decides, in the words of the
-// flags of Options' tags: lockbench gate's help.
+// Help is what the gate checks and how it decides (and so lockbench
+// gate's exit status), in the words of the flags of Options' tags:
+// lockbench gate's help.
 const Help = `gate reads summaries (summary.json files, or --out directories) of the
 current build and checks every run in them:
 
@@ -23,4 +24,6 @@ the medians against the tolerance decide alone.
 
 Refused as bad input: a NaN, infinite or negative tolerance, an --op that
 is unknown or (with --baseline) that a run on either side never measured,
-a summary without runs, a run with negative or non-finite values.`
+a summary without runs, a run with negative or non-finite values.
+
+Exit status: 0 pass, 1 regression or threshold breach, 2 bad input.`

@@ -45,3 +45,47 @@ func TestRun(t *testing.T) {
 		})
 	}
 }
+
+// TestRequestValidate: the checks before anything is read, in order; a
+// format of table or md (markdown) passes.
+func TestRequestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		set      func(*Request)
+		field    string // a field error's; "" for none
+		is       error
+		markdown bool
+	}{
+		{"threshold", func(r *Request) { r.Thresholds = []string{"violations==0"} }, "", nil, false},
+		{"baseline, md", func(r *Request) { r.Baseline, r.Format = []string{"b.json"}, "md" }, "", nil, true},
+		{"markdown", func(r *Request) { r.Baseline, r.Format = []string{"b.json"}, "markdown" }, "", nil, true},
+		{"empty format", func(r *Request) { r.Baseline, r.Format = []string{"b.json"}, "" }, "", nil, false},
+		{"no summaries", func(r *Request) { r.Current, r.Format = nil, "xml" }, "", ErrNoSummaries, false},
+		{"bad format", func(r *Request) { r.Format, r.Count = "xml", 0 }, "Format", nil, false},
+		{"count 0", func(r *Request) { r.Count, r.Alpha = 0, 2 }, "Count", nil, false},
+		{"bad option", func(r *Request) { r.Alpha = 2 }, "Alpha", nil, false},
+		{"nothing to check", func(*Request) {}, "", ErrNothingToCheck, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewRequest()
+			r.Current = []string{"s.json"}
+			tc.set(&r)
+			err := r.Validate()
+			var fe *FieldError
+			switch {
+			case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field):
+				t.Fatalf("error %v, want a field error of %s", err, tc.field)
+			case tc.is != nil && !errors.Is(err, tc.is):
+				t.Fatalf("error %v, want %v", err, tc.is)
+			case tc.field == "" && tc.is == nil && err != nil:
+				t.Fatal(err)
+			}
+			if r.Markdown() != tc.markdown {
+				t.Errorf("Markdown %v, want %v", r.Markdown(), tc.markdown)
+			}
+		})
+	}
+	if r := NewRequest(); r.Format != "table" || r.Count != 1 {
+		t.Errorf("NewRequest: format %q count %d", r.Format, r.Count)
+	}
+}

@@ -6,8 +6,14 @@
 // atomic writes and the pruning of a reused directory are the same
 // everywhere.
 //
-// It also reads what report and merge take in (ReadReport,
-// ReadMergeInputs). It imports results and results/capacity only; it knows
-// no flags: errors name the destination (Error.Dest), the CLI names the
-// flag.
+// Options are a measuring command's output settings (format, files,
+// progress, Prometheus address) with their checks and the Writer built
+// from them; CPUProfile profiles lockbench itself.
+//
+// It also reads what report and merge take in and writes what they make
+// (ReadReport, WriteReport, MergeRequest). It imports results,
+// results/capacity and results/prom only; it binds no flags: its request
+// types carry flag tags (workloads/flagtag), its errors name the
+// destination (Error.Dest) or the field (*results.FieldError), and the CLI
+// names the flag.
 package output

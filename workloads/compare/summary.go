@@ -3,10 +3,12 @@ package compare
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // VsSequential is each run's ratio to the sequential run of its group by
@@ -20,6 +22,25 @@ func VsSequential(runs []results.Run) map[string]float64 {
 		}
 	}
 	return ratios
+}
+
+// Write writes sum, the summary of r (Summary), through w: compare's table
+// (Table), w's JSON file and Out directory with the cells' interval logs,
+// then the rankings by round trip (WriteRankings) unless stdout holds Go
+// benchmark lines or the JSON.
+func (r Result) Write(w output.Writer, sum *results.Summary) error {
+	Table(&w, sum.Runs, r.CeilingRates())
+	if err := w.Write(sum, lab.Logs(r.Cells)); err != nil {
+		return err
+	}
+	if w.Format != output.GoBench && w.JSON != "-" {
+		stdout := w.Stdout
+		if stdout == nil {
+			stdout = os.Stdout
+		}
+		WriteRankings(stdout, Rankings(sum.Runs, r.Config.RTTs))
+	}
+	return nil
 }
 
 // Table makes w print compare's table: each row with its ratio to its

@@ -1,8 +1,13 @@
 package compare
 
 import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
@@ -24,5 +29,47 @@ func TestTable(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("no %q in\n%s", want, b.String())
 		}
+	}
+}
+
+// TestResultWrite: a compare's result is written through the writer with
+// its table, its files, and the rankings by round trip on stdout, except
+// where stdout holds benchmark lines or the JSON.
+func TestResultWrite(t *testing.T) {
+	run := func(mux string, rttUS, cps float64) results.Run {
+		return results.Run{Name: "redlock/rueidis/" + mux + "/uncontended", Backend: "redlock", Client: "rueidis", Mux: mux,
+			Workload: "uncontended", AddedRTTUS: rttUS, Throughput: results.Throughput{CyclesPerS: cps},
+			Counts: results.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}
+	}
+	res := Result{Config: Config{RTTs: []time.Duration{0, time.Millisecond}}}
+	sum := &results.Summary{Runs: []results.Run{run("sequential", 0, 300), run("fanout", 0, 200), run("sequential", 1000, 50), run("fanout", 1000, 150)}}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name     string
+		w        output.Writer
+		rankings bool
+	}{
+		{"table", output.Writer{}, true},
+		{"csv", output.Writer{Format: output.CSV}, true},
+		{"gobench", output.Writer{Format: output.GoBench}, false},
+		{"json on stdout", output.Writer{JSON: "-"}, false},
+		{"json file and out", output.Writer{JSON: filepath.Join(dir, "c.json"), Out: filepath.Join(dir, "out")}, true},
+	} {
+		var b strings.Builder
+		c.w.Stdout = &b
+		if err := res.Write(c.w, sum); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := strings.Contains(b.String(), "ranking by added round trip"); got != c.rankings {
+			t.Errorf("%s: rankings %v, want %v:\n%s", c.name, got, c.rankings, b.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "summary.json")); err != nil {
+		t.Error(err)
+	}
+	err := res.Write(output.Writer{Stdout: io.Discard, JSON: filepath.Join(dir, "none", "c.json")}, sum)
+	var e *output.Error
+	if !errors.As(err, &e) || e.Dest != "json" {
+		t.Errorf("unwritable JSON: %v", err)
 	}
 }

@@ -62,6 +62,20 @@ func (s *Set) Bind(ptr any, skip ...string) *Set {
 // "--retry-delay", a group's flags ("--tls-*"), or "" when no flag sets it.
 func (s *Set) Flag(field string) string { return s.names[field] }
 
+// Lookup names the flag of a command whose flags several Sets bound: that
+// of the first of fields (a path each, as Flag takes) any of sets binds,
+// sets in order; "" when none does.
+func Lookup(sets []*Set, fields ...string) string {
+	for _, s := range sets {
+		for _, f := range fields {
+			if name := s.Flag(f); name != "" {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
 // FlagSet is the FlagSet the flags are registered on.
 func (s *Set) FlagSet() *pflag.FlagSet { return s.fs }
 

@@ -135,3 +135,34 @@ func TestBindRefuses(t *testing.T) {
 		}()
 	}
 }
+
+// TestLookup: the first set, in order, that binds any of the fields names
+// it (the fields tried in order within a set); none is "".
+func TestLookup(t *testing.T) {
+	type own struct {
+		Workers int `json:"workers" flag:"own-workers" help:"h"`
+		Keys    int `json:"keys" flag:"own-keys" help:"h"`
+	}
+	type base struct {
+		Workers int `json:"workers" flag:"workers" help:"h"`
+		TTL     int `json:"ttl" flag:"ttl" help:"h"`
+	}
+	a := New(pflag.NewFlagSet("a", pflag.ContinueOnError)).Bind(&own{})
+	b := New(pflag.NewFlagSet("b", pflag.ContinueOnError)).Bind(&base{})
+	for _, c := range []struct {
+		sets   []*Set
+		fields []string
+		want   string
+	}{
+		{[]*Set{a, b}, []string{"workers"}, "--own-workers"},
+		{[]*Set{b, a}, []string{"workers"}, "--workers"},
+		{[]*Set{a, b}, []string{"base.ttl", "ttl"}, "--ttl"},
+		{[]*Set{a, b}, []string{"TTL", "Keys"}, "--own-keys"},
+		{[]*Set{a, b}, []string{"rate"}, ""},
+		{nil, []string{"workers"}, ""},
+	} {
+		if got := Lookup(c.sets, c.fields...); got != c.want {
+			t.Errorf("Lookup(%d sets, %q) = %q, want %q", len(c.sets), c.fields, got, c.want)
+		}
+	}
+}

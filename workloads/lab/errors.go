@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
 	"time"
@@ -118,4 +119,29 @@ func metricMasterErrors(log drivers.ErrorReporter, addrs []string, backend strin
 		out = append(out, prom.MasterErrors{Index: m.Master + 1, Addr: addr, Errors: m.Errors})
 	}
 	return out
+}
+
+// FailedError is runs where more than half the attempts failed
+// (MostlyFailed), when that was not expected.
+type FailedError struct{ Runs []string }
+
+func (e *FailedError) Error() string {
+	return fmt.Sprintf("more than half the attempts failed in %v", e.Runs)
+}
+
+// CheckFailures tells on log (nil: nowhere) the warnings of the runs where
+// more than half the attempts failed (MostlyFailed, with cfg's node
+// timeout) and returns them as a *FailedError, unless failures were
+// expected: allowed, or cfg injects faults.
+func CheckFailures(log io.Writer, cfg Config, runs []results.Run, allow bool) error {
+	bad, warnings := MostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout)
+	if log != nil {
+		for _, line := range warnings {
+			fmt.Fprintln(log, "lockbench: WARNING:", line)
+		}
+	}
+	if len(bad) == 0 || allow || len(cfg.Faults) > 0 {
+		return nil
+	}
+	return &FailedError{Runs: bad}
 }

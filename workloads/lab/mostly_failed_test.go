@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -33,5 +34,45 @@ func TestMostlyFailed(t *testing.T) {
 	}
 	if !strings.Contains(warnings[2], "--node-timeout 50ms") {
 		t.Errorf("advice %q: names no node timeout", warnings[2])
+	}
+}
+
+// TestCheckFailures: mostly failed runs are an error naming them, with
+// their warnings on the log, unless allowed or faults were injected; a
+// nil log tells nothing.
+func TestCheckFailures(t *testing.T) {
+	runs := []results.Run{
+		{Name: "ok", Counts: results.Counts{Attempts: 100, Acquired: 90, Errors: 10}},
+		{Name: "errors", Counts: results.Counts{Attempts: 100, Errors: 60}},
+	}
+	faulty := DefaultConfig()
+	faulty.Faults = []string{"kill:masters=1:at=1s"}
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		runs  []results.Run
+		allow bool
+		fails bool
+	}{
+		{"mostly failed", DefaultConfig(), runs, false, true},
+		{"allowed", DefaultConfig(), runs, true, false},
+		{"faults", faulty, runs, false, false},
+		{"mostly succeeded", DefaultConfig(), runs[:1], false, false},
+	} {
+		var log strings.Builder
+		err := CheckFailures(&log, c.cfg, c.runs, c.allow)
+		var fe *FailedError
+		switch {
+		case c.fails && (!errors.As(err, &fe) || !reflect.DeepEqual(fe.Runs, []string{"errors"}) || err.Error() != "more than half the attempts failed in [errors]"):
+			t.Errorf("%s: error %v, want one naming errors", c.name, err)
+		case !c.fails && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		}
+		if warned := strings.HasPrefix(log.String(), "lockbench: WARNING: errors: 60.0 %"); warned != (len(c.runs) > 1) {
+			t.Errorf("%s: log %q", c.name, log.String())
+		}
+	}
+	if err := CheckFailures(nil, DefaultConfig(), runs, false); err == nil {
+		t.Error("nil log: no error")
 	}
 }

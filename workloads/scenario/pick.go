@@ -3,10 +3,12 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
 )
 
 // Pick is the scenario name names, or the whole catalogue for "all".
@@ -19,6 +21,12 @@ func Pick(name string) ([]Scenario, error) {
 	}
 	return nil, fmt.Errorf("scenario %q: unknown (have %s, all)", name, strings.Join(Names(), ", "))
 }
+
+// Intro is what running a scenario does, before the catalogue (Help):
+// lockbench scenario's help is Intro + Help().
+const Intro = "scenario runs a documented experiment from the Redlock debate against 5 local masters and prints\n" +
+	"violations (from the referee), availability before/during/after the fault and recovery time next to\n" +
+	"the expected outcome. Scenarios:\n\n"
 
 // Help lists the catalogue: each scenario's name, what it does and what it
 // is expected to show.
@@ -47,6 +55,17 @@ func NewSummary(started time.Time, list []Scenario, runs []results.Run) (*result
 
 // RunFunc measures one scenario: Run, or a stand-in in tests.
 type RunFunc func(context.Context, Scenario, Observers) (Outcome, error)
+
+// WriteJSON writes the summary of the runs of list started at started
+// (NewSummary) to the file path, or to stdout for "-". A failed write is
+// an *output.Error of Dest "json".
+func WriteJSON(stdout io.Writer, path string, started time.Time, list []Scenario, runs []results.Run) error {
+	sum, err := NewSummary(started, list, runs)
+	if err != nil {
+		return err
+	}
+	return output.Writer{Stdout: stdout, NoTable: true, JSON: path}.Write(sum, nil)
+}
 
 // RunAll measures list in order with run and hands each group of
 // consecutive scenarios of one kind to done (a table per kind). It returns

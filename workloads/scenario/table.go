@@ -11,6 +11,18 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
+// Tables is a RunAll's done that prints a table (WriteTable) of each group
+// of scenarios on w, a blank line between two.
+func Tables(w io.Writer) func(Kind, []Outcome) {
+	tables := 0
+	return func(k Kind, outs []Outcome) {
+		if tables++; tables > 1 {
+			fmt.Fprintln(w)
+		}
+		WriteTable(w, k, outs)
+	}
+}
+
 // WriteTable prints the rows of outs, scenarios of one kind: measured
 // against expected, one row per scenario (per backend for client-pause).
 func WriteTable(w io.Writer, kind Kind, outs []Outcome) {

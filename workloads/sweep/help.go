@@ -11,4 +11,7 @@ errors and timeouts above --max-error-rate, or violations, or (open loop) that f
 rate; then bisects --refine times between the last good and the first bad
 step. A first step that already fails is followed by lower loads (divided
 by --factor) until one holds. The knee is the highest good step: the
-sustainable load.`
+sustainable load.
+
+--out DIR writes every step's summary and .hlog files plus sweep.json; run
+'lockbench report DIR' for the latency-vs-throughput plot.`

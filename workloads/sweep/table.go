@@ -9,7 +9,20 @@ import (
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/results/output"
 )
+
+// Table makes w write res as a sweep's result, as compare.Table does a
+// compare's: the knees (WriteKnees) in place of the runs table, and
+// sweep.json (the sweeps) into w's Out. When stdout is taken by CSV,
+// benchmark lines or the JSON, the knees are printed on log now instead.
+func Table(w *output.Writer, res Result, c Config, log io.Writer) {
+	w.Print = func(out io.Writer, _ []results.Run) error { WriteKnees(out, res.Sweeps, c); return nil }
+	w.Files = map[string]any{"sweep.json": res.Sweeps}
+	if (w.Format != "" && w.Format != output.Table) || w.JSON == "-" {
+		WriteKnees(log, res.Sweeps, c)
+	}
+}
 
 // WriteKnees prints each strategy's knee: the highest load that held c's
 // SLO, or why none did.
@@ -39,6 +52,15 @@ func WriteKnees(w io.Writer, sweeps []capacity.Sweep, c Config) {
 		cfg.Row.Formatting.AutoWrap = tw.WrapNormal
 	})
 	_ = t.Render()
+}
+
+// StepLines is an Observers.Step that prints each step's line (StepLine)
+// of op on w; nil (no step observer) when w is nil.
+func StepLines(w io.Writer, op string) func(run string, st capacity.Step) {
+	if w == nil {
+		return nil
+	}
+	return func(run string, st capacity.Step) { fmt.Fprintln(w, StepLine(run, op, st)) }
 }
 
 // StepLine is one measured step of run as the progress of a sweep shows

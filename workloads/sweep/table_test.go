@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -67,6 +68,52 @@ func TestResultAddTo(t *testing.T) {
 		c.res.AddTo(sum)
 		if len(sum.Runs) != 1+c.runs || sum.Interrupted != c.interrupted || sum.Runs[0].Name != "before" {
 			t.Errorf("%+v: runs %d interrupted %v", c.res, len(sum.Runs), sum.Interrupted)
+		}
+	}
+}
+
+// TestStepLines: each step's line on the writer; no writer, no observer.
+func TestStepLines(t *testing.T) {
+	if StepLines(nil, "cycle") != nil {
+		t.Error("StepLines(nil): want no step observer")
+	}
+	var b strings.Builder
+	step := StepLines(&b, "cycle")
+	step("s", capacity.Step{CyclesPerS: 990.4, P99US: 800, OK: true})
+	step("t", capacity.Step{CyclesPerS: 10, P99US: 5000, Reason: "p99 over"})
+	if want := "step s: 990 cycles/s, cycle p99 800 µs: ok\nstep t: 10 cycles/s, cycle p99 5000 µs: over: p99 over\n"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
+	}
+}
+
+// TestTable: the knees replace the runs table on stdout and sweep.json
+// joins Out; when stdout is CSV, benchmark lines or the JSON, the knees
+// go on the log instead.
+func TestTable(t *testing.T) {
+	res := Result{Sweeps: []capacity.Sweep{{Name: "s1", Knee: 0, Steps: []capacity.Step{{Rate: 1000, CyclesPerS: 990, P99US: 800, OK: true}}}}}
+	c := Config{Op: "cycle", SLO: 2 * time.Millisecond, By: ByRate}
+	for _, tc := range []struct {
+		name  string
+		w     output.Writer
+		onLog bool
+	}{
+		{"table", output.Writer{}, false},
+		{"table by name", output.Writer{Format: output.Table}, false},
+		{"csv", output.Writer{Format: output.CSV}, true},
+		{"gobench", output.Writer{Format: output.GoBench}, true},
+		{"json on stdout", output.Writer{JSON: "-"}, true},
+	} {
+		var stdout, log strings.Builder
+		w := tc.w
+		Table(&w, res, c, &log)
+		if got := strings.Contains(log.String(), "knee:"); got != tc.onLog {
+			t.Errorf("%s: knees on the log %v, want %v", tc.name, got, tc.onLog)
+		}
+		if w.Files["sweep.json"] == nil || w.Print == nil {
+			t.Fatalf("%s: files %v, print set %v", tc.name, w.Files, w.Print != nil)
+		}
+		if err := w.Print(&stdout, nil); err != nil || !strings.Contains(stdout.String(), "knee:") {
+			t.Errorf("%s: print %q, %v: want the knees", tc.name, stdout.String(), err)
 		}
 	}
 }

@@ -1,0 +1,63 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/results/prom"
+)
+
+// Request is a scenario run as a command line gives it: the scenario's
+// name ("all": every one) is its argument, the tagged fields are its flags
+// (workloads/flagtag).
+type Request struct {
+	Name        string
+	List        bool   `flag:"list" help:"list the scenarios and what each expects (as without NAME)"`
+	MetricsAddr string `flag:"metrics-addr" help:"serve Prometheus metrics at http://HOST:PORT/metrics while measuring"`
+	JSON        string `flag:"json" help:"write the scenarios' summary JSON (runs with their fault events, timelines and outcomes) to FILE"`
+}
+
+// Pick is the scenarios r names (Pick), once it is known that the JSON
+// file can be written (output.CheckFile; else a *results.FieldError of
+// JSON).
+func (r Request) Pick() ([]Scenario, error) {
+	list, err := Pick(r.Name)
+	if err != nil {
+		return nil, err
+	}
+	if r.JSON != "" {
+		if err := output.CheckFile(r.JSON); err != nil {
+			return nil, &results.FieldError{Field: "JSON", Value: fmt.Sprintf("%q", r.JSON), Err: err}
+		}
+	}
+	return list, nil
+}
+
+// Run measures list with run (Run, or a fake), each scenario's start told
+// on stderr and its counters exported to metrics (nil: none), printing a
+// table per kind (Tables) on stdout, or on stderr when the JSON takes
+// stdout. Once every scenario ran it writes
+// the JSON file, when asked, with every row, also those whose outcome
+// differs from the expected; differ names those scenarios. A failed write
+// is an *output.Error of Dest "json".
+func (r Request) Run(ctx context.Context, stdout, stderr io.Writer, list []Scenario, run RunFunc, metrics *prom.Exporter) (differ []string, err error) {
+	tables := stdout
+	if r.JSON == "-" {
+		tables = stderr // stdout is the JSON alone
+	}
+	started := time.Now()
+	runs, differ, err := RunAll(ctx, list, Observers{Log: stderr, Metrics: metrics}, run, Tables(tables))
+	if err != nil {
+		return nil, err
+	}
+	if r.JSON != "" {
+		if err := WriteJSON(stdout, r.JSON, started, list, runs); err != nil {
+			return differ, err
+		}
+	}
+	return differ, nil
+}
