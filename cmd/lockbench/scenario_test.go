@@ -48,10 +48,10 @@ func TestScenarioListAndBadInput(t *testing.T) {
 
 // scenarioRows are one judged row of every kind, as scenario.Run returns
 // them (the second not as expected).
-func scenarioRows() []scenario.Outcome {
+func scenarioRows() []scenario.Result {
 	all := scenario.All()
 	pick := func(name string) scenario.Scenario { s, _ := scenario.Lookup(name); return s }
-	return []scenario.Outcome{
+	return []scenario.Result{
 		{Scenario: all[0], Runs: []results.Run{{Name: "scenario/" + all[0].Name, Scenario: &results.ScenarioOutcome{
 			Scenario: all[0].Name, Violations: 0, Before: 900, During: 850, After: -1, RecoveryMS: -1, Expected: all[0].Expect.Words, AsExpect: true}}}},
 		{Scenario: pick("failover"), Runs: []results.Run{{Name: "scenario/failover", Backend: "single", Scenario: &results.ScenarioOutcome{
@@ -72,7 +72,7 @@ func TestScenarioTablesAndJSON(t *testing.T) {
 	var runs []results.Run
 	var list []scenario.Scenario
 	for _, o := range outs {
-		scenario.WriteTable(&b, o.Scenario.Kind, []scenario.Outcome{o})
+		scenario.WriteTable(&b, o.Scenario.Kind, []scenario.Result{o})
 		runs, list = append(runs, o.Runs...), append(list, o.Scenario)
 	}
 	for _, w := range want {
@@ -106,16 +106,16 @@ func TestScenarioTablesAndJSON(t *testing.T) {
 // TestScenarioExitStatus: exit 1 naming the scenario measured other than
 // expected, its row still written; a failed scenario writes nothing.
 func TestScenarioExitStatus(t *testing.T) {
-	rows := map[string]scenario.Outcome{}
+	rows := map[string]scenario.Result{}
 	for _, o := range scenarioRows() {
 		rows[o.Scenario.Name] = o
 	}
 	failed := errors.New("scenario failover: redis-sentinel not found")
 	saved := runScenario
 	defer func() { runScenario = saved }()
-	runScenario = func(_ context.Context, s scenario.Scenario, _ scenario.Observers) (scenario.Outcome, error) {
+	runScenario = func(_ context.Context, s scenario.Scenario, _ scenario.Observers) (scenario.Result, error) {
 		if s.Name == "failover-wait" {
-			return scenario.Outcome{}, failed
+			return scenario.Result{}, failed
 		}
 		return rows[s.Name], nil
 	}

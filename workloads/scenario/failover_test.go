@@ -79,7 +79,7 @@ func TestRowsRoundTrip(t *testing.T) {
 	}
 }
 
-func TestOutcomeAsExpected(t *testing.T) {
+func TestResultAsExpected(t *testing.T) {
 	ok, no := &results.ScenarioOutcome{AsExpect: true}, &results.ScenarioOutcome{}
 	for _, c := range []struct {
 		name string
@@ -91,7 +91,7 @@ func TestOutcomeAsExpected(t *testing.T) {
 		{"one of two differs", []results.Run{{Scenario: ok}, {Scenario: no}}, false},
 		{"a row without outcome", []results.Run{{Scenario: ok}, {}}, false},
 	} {
-		if got := (Outcome{Runs: c.runs}).AsExpected(); got != c.want {
+		if got := (Result{Runs: c.runs}).AsExpected(); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -54,7 +54,7 @@ func NewSummary(started time.Time, list []Scenario, runs []results.Run) (*result
 }
 
 // RunFunc measures one scenario: Run, or a stand-in in tests.
-type RunFunc func(context.Context, Scenario, Observers) (Outcome, error)
+type RunFunc func(context.Context, Scenario, Observers) (Result, error)
 
 // WriteJSON writes the summary of the runs of list started at started
 // (NewSummary) to the file path, or to stdout for "-". A failed write is
@@ -71,13 +71,13 @@ func WriteJSON(stdout io.Writer, path string, started time.Time, list []Scenario
 // consecutive scenarios of one kind to done (a table per kind). It returns
 // every run measured and the names of the scenarios whose outcome differs
 // from the expected one; a scenario that fails to run ends it with no runs.
-func RunAll(ctx context.Context, list []Scenario, obs Observers, run RunFunc, done func(Kind, []Outcome)) (runs []results.Run, differ []string, err error) {
+func RunAll(ctx context.Context, list []Scenario, obs Observers, run RunFunc, done func(Kind, []Result)) (runs []results.Run, differ []string, err error) {
 	for len(list) > 0 {
 		n := 1
 		for n < len(list) && list[n].Kind == list[0].Kind {
 			n++
 		}
-		var outs []Outcome
+		var outs []Result
 		for _, s := range list[:n] {
 			o, err := run(ctx, s, obs)
 			if err != nil {

@@ -68,8 +68,8 @@ func TestNewSummary(t *testing.T) {
 func TestRunAll(t *testing.T) {
 	sc := func(name string, k Kind) Scenario { return Scenario{Name: name, Kind: k} }
 	list := []Scenario{sc("a", Faults), sc("b", Faults), sc("c", Failover), sc("d", Faults)}
-	out := func(s Scenario, ok bool) Outcome {
-		return Outcome{Scenario: s, Runs: []results.Run{{Name: s.Name, Scenario: &results.ScenarioOutcome{Scenario: s.Name, AsExpect: ok}}}}
+	out := func(s Scenario, ok bool) Result {
+		return Result{Scenario: s, Runs: []results.Run{{Name: s.Name, Scenario: &results.ScenarioOutcome{Scenario: s.Name, AsExpect: ok}}}}
 	}
 	boom := errors.New("boom")
 	for _, c := range []struct {
@@ -79,19 +79,19 @@ func TestRunAll(t *testing.T) {
 		differ []string
 		err    error
 	}{
-		{"as expected", func(_ context.Context, s Scenario, _ Observers) (Outcome, error) { return out(s, true), nil },
+		{"as expected", func(_ context.Context, s Scenario, _ Observers) (Result, error) { return out(s, true), nil },
 			[]string{"faults:2", "failover:1", "faults:1"}, nil, nil},
-		{"c differs", func(_ context.Context, s Scenario, _ Observers) (Outcome, error) { return out(s, s.Name != "c"), nil },
+		{"c differs", func(_ context.Context, s Scenario, _ Observers) (Result, error) { return out(s, s.Name != "c"), nil },
 			[]string{"faults:2", "failover:1", "faults:1"}, []string{"c"}, nil},
-		{"c fails", func(_ context.Context, s Scenario, _ Observers) (Outcome, error) {
+		{"c fails", func(_ context.Context, s Scenario, _ Observers) (Result, error) {
 			if s.Name == "c" {
-				return Outcome{}, boom
+				return Result{}, boom
 			}
 			return out(s, true), nil
 		}, []string{"faults:2"}, nil, boom},
 	} {
 		var tables []string
-		runs, differ, err := RunAll(context.Background(), list, Observers{}, c.run, func(k Kind, outs []Outcome) {
+		runs, differ, err := RunAll(context.Background(), list, Observers{}, c.run, func(k Kind, outs []Result) {
 			tables = append(tables, fmt.Sprintf("%s:%d", k, len(outs)))
 		})
 		if !errors.Is(err, c.err) || !slices.Equal(tables, c.tables) || !slices.Equal(differ, c.differ) {

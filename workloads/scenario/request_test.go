@@ -55,14 +55,14 @@ func TestRequestRun(t *testing.T) {
 	a, _ := Lookup("minority-down")
 	b, _ := Lookup("majority-down")
 	list := []Scenario{a, b}
-	row := func(s Scenario, ok bool) Outcome {
-		return Outcome{Scenario: s, Runs: []results.Run{{Name: "scenario/" + s.Name, Scenario: &results.ScenarioOutcome{Scenario: s.Name, Expected: s.Expect.Words, AsExpect: ok}}}}
+	row := func(s Scenario, ok bool) Result {
+		return Result{Scenario: s, Runs: []results.Run{{Name: "scenario/" + s.Name, Scenario: &results.ScenarioOutcome{Scenario: s.Name, Expected: s.Expect.Words, AsExpect: ok}}}}
 	}
-	bDiffers := func(_ context.Context, s Scenario, _ Observers) (Outcome, error) {
+	bDiffers := func(_ context.Context, s Scenario, _ Observers) (Result, error) {
 		return row(s, s.Name != b.Name), nil
 	}
 	boom := errors.New("boom")
-	fails := func(context.Context, Scenario, Observers) (Outcome, error) { return Outcome{}, boom }
+	fails := func(context.Context, Scenario, Observers) (Result, error) { return Result{}, boom }
 	for _, c := range []struct {
 		name, json string
 		run        RunFunc
@@ -119,13 +119,13 @@ func TestTables(t *testing.T) {
 	a, _ := Lookup("minority-down")
 	var b strings.Builder
 	done := Tables(&b)
-	out := Outcome{Scenario: a, Runs: []results.Run{{Name: "x", Scenario: &results.ScenarioOutcome{Scenario: a.Name}}}}
-	done(Faults, []Outcome{out})
+	out := Result{Scenario: a, Runs: []results.Run{{Name: "x", Scenario: &results.ScenarioOutcome{Scenario: a.Name}}}}
+	done(Faults, []Result{out})
 	if strings.HasPrefix(b.String(), "\n") {
 		t.Errorf("first table after a blank line: %q", b.String())
 	}
 	first := b.Len()
-	done(Faults, []Outcome{out})
+	done(Faults, []Result{out})
 	if rest := b.String()[first:]; !strings.HasPrefix(rest, "\n") || strings.TrimPrefix(rest, "\n") != b.String()[:first] {
 		t.Errorf("second table %q: want a blank line, then the same table", rest)
 	}

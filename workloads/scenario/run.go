@@ -22,17 +22,17 @@ type Observers struct {
 	Metrics *prom.Exporter
 }
 
-// Outcome is what one scenario measured, judged: one row for a Faults or
+// Result is what one scenario measured, judged: one row for a Faults or
 // Failover scenario, one per backend for client-pause. Each row is a
 // results.Run whose Scenario field holds the measured outcome, the
 // expected one and the verdict, as a summary holds it.
-type Outcome struct {
+type Result struct {
 	Scenario Scenario
 	Runs     []results.Run
 }
 
 // AsExpected: every row measured as expected.
-func (o Outcome) AsExpected() bool {
+func (o Result) AsExpected() bool {
 	for _, r := range o.Runs {
 		if r.Scenario == nil || !r.Scenario.AsExpect {
 			return false
@@ -43,8 +43,8 @@ func (o Outcome) AsExpected() bool {
 
 // Run measures s on servers it starts and stops itself, and judges it. A
 // ctx canceled mid-run is an error (what was measured is incomplete).
-func Run(ctx context.Context, s Scenario, obs Observers) (Outcome, error) {
-	out := Outcome{Scenario: s}
+func Run(ctx context.Context, s Scenario, obs Observers) (Result, error) {
+	out := Result{Scenario: s}
 	var err error
 	switch s.Kind {
 	case Faults:
@@ -67,7 +67,7 @@ func Run(ctx context.Context, s Scenario, obs Observers) (Outcome, error) {
 		err = ctx.Err()
 	}
 	if err != nil {
-		return Outcome{Scenario: s}, fmt.Errorf("scenario %s: %w", s.Name, err)
+		return Result{Scenario: s}, fmt.Errorf("scenario %s: %w", s.Name, err)
 	}
 	return out, nil
 }

@@ -25,9 +25,9 @@ func lookup(t *testing.T, name string) Scenario {
 
 // runAsExpected runs s on real servers; on a loaded machine one that did
 // not measure as expected runs once more, and must then.
-func runAsExpected(t *testing.T, s Scenario, timeout time.Duration) Outcome {
+func runAsExpected(t *testing.T, s Scenario, timeout time.Duration) Result {
 	t.Helper()
-	run := func() Outcome {
+	run := func() Result {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		o, err := Run(ctx, s, Observers{})

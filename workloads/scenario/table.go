@@ -13,9 +13,9 @@ import (
 
 // Tables is a RunAll's done that prints a table (WriteTable) of each group
 // of scenarios on w, a blank line between two.
-func Tables(w io.Writer) func(Kind, []Outcome) {
+func Tables(w io.Writer) func(Kind, []Result) {
 	tables := 0
-	return func(k Kind, outs []Outcome) {
+	return func(k Kind, outs []Result) {
 		if tables++; tables > 1 {
 			fmt.Fprintln(w)
 		}
@@ -25,7 +25,7 @@ func Tables(w io.Writer) func(Kind, []Outcome) {
 
 // WriteTable prints the rows of outs, scenarios of one kind: measured
 // against expected, one row per scenario (per backend for client-pause).
-func WriteTable(w io.Writer, kind Kind, outs []Outcome) {
+func WriteTable(w io.Writer, kind Kind, outs []Result) {
 	var rows []*results.ScenarioOutcome
 	var backends []string
 	for _, o := range outs {
