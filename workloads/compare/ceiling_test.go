@@ -1,7 +1,10 @@
 package compare
 
 import (
+	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -121,5 +124,32 @@ func TestBenchConnArgs(t *testing.T) {
 				t.Errorf("%s: args %q have %q", ms[i], args, n)
 			}
 		}
+	}
+}
+
+// TestBenchAllAggregate: concurrent redis-benchmark runs that finish apart
+// count as every request over the span, not as the sum of their own rates
+// (which counted the cores a finished run left to the others twice). A
+// fake redis-benchmark answers at once for one master and after 400 ms for
+// the other two, each reporting its own rate: the sum would be far above
+// the 3 × 200000 requests the span allows.
+func TestBenchAllAggregate(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "redis-benchmark")
+	script := `#!/bin/sh
+case " $* " in *" -p 1 "*) d=0.02 ;; *) d=0.4 ;; esac
+sleep $d
+echo "SET: $(awk -v d=$d 'BEGIN { printf "%.2f", 200000 / d }') requests per second, p50=0.1 msec"
+`
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := benchAll(context.Background(), bin, redisconn.Plain("127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"), redisconn.TLSFiles{}, "SET", "k", "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The span is at least the slow runs' 400 ms: at most 1.5 M/s. Their
+	// rates sum to 10.5 M/s.
+	if limit := 3 * 200000 / 0.4; got > limit || got < limit/10 {
+		t.Errorf("aggregate %.0f requests/s, want the requests over the span: at most %.0f (and not 10× less)", got, limit)
 	}
 }
