@@ -128,17 +128,16 @@ func TestBenchConnArgs(t *testing.T) {
 }
 
 // TestBenchAllAggregate: concurrent redis-benchmark runs that finish apart
-// count as every request over the span, not as the sum of their own rates
-// (which counted the cores a finished run left to the others twice). A
-// fake redis-benchmark answers at once for one master and after 400 ms for
-// the other two, each reporting its own rate: the sum would be far above
-// the 3 × 200000 requests the span allows.
+// count as every request over the slowest run's time, not as the sum of
+// their own rates (which counted the cores a finished run left to the
+// others twice). A fake redis-benchmark reports 10 M requests/s for one
+// master and 500 k/s for the other two: together they did 3 × 200000
+// requests in the slow runs' 0.4 s, 1.5 M/s, where the rates sum to 11 M/s.
 func TestBenchAllAggregate(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "redis-benchmark")
 	script := `#!/bin/sh
-case " $* " in *" -p 1 "*) d=0.02 ;; *) d=0.4 ;; esac
-sleep $d
-echo "SET: $(awk -v d=$d 'BEGIN { printf "%.2f", 200000 / d }') requests per second, p50=0.1 msec"
+case " $* " in *" -p 1 "*) echo "SET: 10000000.00 requests per second, p50=0.1 msec" ;;
+*) echo "SET: 500000.00 requests per second, p50=0.1 msec" ;; esac
 `
 	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
@@ -147,9 +146,26 @@ echo "SET: $(awk -v d=$d 'BEGIN { printf "%.2f", 200000 / d }') requests per sec
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The span is at least the slow runs' 400 ms: at most 1.5 M/s. Their
-	// rates sum to 10.5 M/s.
-	if limit := 3 * 200000 / 0.4; got > limit || got < limit/10 {
-		t.Errorf("aggregate %.0f requests/s, want the requests over the span: at most %.0f (and not 10× less)", got, limit)
+	if want := 1.5e6; got != want {
+		t.Errorf("aggregate %.0f requests/s, want %.0f: every request over the slowest run's time", got, want)
+	}
+}
+
+// TestAggregateRate: runs of equal requests at rates did them all in the
+// slowest one's time.
+func TestAggregateRate(t *testing.T) {
+	for _, tc := range []struct {
+		rates []float64
+		want  float64
+	}{
+		{[]float64{100, 100}, 200},
+		{[]float64{1e7, 5e5, 5e5}, 1.5e6},
+		{[]float64{300}, 300},
+		{nil, 0},
+		{[]float64{100, 0}, 0},
+	} {
+		if got := aggregateRate(tc.rates); got != tc.want {
+			t.Errorf("aggregateRate(%v) = %v, want %v", tc.rates, got, tc.want)
+		}
 	}
 }
