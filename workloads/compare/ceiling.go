@@ -164,8 +164,8 @@ func parseRate(out []byte) (float64, error) {
 // (aggregateRate). The sum of their own rates would not do: the runs
 // finish up to 2× apart on a shared machine, and the last ones run alone
 // on the cores the first ones left, so the sum counted that CPU twice
-// (measured: 1.04× with the runs ending within 6 % of each other, 1.1–1.7×
-// under load; 2.1 cores' worth of cycles on a 2-core box).
+// (measured on 5 local masters: 1.04× on a quiet machine, the runs ending
+// within 6 % of each other; 1.1–1.7× while other work shared the cores).
 func benchAll(ctx context.Context, bin string, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, cmd ...string) (float64, error) {
 	rates := make([]float64, len(addrs))
 	errs := make([]error, len(addrs))
