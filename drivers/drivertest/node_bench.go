@@ -31,12 +31,17 @@ func BenchCycle[N multiplex.BatchNode](b *testing.B, addrs []redisconn.Endpoint,
 }
 
 // BenchLocker times one uncontended acquire + release per op on l from
-// GOMAXPROCS×parallelism goroutines, each cycle on a fresh key.
+// GOMAXPROCS×parallelism goroutines, each cycle on a fresh key. Beside
+// ns/op it reports the client's CPU and goroutine wake-ups per op
+// (benchcost.go): on a machine shared with the masters and other work those
+// move far less than ns/op.
 func BenchLocker(b *testing.B, l drivers.Locker, parallelism int) {
 	var seq atomic.Int64
 	b.SetParallelism(parallelism)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cost := readBenchCost()
+	defer cost.report(b)
 	b.RunParallel(func(pb *testing.PB) {
 		ctx := context.Background()
 		for pb.Next() {

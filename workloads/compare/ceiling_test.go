@@ -1,7 +1,10 @@
 package compare
 
 import (
+	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -120,6 +123,49 @@ func TestBenchConnArgs(t *testing.T) {
 			if slices.Contains(args, n) {
 				t.Errorf("%s: args %q have %q", ms[i], args, n)
 			}
+		}
+	}
+}
+
+// TestBenchAllAggregate: concurrent redis-benchmark runs that finish apart
+// count as every request over the slowest run's time, not as the sum of
+// their own rates (which counted the cores a finished run left to the
+// others twice). A fake redis-benchmark reports 10 M requests/s for one
+// master and 500 k/s for the other two: together they did 3 × 200000
+// requests in the slow runs' 0.4 s, 1.5 M/s, where the rates sum to 11 M/s.
+func TestBenchAllAggregate(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "redis-benchmark")
+	script := `#!/bin/sh
+case " $* " in *" -p 1 "*) echo "SET: 10000000.00 requests per second, p50=0.1 msec" ;;
+*) echo "SET: 500000.00 requests per second, p50=0.1 msec" ;; esac
+`
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := benchAll(context.Background(), bin, redisconn.Plain("127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"), redisconn.TLSFiles{}, "SET", "k", "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1.5e6; got != want {
+		t.Errorf("aggregate %.0f requests/s, want %.0f: every request over the slowest run's time", got, want)
+	}
+}
+
+// TestAggregateRate: runs of equal requests at rates did them all in the
+// slowest one's time.
+func TestAggregateRate(t *testing.T) {
+	for _, tc := range []struct {
+		rates []float64
+		want  float64
+	}{
+		{[]float64{100, 100}, 200},
+		{[]float64{1e7, 5e5, 5e5}, 1.5e6},
+		{[]float64{300}, 300},
+		{nil, 0},
+		{[]float64{100, 0}, 0},
+	} {
+		if got := aggregateRate(tc.rates); got != tc.want {
+			t.Errorf("aggregateRate(%v) = %v, want %v", tc.rates, got, tc.want)
 		}
 	}
 }
