@@ -24,10 +24,15 @@ run: deps build
 # window for those reports. A GORACE of your own is used as it is.
 export GORACE ?= atexit_sleep_ms=100
 
+# -p 4: four packages' tests at once on any machine. Most real-server tests
+# wait (servers starting, leases lapsing, timed faults); those that drive
+# servers flat out take one of the machine's CPU slots (compose/slow.CPU)
+# whatever package they are in. TESTFLAGS="-p 2" overrides it.
+
 test: deps
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
-	$(GO) test -race -count=1 -timeout 20m $(TESTFLAGS) ./...
+	$(GO) test -race -count=1 -timeout 20m -p 4 $(TESTFLAGS) ./...
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...
