@@ -81,7 +81,12 @@ func measure(t *testing.T, l drivers.Locker, cfg workloads.Config, during func()
 // loop at a fixed rate keeps its schedule, so the cycles due during the stall
 // start late and their acquire_total, measured from the intended start, has
 // a p99 in the hundreds of ms, while their service time does not; a closed
-// loop simply stops sending and its p99 hides the stall.
+// loop simply stops sending and hides the stall.
+//
+// The comparisons are at p90: the stall delays a third of the open loop's
+// cycles (every slot due in that second) but only the 4 cycles in flight,
+// in either loop's service time. On a loaded machine a run completes only
+// ~300 cycles, and those 4 are then above the 99th percentile too.
 func TestOpenLoopShowsStall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("freezes masters for 1 s per run")
@@ -116,20 +121,20 @@ func TestOpenLoopShowsStall(t *testing.T) {
 	closed, _ := measure(t, l, cfg, stall)
 
 	ms := func(us float64) float64 { return us / 1e3 }
-	openLat, openSvc := ms(open.LatencyUS["acquire_total"].P99), ms(open.ServiceUS["acquire_total"].P99)
-	closedLat := ms(closed.LatencyUS["acquire_total"].P99)
-	t.Logf("open loop: acquire_total p99 %.1f ms from intended start, service p99 %.1f ms, %d cycles, pacing %+v",
-		openLat, openSvc, open.Counts.Cycles, *pacing)
-	t.Logf("closed loop: acquire_total p99 %.1f ms, %d cycles", closedLat, closed.Counts.Cycles)
+	openLat, openP90 := ms(open.LatencyUS["acquire_total"].P99), ms(open.LatencyUS["acquire_total"].P90)
+	openSvc, closedLat := ms(open.ServiceUS["acquire_total"].P90), ms(closed.LatencyUS["acquire_total"].P90)
+	t.Logf("open loop: acquire_total p99 %.1f ms, p90 %.1f ms from intended start, service p90 %.1f ms, %d cycles, pacing %+v",
+		openLat, openP90, openSvc, open.Counts.Cycles, *pacing)
+	t.Logf("closed loop: acquire_total p90 %.1f ms, %d cycles", closedLat, closed.Counts.Cycles)
 	t.Logf("open counts %+v; closed counts %+v", open.Counts, closed.Counts)
 	if openLat < 300 {
 		t.Errorf("open loop acquire_total p99 %.1f ms: the 1 s stall should show (≥ 300 ms)", openLat)
 	}
-	if openSvc > openLat/2 {
-		t.Errorf("open loop service p99 %.1f ms: should stay well under the corrected p99 %.1f ms", openSvc, openLat)
+	if openSvc > openP90/2 {
+		t.Errorf("open loop service p90 %.1f ms: should stay well under the corrected p90 %.1f ms", openSvc, openP90)
 	}
-	if closedLat > openLat/2 {
-		t.Errorf("closed loop acquire_total p99 %.1f ms: coordinated omission should hide the stall (open: %.1f ms)", closedLat, openLat)
+	if closedLat > openP90/2 {
+		t.Errorf("closed loop acquire_total p90 %.1f ms: coordinated omission should hide the stall (open p90: %.1f ms)", closedLat, openP90)
 	}
 	if pacing == nil || pacing.Missed == 0 {
 		t.Errorf("pacing %+v: the stall should count missed starts", pacing)
