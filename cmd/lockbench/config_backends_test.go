@@ -56,7 +56,7 @@ func TestCompareNewBaselines(t *testing.T) {
 	// of 2 keys then grants nothing (seen: redislock, 514 refused).
 	_, stderr, code := cli(t, 3*time.Minute, append([]string{"compare", "--masters", "1", "--clients", "goredis", "--muxes", "fanout", "--workloads", "contended",
 		"--keys", "2", "--workers", "8", "--baselines", "zookeeper,postgres,postgres-xact,single,single-wait,redislock",
-		"--warmup", "1s", "--duration", "1s", "-q", "--json", out}, loadTolerant(10*time.Second)...)...)
+		"--warmup", "1s", "--duration", "1s", "--rate", "200", "-q", "--json", out}, loadTolerant(10*time.Second)...)...)
 	if code != 0 {
 		t.Fatalf("compare: exit %d: %s", code, stderr)
 	}

@@ -202,9 +202,16 @@ func releaseKeepsOthersLock(t *testing.T, open Opener, opt Options) {
 	// either way (a master slow on a loaded machine): ask again while B's
 	// lock is surely valid.
 	for {
-		_, _, err := l.Lock(ctx, k)
+		c, _, err := l.Lock(ctx, k)
 		if errors.Is(err, drivers.ErrBusy) {
 			return
+		}
+		if err == nil && time.Until(b.ValidUntil()) <= 0 {
+			// B's own lease ran out before the grant was seen (a loaded
+			// machine: the releases above were asked again): the grant
+			// is legitimate and says nothing about A's Unlock.
+			_ = c.Unlock(ctx)
+			t.Skipf("inconclusive: B's lease ran out (%v ago) before a third Lock was granted", -time.Until(b.ValidUntil()))
 		}
 		if !errors.Is(err, drivers.ErrTimeout) || time.Until(b.ValidUntil()) < opt.TTL/4 {
 			t.Fatalf("A's late Unlock deleted B's lock: a third Lock got err = %v, want ErrBusy", err)
