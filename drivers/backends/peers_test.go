@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/drivertest"
@@ -131,14 +132,14 @@ func TestRueidislock(t *testing.T) {
 	})
 }
 
-// lockSettled is one Lock, asked again (at most 5 times) while it ends in a
-// deadline: rueidislock bounds each key's command by its TryNextAfter
-// (20 ms), which a loaded machine exceeded, and a timed-out try says nothing
-// about who holds the key.
+// lockSettled is one Lock, asked again (at most 5 times) while it times
+// out: rueidislock bounds each key's command by its TryNextAfter (20 ms),
+// which a loaded machine exceeded, and a timed-out try says nothing about
+// who holds the key.
 func lockSettled(ctx context.Context, l drivers.Locker, key string) (drivers.Lease, drivers.Attempt, error) {
 	for i := 0; ; i++ {
 		ls, att, err := l.Lock(ctx, key)
-		if i == 4 || !errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil {
+		if i == 4 || drivers.Classify(ctx, att, err) != drivers.Timeout {
 			return ls, att, err
 		}
 	}
@@ -160,7 +161,7 @@ func (l *lockAnswers) Lock(context.Context, string) (drivers.Lease, drivers.Atte
 func (l *lockAnswers) Close() error { return nil }
 
 func TestLockSettled(t *testing.T) {
-	late := fmt.Errorf("rueidislock: %w", context.DeadlineExceeded)
+	late := fmt.Errorf("rueidislock: %w", drivers.ErrTimeout)
 	busy := fmt.Errorf("rueidislock: %w: key held", drivers.ErrBusy)
 	for _, c := range []struct {
 		name      string
@@ -170,7 +171,7 @@ func TestLockSettled(t *testing.T) {
 	}{
 		{"busy", []error{busy}, drivers.ErrBusy, 1},
 		{"deadlines then busy", []error{late, late, busy}, drivers.ErrBusy, 3},
-		{"always late gives up", []error{late}, context.DeadlineExceeded, 5},
+		{"always late gives up", []error{late}, drivers.ErrTimeout, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			l := &lockAnswers{errs: c.errs}
@@ -181,5 +182,33 @@ func TestLockSettled(t *testing.T) {
 				t.Errorf("%d Lock calls, want %d", l.calls, c.wantCalls)
 			}
 		})
+	}
+}
+
+// TestRueidislockPausedMasterTimesOut: a master that does not answer
+// (SIGSTOP) is a timeout of the attempt, as for every other driver, not an
+// error. rueidislock ends such a try at the key's validity (measured: the
+// whole TTL, 1 s here, not TryNextAfter's 20 ms: the command already
+// written is not abandoned).
+func TestRueidislockPausedMasterTimesOut(t *testing.T) {
+	t.Parallel() // a master of its own: pausing it stops nobody else's test
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	r, err := compose.StartRedis(ctx, compose.RedisOptions{Masters: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	spec := backends.Spec{Backend: "rueidislock", Workers: 1, Masters: r.Endpoints(), Redlock: redlock.DefaultConfig()}
+	spec.Redlock.TTL = time.Second
+	l := openPeer(t, spec)
+	defer l.Close()
+	if err := r.Servers[0].Pause(); err != nil {
+		t.Fatal(err)
+	}
+	defer r.Servers[0].Resume()
+	_, att, err := l.Lock(ctx, "rueidislock-paused")
+	if got := drivers.Classify(ctx, att, err); got != drivers.Timeout || !errors.Is(err, drivers.ErrTimeout) || att.TimedOut != 1 || att.Failed != 0 {
+		t.Fatalf("Lock on a paused master: %v, err = %v, attempt %+v; want a timeout (ErrTimeout, TimedOut 1, Failed 0)", got, err, att)
 	}
 }

@@ -88,6 +88,13 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 		att.HeldByOther = 1
 		return nil, att, fmt.Errorf("rueidislock: %w: %v", drivers.ErrBusy, err)
 	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		// The try's own deadline ran out (rueidislock bounds a key's
+		// command by TryNextAfter, 20 ms, and the whole try by the key's
+		// validity): the master did not answer in time.
+		att.TimedOut = 1
+		return nil, att, fmt.Errorf("rueidislock: no answer in time: %w (%v)", drivers.ErrTimeout, err)
+	}
 	att.Failed = 1
 	return nil, att, fmt.Errorf("rueidislock: %w", err)
 }
