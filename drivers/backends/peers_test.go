@@ -3,7 +3,6 @@ package backends_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -102,7 +101,7 @@ func TestRueidislock(t *testing.T) {
 		if err := a.Extend(ctx, time.Second); err != nil {
 			t.Skipf("inconclusive: the first lock was lost before the second Lock (%v)", err)
 		}
-		if _, att, err := lockSettled(ctx, l, "rueidislock-busy"); !errors.Is(err, drivers.ErrBusy) || att.HeldByOther != 1 {
+		if _, att, err := drivertest.LockSettled(ctx, l, "rueidislock-busy"); !errors.Is(err, drivers.ErrBusy) || att.HeldByOther != 1 {
 			t.Fatalf("second Lock: err = %v %+v, want ErrBusy", err, att)
 		}
 		if err := a.Extend(ctx, time.Second); err != nil {
@@ -130,59 +129,6 @@ func TestRueidislock(t *testing.T) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
 	})
-}
-
-// lockSettled is one Lock, asked again (at most 5 times) while it times
-// out: rueidislock bounds each key's command by its TryNextAfter (20 ms),
-// which a loaded machine exceeded, and a timed-out try says nothing about
-// who holds the key.
-func lockSettled(ctx context.Context, l drivers.Locker, key string) (drivers.Lease, drivers.Attempt, error) {
-	for i := 0; ; i++ {
-		ls, att, err := l.Lock(ctx, key)
-		if i == 4 || drivers.Classify(ctx, att, err) != drivers.Timeout {
-			return ls, att, err
-		}
-	}
-}
-
-// lockAnswers is a Locker whose Lock returns errs in turn (the last one
-// again once they run out).
-type lockAnswers struct {
-	errs  []error
-	calls int
-}
-
-func (l *lockAnswers) Lock(context.Context, string) (drivers.Lease, drivers.Attempt, error) {
-	err := l.errs[min(l.calls, len(l.errs)-1)]
-	l.calls++
-	return nil, drivers.Attempt{Masters: 1}, err
-}
-
-func (l *lockAnswers) Close() error { return nil }
-
-func TestLockSettled(t *testing.T) {
-	late := fmt.Errorf("rueidislock: %w", drivers.ErrTimeout)
-	busy := fmt.Errorf("rueidislock: %w: key held", drivers.ErrBusy)
-	for _, c := range []struct {
-		name      string
-		errs      []error
-		want      error
-		wantCalls int
-	}{
-		{"busy", []error{busy}, drivers.ErrBusy, 1},
-		{"deadlines then busy", []error{late, late, busy}, drivers.ErrBusy, 3},
-		{"always late gives up", []error{late}, drivers.ErrTimeout, 5},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			l := &lockAnswers{errs: c.errs}
-			if _, _, err := lockSettled(context.Background(), l, "k"); !errors.Is(err, c.want) {
-				t.Errorf("err = %v, want %v", err, c.want)
-			}
-			if l.calls != c.wantCalls {
-				t.Errorf("%d Lock calls, want %d", l.calls, c.wantCalls)
-			}
-		})
-	}
 }
 
 // TestRueidislockPausedMasterTimesOut: a master that does not answer

@@ -233,6 +233,18 @@ func unlockSettled(ctx context.Context, lease drivers.Lease) error {
 	return err
 }
 
+// LockSettled makes one Lock, asked again (at most 5 times) while it times
+// out: like a release, a try that a loaded machine let time out says nothing
+// about who holds the key. Any other answer is final.
+func LockSettled(ctx context.Context, l drivers.Locker, key string) (drivers.Lease, drivers.Attempt, error) {
+	for i := 0; ; i++ {
+		ls, att, err := l.Lock(ctx, key)
+		if i == 4 || drivers.Classify(ctx, att, err) != drivers.Timeout {
+			return ls, att, err
+		}
+	}
+}
+
 func extendAfterExpiry(t *testing.T, open Opener, opt Options) {
 	l := openClosed(t, open, opt.TTL)
 	ctx := context.Background()
