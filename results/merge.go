@@ -234,9 +234,9 @@ func SameConfig(a, b json.RawMessage) bool {
 	return norm(a) == norm(b)
 }
 
-// WriteHlog writes interval histograms (stamped in ms since the epoch) as a
-// standard interval log, atomically.
-func WriteHlog(path string, hs []*hdrhistogram.Histogram) error {
+// EncodeHlog is interval histograms (stamped in ms since the epoch) as a
+// standard interval log.
+func EncodeHlog(hs []*hdrhistogram.Histogram) ([]byte, error) {
 	var buf bytes.Buffer
 	w := hdrhistogram.NewHistogramLogWriter(&buf)
 	var base int64
@@ -246,13 +246,22 @@ func WriteHlog(path string, hs []*hdrhistogram.Histogram) error {
 	w.SetBaseTime(base)
 	for _, err := range []error{w.OutputLogFormatVersion(), w.OutputStartTime(base), w.OutputBaseTime(base), w.OutputLegend()} {
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, h := range hs {
 		if err := w.OutputIntervalHistogram(h); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return WriteFileAtomic(path, buf.Bytes())
+	return buf.Bytes(), nil
+}
+
+// WriteHlog writes EncodeHlog(hs) to path, atomically.
+func WriteHlog(path string, hs []*hdrhistogram.Histogram) error {
+	b, err := EncodeHlog(hs)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, b)
 }
