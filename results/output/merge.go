@@ -94,7 +94,7 @@ func (r MergeRequest) Merge() (*results.Summary, error) {
 		return nil, badInput{err}
 	}
 	sum, logs, err := results.Merge(dirs, r.Force)
-	if errors.Is(err, results.ErrConfigMismatch) || errors.Is(err, results.ErrNotConcurrent) || errors.Is(err, results.ErrDuplicateRun) {
+	if errors.Is(err, results.ErrConfigMismatch) || errors.Is(err, results.ErrNotConcurrent) || errors.Is(err, results.ErrDuplicateRun) || errors.Is(err, results.ErrInvalidSummary) {
 		return nil, badInput{fmt.Errorf("merge: %w", err)}
 	}
 	if err != nil {
