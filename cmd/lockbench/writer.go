@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/outpath"
+	"github.com/lockbench/lockbench/results/output"
 )
 
 // flagError names the flag of a path that cannot be used or written

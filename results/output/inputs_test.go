@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/outpath"
+	"github.com/lockbench/lockbench/results/output"
 )
 
 // inputs writes a run directory and a lone summary file into a temp dir.

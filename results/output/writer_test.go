@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/outpath"
+	"github.com/lockbench/lockbench/results/output"
 )
 
 func summary(t *testing.T) *results.Summary {
