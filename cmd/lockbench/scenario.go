@@ -31,6 +31,9 @@ func newScenarioCmd() *cobra.Command {
 				return nil
 			}
 			req.Name = args[0]
+			if err := (output.Writer{JSON: req.JSON, Stdout: cmd.OutOrStdout()}).Check(); req.JSON != "" && err != nil {
+				return usageError{flagError(err)}
+			}
 			picked, err := req.Pick()
 			if err != nil {
 				return fieldUsage(err, flags)
