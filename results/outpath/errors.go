@@ -24,7 +24,7 @@ type ConflictError struct {
 func (c *ConflictError) Error() string {
 	switch {
 	case c.Stdout:
-		return "is this command's stdout (give - to write the file to stdout instead of the table)"
+		return "is this command's stdout, which it writes already (give - to write there instead)"
 	case c.Input:
 		return fmt.Sprintf("is read by %s %q: writing it would destroy an input", c.Dest, c.Path)
 	}

@@ -123,6 +123,20 @@ func TestWriteFileKeepsLinks(t *testing.T) {
 			t.Errorf("target's mode became %v", st.Mode().Perm())
 		}
 	}
+	fifo := filepath.Join(dir, "fifo")
+	must(t, syscall.Mkfifo(fifo, 0o644))
+	got := make(chan string, 1)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	must(t, outpath.WriteFile(fifo, []byte("through the pipe")))
+	if s := <-got; s != "through the pipe" {
+		t.Errorf("the FIFO's reader got %q", s)
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v", err)
+	}
 	fresh := filepath.Join(dir, "fresh.json")
 	must(t, outpath.WriteFile(fresh, []byte("x")))
 	if st, _ := os.Stat(fresh); st.Mode().Perm() != 0o644 {
