@@ -18,13 +18,13 @@ func (e *Error) Unwrap() error { return e.Err }
 type ConflictError struct {
 	Dest, Path string // the other destination
 	Input      bool   // the other is an input of the call
-	Stdout     bool   // the other is the process's stdout
+	Stdout     bool   // the other is the process's stdout or stderr
 }
 
 func (c *ConflictError) Error() string {
 	switch {
 	case c.Stdout:
-		return "is this command's stdout, which it writes already (give - to write there instead)"
+		return "is this command's stdout or stderr, which it writes already (--json - puts the JSON on stdout)"
 	case c.Input:
 		return fmt.Sprintf("is read by %s %q: writing it would destroy an input", c.Dest, c.Path)
 	}

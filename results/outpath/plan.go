@@ -27,9 +27,10 @@ type Plan struct {
 	// ResultInputs: the Inputs are summary files, read with the .hlog files
 	// beside them.
 	ResultInputs bool
-	// Stdout is the process's stdout when it is a file; no file output may
-	// be it (it carries the table, CSV or JSON already).
-	Stdout *os.File
+	// Stdout and Stderr are the process's when they are files; no file
+	// output may be one of them (they carry the table, the progress line,
+	// warnings).
+	Stdout, Stderr *os.File
 }
 
 // Check refuses, as an *Error of the output's Dest: any output whose files
@@ -57,13 +58,19 @@ func (p Plan) Check() error {
 	for _, in := range p.InputDirs {
 		ins = append(ins, dirArea(in, []string{"summary.json", "config.json", "sweep.json", "*.hlog"}))
 	}
-	var stdout os.FileInfo
-	if p.Stdout != nil {
-		stdout, _ = p.Stdout.Stat()
+	var streams []os.FileInfo
+	for _, f := range []*os.File{p.Stdout, p.Stderr} {
+		if f != nil {
+			if st, err := f.Stat(); err == nil {
+				streams = append(streams, st)
+			}
+		}
 	}
 	for i, o := range outs {
-		if stdout != nil && o.info != nil && os.SameFile(o.info, stdout) {
-			return &Error{o.Dest, o.Path.Path, &ConflictError{Stdout: true}}
+		for _, st := range streams {
+			if o.info != nil && os.SameFile(o.info, st) {
+				return &Error{o.Dest, o.Path.Path, &ConflictError{Stdout: true}}
+			}
 		}
 		for _, in := range ins {
 			if o.overlaps(in) {

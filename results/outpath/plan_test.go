@@ -55,6 +55,7 @@ func TestPlanConflicts(t *testing.T) {
 		{"out is an input dir", outpath.Plan{InputDirs: runIn, Dirs: []outpath.Path{out(run)}}, "out", "input"},
 		{"json is stdout", outpath.Plan{Stdout: stdout, Files: []outpath.Path{js(stdout.Name())}}, "json", ""},
 		{"json links to stdout", outpath.Plan{Stdout: stdout, Files: []outpath.Path{js(filepath.Join(dir, "stdout-link"))}}, "json", ""},
+		{"json is stderr", outpath.Plan{Stderr: stdout, Files: []outpath.Path{js(stdout.Name())}}, "json", ""},
 		{"json - with stdout a file", outpath.Plan{Stdout: stdout, Files: []outpath.Path{js("-")}}, "", ""},
 		{"distinct", outpath.Plan{Inputs: []outpath.Path{in(key)}, Files: []outpath.Path{js(filepath.Join(dir, "s.json")), prof(filepath.Join(dir, "p"))},
 			Dirs: []outpath.Path{out(filepath.Join(dir, "d"))}, Stdout: stdout}, "", ""},

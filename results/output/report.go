@@ -19,13 +19,12 @@ when the directory holds one, and the config and versions of every input.`
 
 // CheckReport refuses, as an *Error of Dest "out", a report file that
 // cannot be written or that is one of inputs' files (a summary or interval
-// log read) or stdout (outpath.Plan).
+// log read), stdout or stderr (outpath.Plan).
 func CheckReport(stdout io.Writer, out string, inputs []string) error {
 	p := InputPlan(inputs)
 	p.Files = []outpath.Path{{Dest: "out", Path: out}}
-	if f, ok := stdout.(*os.File); ok {
-		p.Stdout = f
-	}
+	p.Stdout, _ = stdout.(*os.File)
+	p.Stderr = os.Stderr
 	return p.Check()
 }
 
