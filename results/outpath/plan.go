@@ -38,6 +38,13 @@ type Plan struct {
 // output, stdout), then a directory output that cannot be written
 // (CheckDir) and a file output that cannot (CheckFile).
 func (p Plan) Check() error {
+	for _, f := range p.Files { // what a file cannot be at all, before whom it collides with
+		if f.Path != "-" {
+			if _, _, err := target(f.Path); err != nil {
+				return &Error{f.Dest, f.Path, err}
+			}
+		}
+	}
 	var outs []area // directories first: a file is refused for what a directory holds
 	for _, d := range p.Dirs {
 		outs = append(outs, dirArea(d, nil))
@@ -53,10 +60,13 @@ func (p Plan) Check() error {
 		if p.ResultInputs {
 			dir := resolved(filepath.Dir(in.Path))
 			ins = append(ins, area{Path: in, self: dir, dir: dir, names: []string{"*.hlog"}})
+			ins = append(ins, existing(in, filepath.Dir(in.Path), "*.hlog")...)
 		}
 	}
+	read := []string{"summary.json", "config.json", "sweep.json", "*.hlog"}
 	for _, in := range p.InputDirs {
-		ins = append(ins, dirArea(in, []string{"summary.json", "config.json", "sweep.json", "*.hlog"}))
+		ins = append(ins, dirArea(in, read))
+		ins = append(ins, existing(in, in.Path, read...)...)
 	}
 	var streams []os.FileInfo
 	for _, f := range []*os.File{p.Stdout, p.Stderr} {
@@ -114,6 +124,21 @@ func fileArea(p Path) area {
 		a.info = st
 	}
 	return a
+}
+
+// existing are the files of dir matching patterns, each an area of in
+// (so that a hard link to one of them is it).
+func existing(in Path, dir string, patterns ...string) []area {
+	var out []area
+	for _, pat := range patterns {
+		names, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, n := range names {
+			a := fileArea(Path{Dest: in.Dest, Path: n})
+			a.Path = in
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // dirArea is a directory's files of names; nil: every name a result,

@@ -23,6 +23,7 @@ func TestPlanConflicts(t *testing.T) {
 	must(t, os.Symlink(key, filepath.Join(dir, "key-link")))
 	must(t, os.Link(key, filepath.Join(dir, "key-hard")))
 	must(t, os.Symlink(run, filepath.Join(dir, "run-link")))
+	must(t, os.Link(filepath.Join(run, "summary.json"), filepath.Join(dir, "summary-hard")))
 	stdout, err := os.Create(filepath.Join(dir, "stdout.txt"))
 	must(t, err)
 	defer stdout.Close()
@@ -51,6 +52,7 @@ func TestPlanConflicts(t *testing.T) {
 		{"report over the input's summary by a linked dir", outpath.Plan{InputDirs: runIn, Files: []outpath.Path{out(filepath.Join(dir, "run-link", "summary.json"))}}, "out", "input"},
 		{"report over a summary file's hlog", outpath.Plan{ResultInputs: true, Inputs: []outpath.Path{{Dest: "input", Path: filepath.Join(run, "summary.json")}},
 			Files: []outpath.Path{out(filepath.Join(run, "x.cycle.hlog"))}}, "out", "input"},
+		{"report over a hard link of the input's summary", outpath.Plan{InputDirs: runIn, Files: []outpath.Path{out(filepath.Join(dir, "summary-hard"))}}, "out", "input"},
 		{"report beside the input", outpath.Plan{InputDirs: runIn, Files: []outpath.Path{out(filepath.Join(run, "report.html"))}}, "", ""},
 		{"out is an input dir", outpath.Plan{InputDirs: runIn, Dirs: []outpath.Path{out(run)}}, "out", "input"},
 		{"json is stdout", outpath.Plan{Stdout: stdout, Files: []outpath.Path{js(stdout.Name())}}, "json", ""},
