@@ -281,12 +281,3 @@ func EncodeHlog(hs []*hdrhistogram.Histogram) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
-// WriteHlog writes EncodeHlog(hs) to path, atomically.
-func WriteHlog(path string, hs []*hdrhistogram.Histogram) error {
-	b, err := EncodeHlog(hs)
-	if err != nil {
-		return err
-	}
-	return WriteFileAtomic(path, b)
-}
