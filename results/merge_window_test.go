@@ -110,6 +110,13 @@ func TestMergeRefusesInvalidInput(t *testing.T) {
 			}
 		})
 	}
+	// Negative where it is honest: a validity margin, an error in the warmup.
+	honest := paced("h", t0, 3, 1000, 100).Summary
+	honest.Runs[0].ValidityMarginUS = &Percentiles{P50: -20}
+	honest.Runs[0].ErrorsByMaster = []MasterErrors{{Master: "m1", Index: 1, Errors: 1, FirstS: -0.5}}
+	if err := honest.Validate(); err != nil {
+		t.Fatalf("a summary with a negative validity margin and warmup error time: %v", err)
+	}
 	// Merge's own output is valid input again.
 	a, b := paced("a", t0, 3, 1000, 100), paced("b", t0+300, 3, 1000, 100)
 	b.Summary.Host.Hostname = "other"
