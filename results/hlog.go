@@ -10,6 +10,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/lockbench/lockbench/results/outpath"
 )
 
 // IntervalLog keeps one HdrHistogram interval log (.hlog, the standard
@@ -114,17 +116,16 @@ func Slug(run string) string {
 	}, run)
 }
 
-// WriteDir writes <run>.<op>.hlog (and, open loop, <run>.<op>.service.hlog)
-// for every op that recorded anything into dir, each atomically, and returns
-// the file names.
-func (l *IntervalLog) WriteDir(dir, run string) ([]string, error) {
+// Files are the interval log files of run: <run>.<op>.hlog (and, open
+// loop, <run>.<op>.service.hlog) for every op that recorded anything.
+func (l *IntervalLog) Files(run string) ([]outpath.NamedFile, error) {
 	if l.err != nil {
 		return nil, fmt.Errorf("results: interval log: %w", l.err)
 	}
 	if l.n == 0 {
 		return nil, nil // nothing was measured
 	}
-	var names []string
+	var files []outpath.NamedFile
 	for kind := range l.bufs {
 		for op := range l.bufs[kind] {
 			if l.writers[kind][op] == nil || l.counts[kind][op] == 0 && Op(op) == OpExtend {
@@ -134,11 +135,24 @@ func (l *IntervalLog) WriteDir(dir, run string) ([]string, error) {
 			if kind == kindService {
 				name = strings.TrimSuffix(name, ".hlog") + ".service.hlog"
 			}
-			if err := WriteFileAtomic(filepath.Join(dir, name), l.bufs[kind][op].Bytes()); err != nil {
-				return names, err
-			}
-			names = append(names, name)
+			files = append(files, outpath.NamedFile{Name: name, Data: l.bufs[kind][op].Bytes()})
 		}
+	}
+	return files, nil
+}
+
+// WriteDir writes Files into dir, each atomically, and returns their names.
+func (l *IntervalLog) WriteDir(dir, run string) ([]string, error) {
+	files, err := l.Files(run)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, f := range files {
+		if err := WriteFileAtomic(filepath.Join(dir, f.Name), f.Data); err != nil {
+			return names, err
+		}
+		names = append(names, f.Name)
 	}
 	return names, nil
 }

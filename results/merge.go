@@ -57,12 +57,19 @@ var ErrNotConcurrent = errors.New("results: runs did not overlap in time")
 // Merge combines runs measured at the same time (several machines, or
 // parallel processes of one run): histograms are merged from the interval
 // logs, never percentiles averaged; counts are summed; throughput is
-// recomputed over the window every input was measuring. force merges
-// different configs and runs that did not overlap (throughput is then total
-// work over total time).
+// recomputed over the window every input was measuring, from the part of
+// each input interval that lies in it (countOver). force merges different
+// configs and runs that did not overlap (throughput is then total work
+// over total time). An input that does not Validate is refused (an error
+// wrapping ErrInvalidSummary).
 func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 	if len(dirs) < 2 {
 		return nil, nil, fmt.Errorf("results: merge needs at least two runs")
+	}
+	for _, d := range dirs {
+		if err := d.Summary.Validate(); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", d.label(), err)
+		}
 	}
 	if err := checkDistinct(dirs); err != nil {
 		return nil, nil, err
@@ -160,10 +167,12 @@ func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
 	if winEnd > winStart && winStart != math.MinInt64 {
 		secs := float64(winEnd-winStart) / 1e3
 		m.DurationS = secs
-		m.Throughput = Throughput{
-			CyclesPerS:   float64(countIn(merged[OpCycle.String()], winStart, winEnd)) / secs,
-			AttemptsPerS: float64(countIn(merged[OpAcquire.String()], winStart, winEnd)) / secs,
+		var cycles, attempts float64
+		for _, l := range logs {
+			cycles += countOver(l[OpCycle.String()], winStart, winEnd)
+			attempts += countOver(l[OpAcquire.String()], winStart, winEnd)
 		}
+		m.Throughput = Throughput{CyclesPerS: cycles / secs, AttemptsPerS: attempts / secs}
 		m.Window = &Window{Start: time.UnixMilli(winStart).UTC(), End: time.UnixMilli(winEnd).UTC()}
 		return m, merged, nil
 	}
@@ -178,13 +187,17 @@ func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
 	return m, merged, nil
 }
 
-// alignIntervals merges the inputs' intervals that start in the same
-// second, so the merged log keeps one interval per second.
+// alignIntervals files the inputs' intervals under the second their
+// midpoint lies in and merges each second's, so the merged log keeps one
+// interval per second and its intervals never overlap. A merged interval
+// spans what its inputs spanned, clipped to its second: inputs started
+// 0.4 s apart give [1 s, 2 s] holding both runs' second, not [1 s, 2.4 s]
+// (whose rate would be understated) nor two overlapping intervals.
 func alignIntervals(inputs [][]*hdrhistogram.Histogram) []*hdrhistogram.Histogram {
 	by := map[int64]*hdrhistogram.Histogram{}
 	for _, hs := range inputs {
 		for _, h := range hs {
-			sec := (h.StartTimeMs() + 500) / 1000
+			sec := (h.StartTimeMs() + h.EndTimeMs()) / 2 / 1000
 			t, ok := by[sec]
 			if !ok {
 				t = NewHistogram()
@@ -194,8 +207,8 @@ func alignIntervals(inputs [][]*hdrhistogram.Histogram) []*hdrhistogram.Histogra
 				by[sec] = t
 			}
 			t.Merge(h)
-			t.SetStartTimeMs(min(t.StartTimeMs(), h.StartTimeMs()))
-			t.SetEndTimeMs(max(t.EndTimeMs(), h.EndTimeMs()))
+			t.SetStartTimeMs(max(sec*1000, min(t.StartTimeMs(), h.StartTimeMs())))
+			t.SetEndTimeMs(min(sec*1000+1000, max(t.EndTimeMs(), h.EndTimeMs())))
 		}
 	}
 	out := make([]*hdrhistogram.Histogram, 0, len(by))
@@ -206,12 +219,24 @@ func alignIntervals(inputs [][]*hdrhistogram.Histogram) []*hdrhistogram.Histogra
 	return out
 }
 
-// countIn counts the values of intervals whose midpoint lies in [from, to].
-func countIn(hs []*hdrhistogram.Histogram, from, to int64) int64 {
-	var n int64
+// countOver is how many of the values of intervals hs fell in [from, to]
+// (ms): each interval's count in proportion to the part of its own span
+// that lies there, its values being spread over its span as far as anyone
+// can know. Intervals of different inputs start at different instants, so
+// only their real spans, not the seconds they are filed under, say what a
+// window holds.
+func countOver(hs []*hdrhistogram.Histogram, from, to int64) float64 {
+	var n float64
 	for _, h := range hs {
-		if mid := (h.StartTimeMs() + h.EndTimeMs()) / 2; mid >= from && mid <= to {
-			n += h.TotalCount()
+		s, e := h.StartTimeMs(), h.EndTimeMs()
+		lo, hi := max(s, from), min(e, to)
+		switch {
+		case e <= s: // no span: counted where it stands
+			if s >= from && s <= to {
+				n += float64(h.TotalCount())
+			}
+		case hi > lo:
+			n += float64(h.TotalCount()) * float64(hi-lo) / float64(e-s)
 		}
 	}
 	return n
@@ -234,9 +259,9 @@ func SameConfig(a, b json.RawMessage) bool {
 	return norm(a) == norm(b)
 }
 
-// WriteHlog writes interval histograms (stamped in ms since the epoch) as a
-// standard interval log, atomically.
-func WriteHlog(path string, hs []*hdrhistogram.Histogram) error {
+// EncodeHlog is interval histograms (stamped in ms since the epoch) as a
+// standard interval log.
+func EncodeHlog(hs []*hdrhistogram.Histogram) ([]byte, error) {
 	var buf bytes.Buffer
 	w := hdrhistogram.NewHistogramLogWriter(&buf)
 	var base int64
@@ -246,13 +271,13 @@ func WriteHlog(path string, hs []*hdrhistogram.Histogram) error {
 	w.SetBaseTime(base)
 	for _, err := range []error{w.OutputLogFormatVersion(), w.OutputStartTime(base), w.OutputBaseTime(base), w.OutputLegend()} {
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, h := range hs {
 		if err := w.OutputIntervalHistogram(h); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return WriteFileAtomic(path, buf.Bytes())
+	return buf.Bytes(), nil
 }

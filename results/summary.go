@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/lockbench/lockbench/results/outpath"
 )
 
 // Schema names the summary format; outside tools and gates read it.
@@ -254,30 +255,10 @@ func (s *Summary) WriteJSONTo(stdout io.Writer, path string) error {
 	return WriteFileAtomic(path, b)
 }
 
-// WriteFileAtomic writes b to path via a temp file in the same directory,
-// renamed into place; on any failure the temp file is removed.
-func WriteFileAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; results are for sharing (CI artefacts).
-	_ = f.Chmod(0o644)
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name()) // e.g. path is a directory: leave nothing behind
-		return err
-	}
-	return nil
-}
+// WriteFileAtomic writes b to path as every lockbench output file is
+// written (outpath.WriteFile): a temp file beside the target renamed into
+// place, through symlinks (which stay links); nothing left on failure.
+func WriteFileAtomic(path string, b []byte) error { return outpath.WriteFile(path, b) }
 
 // ReadSummary loads a summary JSON.
 func ReadSummary(path string) (*Summary, error) {

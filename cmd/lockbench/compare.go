@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/flagtag"
@@ -38,11 +39,11 @@ func newCompareCmd() *cobra.Command {
   lockbench compare --repeat 3 --workloads uncontended --json rounds.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			cc.Base.setIO(cmd)
 			plan, err := cc.plan(cmd)
 			if err != nil {
 				return err
 			}
-			cc.Base.setIO(cmd)
 			return runCompare(cmd.Context(), cmd.OutOrStdout(), cc, plan)
 		},
 	}
@@ -73,7 +74,10 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 			return nil, usagef("--%s: empty list", flag)
 		}
 	}
-	if err := checkOutputFile("--cpuprofile", cc.CPUProfile); err != nil {
+	if cc.CPUProfile == "-" {
+		return nil, usagef("--cpuprofile -: want a file (stdout carries the table)")
+	}
+	if err := cc.Base.checkOutputs(cc.profilePath()...); err != nil {
 		return nil, err
 	}
 	if cc.Repeat == 0 { // the library's zero value is its default, 1
@@ -102,6 +106,11 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 // all of it, or after Ctrl-C the cells done (the one in progress kept with
 // interrupted=true).
 func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *compare.Plan) error {
+	release, err := cc.Base.claimOut()
+	if err != nil {
+		return err
+	}
+	defer release()
 	stopProfile, err := output.CPUProfile(cc.CPUProfile)
 	if err != nil {
 		return flagError(err)
@@ -125,7 +134,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return errInterruptedEarly
 	}
 	if len(sum.Runs) > 0 || runErr == nil {
-		if err := flagError(res.Write(cc.Base.Writer(stdout), sum)); err != nil {
+		if err := flagError(res.Write(cc.Base.writer(stdout), sum)); err != nil {
 			return err
 		}
 	}
@@ -136,4 +145,12 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return errInterrupted
 	}
 	return checkFailures(cc.Base.errOut(), cc.Base, sum.Runs)
+}
+
+// profilePath is --cpuprofile as an output of the call, when given.
+func (cc *compareConfig) profilePath() []outpath.Path {
+	if cc.CPUProfile == "" {
+		return nil
+	}
+	return []outpath.Path{{Dest: "cpuprofile", Path: cc.CPUProfile}}
 }

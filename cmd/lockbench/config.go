@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/flagtag"
@@ -26,6 +27,7 @@ type RunConfig struct {
 	// tests run commands in-process); nil is os.Stdout, os.Stderr.
 	stdout, stderr io.Writer
 	metrics        *prom.Exporter // set by startMetrics; nil: no --metrics-addr
+	outDir         *outpath.Dir   // --out claimed by claimOut; nil: not claimed
 }
 
 // newRunConfig is cell with the CLI's defaults.
@@ -57,10 +59,7 @@ func (c *RunConfig) validate() error {
 	if err := c.Config.Validate(); err != nil {
 		return fieldUsage(err)
 	}
-	if err := c.Writer(nil).Check(); err != nil {
-		return usageError{flagError(err)}
-	}
-	return nil
+	return c.checkOutputs()
 }
 
 // out is where tables and stdout JSON go.

@@ -17,7 +17,7 @@ func newMergeCmd() *cobra.Command {
 		Short: "Merge runs measured at the same time (several machines or processes) from their .hlog files",
 		Long:  output.MergeHelp,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			req.Inputs = args
+			req.Inputs, req.Log = args, cmd.ErrOrStderr()
 			if err := req.Validate(); errors.Is(err, output.ErrNoOut) {
 				return usagef("merge: -o/--out DIR is required")
 			} else if err != nil {

@@ -22,8 +22,8 @@ func newReportCmd() *cobra.Command {
 			if out == "" {
 				return usagef("report: -o/--out FILE is required (- for stdout)")
 			}
-			if err := checkOutputFile("--out", out); err != nil {
-				return err
+			if err := output.CheckReport(cmd.OutOrStdout(), out, args); err != nil {
+				return usageError{flagError(err)}
 			}
 			err := output.WriteReport(cmd.OutOrStdout(), out, title, time.Now(), args)
 			if e := new(output.Error); errors.As(err, &e) && e.Dest == "report" {

@@ -19,10 +19,10 @@ func newRunCmd() *cobra.Command {
 		Long:  lab.Help,
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg.setIO(cmd)
 			if err := cfg.validate(); err != nil {
 				return err
 			}
-			cfg.setIO(cmd)
 			return runOne(cmd.Context(), cfg)
 		},
 	}
@@ -32,6 +32,11 @@ func newRunCmd() *cobra.Command {
 
 // runOne is `lockbench run`: up, measure, write, down.
 func runOne(ctx context.Context, cfg RunConfig) error {
+	release, err := cfg.claimOut()
+	if err != nil {
+		return err
+	}
+	defer release()
 	l, sum, closeLab, err := openLab(ctx, &cfg, cfg)
 	if err != nil {
 		return err
@@ -46,7 +51,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	}
 	sum.Runs = []results.Run{m.Run}
 	sum.Interrupted = ctx.Err() != nil
-	if err := flagError(cfg.Writer(cfg.out()).Write(sum, lab.Logs([]lab.Cell{m}))); err != nil {
+	if err := flagError(cfg.writer(cfg.out()).Write(sum, lab.Logs([]lab.Cell{m}))); err != nil {
 		return err
 	}
 	if sum.Interrupted {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,6 +32,9 @@ func newScenarioCmd() *cobra.Command {
 				return nil
 			}
 			req.Name = args[0]
+			if err := checkScenarioJSON(cmd, req.JSON); err != nil {
+				return err
+			}
 			picked, err := req.Pick()
 			if err != nil {
 				return fieldUsage(err, flags)
@@ -58,3 +62,17 @@ func newScenarioCmd() *cobra.Command {
 
 // runScenario measures one scenario (a seam for the CLI's tests).
 var runScenario = scenario.Run
+
+// checkScenarioJSON is --json checked against the command's stdout and
+// stderr (outpath.Plan), as a usage error naming the flag.
+func checkScenarioJSON(cmd *cobra.Command, path string) error {
+	if path == "" {
+		return nil
+	}
+	p := output.Writer{JSON: path, Stdout: cmd.OutOrStdout()}.Plan()
+	p.Stderr, _ = cmd.ErrOrStderr().(*os.File)
+	if err := p.Check(); err != nil {
+		return usageError{flagError(err)}
+	}
+	return nil
+}

@@ -32,10 +32,10 @@ func newSweepCmd() *cobra.Command {
   lockbench sweep --by workers --start 1 --factor 2 --slo 1ms`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			sc.Base.setIO(cmd)
 			if err := sc.validate(); err != nil {
 				return err
 			}
-			sc.Base.setIO(cmd)
 			return runSweep(cmd.Context(), sc)
 		},
 	}
@@ -65,6 +65,11 @@ func (sc *SweepConfig) validate() error {
 
 // runSweep brings the servers up once and sweeps each strategy on them.
 func runSweep(ctx context.Context, sc SweepConfig) error {
+	release, err := sc.Base.claimOut()
+	if err != nil {
+		return err
+	}
+	defer release()
 	l, sum, closeLab, err := openLab(ctx, &sc.Base, sc)
 	if err != nil {
 		return err
@@ -81,7 +86,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return errInterruptedEarly
 	}
 	res.AddTo(sum)
-	w := sc.Base.Writer(sc.Base.out())
+	w := sc.Base.writer(sc.Base.out())
 	sweep.Table(&w, res, sc.Config, sc.Base.errOut())
 	if err := flagError(w.Write(sum, lab.Logs(res.Cells))); err != nil {
 		return err

@@ -3,25 +3,105 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
+	"os"
 
+	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/results/output"
 )
 
-// flagError names the flag of a failed write or read: --json, --out or
-// --cpuprofile, other destinations (a command's inputs) as they are.
+// flagError names the flag of a path that cannot be used or written
+// (an *output.Error of an output, or of an input given by flag); other
+// destinations (a command's positional inputs) are named as they are.
 func flagError(err error) error {
 	var e *output.Error
-	if errors.As(err, &e) && (e.Dest == "json" || e.Dest == "out" || e.Dest == "cpuprofile") {
-		return fmt.Errorf("--%s %q: %w", e.Dest, e.Path, e.Err)
+	if !errors.As(err, &e) || !isFlagDest(e.Dest) {
+		return err
 	}
-	return err
+	var c *outpath.ConflictError
+	if errors.As(e.Err, &c) && !c.Stdout {
+		other := fmt.Sprintf("%s %q", destName(c.Dest), c.Path)
+		if c.Input {
+			return fmt.Errorf("--%s %q: is read by %s: writing it would destroy an input", e.Dest, e.Path, other)
+		}
+		return fmt.Errorf("--%s %q: is also written by %s: one of them would be lost", e.Dest, e.Path, other)
+	}
+	return fmt.Errorf("--%s %q: %w", e.Dest, e.Path, e.Err)
 }
 
-// checkOutputFile is output.CheckFile as a usage error naming the flag; an
-// unset flag ("") passes.
-func checkOutputFile(flag, path string) error {
-	if err := output.CheckFile(path); err != nil && path != "" {
-		return usagef("%s %q: %v", flag, path, err)
+// inputFlags are the flags naming files a run reads (RunConfig.outputPlan).
+var inputFlags = []string{"redis-password-file", "tls-ca-cert", "tls-cert", "tls-key", "etcd-cacert", "etcd-cert", "etcd-key"}
+
+func isFlagDest(dest string) bool {
+	switch dest {
+	case "json", "out", "cpuprofile":
+		return true
+	}
+	for _, f := range inputFlags {
+		if dest == f {
+			return true
+		}
+	}
+	return false
+}
+
+// destName is a destination as the user gave it: a flag, or the word for
+// positional inputs.
+func destName(dest string) string {
+	if isFlagDest(dest) {
+		return "--" + dest
+	}
+	return dest
+}
+
+// outputPlan is c's outputs (--json, --out, and extra ones such as
+// --cpuprofile) with the files it reads (the password and certificate
+// files), to be checked together (outpath.Plan).
+func (c *RunConfig) outputPlan(extra ...outpath.Path) outpath.Plan {
+	p := c.Writer(c.out()).Plan()
+	p.Stderr, _ = c.errOut().(*os.File)
+	p.Files = append(p.Files, extra...)
+	t := c.Topology
+	for i, path := range []string{t.RedisAuth.PasswordFile, t.RedisAuth.TLS.CACert, t.RedisAuth.TLS.Cert, t.RedisAuth.TLS.Key,
+		t.EtcdAccess.CACert, t.EtcdAccess.Cert, t.EtcdAccess.Key} {
+		if path != "" {
+			p.Inputs = append(p.Inputs, outpath.Path{Dest: inputFlags[i], Path: path})
+		}
+	}
+	return p
+}
+
+// checkOutputs is c's outputPlan checked, as a usage error naming the flag.
+func (c *RunConfig) checkOutputs(extra ...outpath.Path) error {
+	if err := c.outputPlan(extra...).Check(); err != nil {
+		return usageError{flagError(err)}
 	}
 	return nil
+}
+
+// claimOut claims --out for the whole command (output.Writer.ClaimOut):
+// bad input when another run holds it or it holds files lockbench did not
+// write. The writer of the result takes the claim (writer); an earlier
+// result being replaced is said on the log.
+func (c *RunConfig) claimOut() (release func(), err error) {
+	w := c.Writer(c.out())
+	release, err = w.ClaimOut()
+	if err != nil {
+		return nil, usageError{flagError(err)}
+	}
+	c.outDir = w.Dir
+	if w.Dir != nil && w.Dir.Earlier() {
+		if log := c.log(); log != nil {
+			fmt.Fprintf(log, "replacing the earlier result lockbench wrote in %s\n", c.Out)
+		}
+	}
+	return release, nil
+}
+
+// writer is the Writer of c's result, printing on stdout, writing into the
+// claimed --out.
+func (c *RunConfig) writer(stdout io.Writer) output.Writer {
+	w := c.Writer(stdout)
+	w.Dir = c.outDir
+	return w
 }

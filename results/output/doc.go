@@ -2,9 +2,10 @@
 // the runs table (or CSV, or Go benchmark lines) on stdout, the summary
 // JSON file, and an output directory (summary.json, config.json, one
 // interval log per run and op, a command's own extra files). run, compare,
-// sweep, scenario and merge all write through Writer, so the files, their
-// atomic writes and the pruning of a reused directory are the same
-// everywhere.
+// sweep, scenario and merge all write through Writer, and every path is
+// checked and written by results/outpath's one policy (conflicts refused
+// before anything starts, atomic writes through symlinks, an output
+// directory owned through its manifest and lock), the same everywhere.
 //
 // Options are a measuring command's output settings (format, files,
 // progress, Prometheus address) with their checks and the Writer built
@@ -12,7 +13,7 @@
 //
 // It also reads what report and merge take in and writes what they make
 // (ReadReport, WriteReport, MergeRequest). It imports results,
-// results/capacity and results/prom only; it binds no flags: its request
+// results/capacity, results/outpath and results/prom only; it binds no flags: its request
 // types carry flag tags (workloads/flagtag), its errors name the
 // destination (Error.Dest) or the field (*results.FieldError), and the CLI
 // names the flag.

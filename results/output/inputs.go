@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/results/outpath"
 )
 
 // ReadReport is the HTML report of inputs: run directories (summary.json,
@@ -68,7 +69,7 @@ func ReadMergeInputs(out string, inputs []string) ([]*results.RunDir, error) {
 		if err != nil {
 			return nil, &Error{Dest: "merge", Path: in, Err: err}
 		}
-		if err := Outside(out, d.Dir); err != nil {
+		if err := outpath.Outside(out, d.Dir); err != nil {
 			return nil, &Error{Dest: "out", Path: out, Err: err}
 		}
 		dirs = append(dirs, d)
@@ -77,11 +78,26 @@ func ReadMergeInputs(out string, inputs []string) ([]*results.RunDir, error) {
 }
 
 // WriteMerged writes a merged summary, its config and interval logs into
-// dir.
-func WriteMerged(dir string, sum *results.Summary, logs map[string]results.RunLogs) error {
+// the claimed directory d.
+func WriteMerged(d *outpath.Dir, sum *results.Summary, logs map[string]results.RunLogs) error {
 	l := make(map[string]Logs, len(logs))
 	for name, rl := range logs {
 		l[name] = MergedLogs(rl)
 	}
-	return Writer{Out: dir, NoTable: true}.Write(sum, l)
+	return Writer{Out: d.Path(), Dir: d, NoTable: true}.Write(sum, l)
+}
+
+// InputPlan is paths as a command's inputs: run directories and summary
+// files (read with the .hlog files beside them), each of Dest "input".
+func InputPlan(paths []string) outpath.Plan {
+	p := outpath.Plan{ResultInputs: true}
+	for _, in := range paths {
+		ip := outpath.Path{Dest: "input", Path: in}
+		if st, err := os.Stat(in); err == nil && st.IsDir() {
+			p.InputDirs = append(p.InputDirs, ip)
+		} else {
+			p.Inputs = append(p.Inputs, ip)
+		}
+	}
+	return p
 }

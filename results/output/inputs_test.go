@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/results/output"
 )
 
@@ -97,7 +98,12 @@ func TestReadMergeInputs(t *testing.T) {
 // TestWriteMerged: a merged result is a run directory again.
 func TestWriteMerged(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "merged")
-	if err := output.WriteMerged(out, summary(t), nil); err != nil {
+	d, err := outpath.Claim(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Release()
+	if err := output.WriteMerged(d, summary(t), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.json")); err != nil {

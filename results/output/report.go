@@ -3,9 +3,10 @@ package output
 import (
 	"bytes"
 	"io"
+	"os"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/outpath"
 )
 
 // ReportHelp is what the HTML report of ReadReport shows: lockbench
@@ -16,11 +17,25 @@ latency distribution of every op on HdrHistogram's 1/(1-p) percentile axis,
 throughput and p99 over time (from the .hlog files), the capacity sweep
 when the directory holds one, and the config and versions of every input.`
 
+// CheckReport refuses, as an *Error of Dest "out", a report file that
+// cannot be written or that is one of inputs' files (a summary or interval
+// log read), stdout or stderr (outpath.Plan).
+func CheckReport(stdout io.Writer, out string, inputs []string) error {
+	p := InputPlan(inputs)
+	p.Files = []outpath.Path{{Dest: "out", Path: out}}
+	p.Stdout, _ = stdout.(*os.File)
+	p.Stderr = os.Stderr
+	return p.Check()
+}
+
 // WriteReport renders the report of inputs (ReadReport) as one HTML page
-// and writes it to the file out (atomically), or to stdout for "-". An
-// input that does not read is an *Error of Dest "report", a failed write
-// to out one of Dest "out".
+// and writes it to the file out (outpath.WriteFile: atomically, through
+// symlinks), or to stdout for "-". An input that does not read is an
+// *Error of Dest "report", a failed write to out one of Dest "out".
 func WriteReport(stdout io.Writer, out, title string, generated time.Time, inputs []string) error {
+	if err := CheckReport(stdout, out, inputs); err != nil {
+		return err
+	}
 	rep, err := ReadReport(title, generated, inputs)
 	if err != nil {
 		return err
@@ -33,8 +48,8 @@ func WriteReport(stdout io.Writer, out, title string, generated time.Time, input
 		_, err := stdout.Write(buf.Bytes())
 		return err
 	}
-	if err := results.WriteFileAtomic(out, buf.Bytes()); err != nil {
-		return &Error{"out", out, err}
+	if err := outpath.WriteFile(out, buf.Bytes()); err != nil {
+		return &Error{Dest: "out", Path: out, Err: err}
 	}
 	return nil
 }

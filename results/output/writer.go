@@ -2,14 +2,12 @@ package output
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/outpath"
 )
 
 // Formats of stdout.
@@ -19,10 +17,10 @@ const (
 	GoBench = "gobench" // Go benchmark lines, for benchstat and CI actions
 )
 
-// Logs writes one run's interval logs into dir and names the files it
-// wrote; *results.IntervalLog is one, MergedLogs another.
+// Logs are one run's interval log files, named as they are written into
+// an output directory; *results.IntervalLog is one, MergedLogs another.
 type Logs interface {
-	WriteDir(dir, run string) ([]string, error)
+	Files(run string) ([]outpath.NamedFile, error)
 }
 
 // Writer is where one command's result goes. The zero value writes the
@@ -35,9 +33,13 @@ type Writer struct {
 	// JSON is the summary file; "-" is stdout instead of the table.
 	JSON string
 	// Out is a directory: summary.json, config.json, the interval logs and
-	// Files. A directory being reused loses the logs and extra files of an
-	// earlier result, so it holds one result at a time.
+	// Files. It holds one result at a time: a result lockbench wrote there
+	// earlier is replaced (its logs and extra files too); a file it did not
+	// write is never overwritten or removed (outpath.Claim).
 	Out string
+	// Dir is Out claimed for the whole command (ClaimOut); nil: Write
+	// claims Out for the write.
+	Dir *outpath.Dir
 	// TableOptions are the runs table's columns and width (MaxWidth 0: a
 	// terminal's width when stdout is one, else results.TableWidth).
 	TableOptions results.TableOptions
@@ -49,14 +51,9 @@ type Writer struct {
 	Files map[string]any
 }
 
-// Error is a failed write, naming its destination: "json" or "out".
-type Error struct {
-	Dest, Path string
-	Err        error
-}
-
-func (e *Error) Error() string { return fmt.Sprintf("%s %q: %v", e.Dest, e.Path, e.Err) }
-func (e *Error) Unwrap() error { return e.Err }
+// Error is a path that cannot be used or written, naming its destination:
+// "json", "out", "cpuprofile", or an input ("report", "merge", "input").
+type Error = outpath.Error
 
 // Write prints sum on stdout, then writes the JSON file and the output
 // directory. logs are the runs' interval logs by run name (nil entries
@@ -71,12 +68,12 @@ func (w Writer) Write(sum *results.Summary, logs map[string]Logs) error {
 	}
 	if w.JSON != "" {
 		if err := writeJSON(stdout, w.JSON, sum); err != nil {
-			return &Error{"json", w.JSON, err}
+			return &Error{Dest: "json", Path: w.JSON, Err: err}
 		}
 	}
 	if w.Out != "" {
 		if err := w.writeDir(sum, logs); err != nil {
-			return &Error{"out", w.Out, err}
+			return &Error{Dest: "out", Path: w.Out, Err: err}
 		}
 	}
 	return nil
@@ -118,16 +115,20 @@ func writeJSON(stdout io.Writer, path string, sum *results.Summary) error {
 	return err
 }
 
-// writeDir writes the directory: interval logs first, so a summary.json
-// always has its logs beside it; then what an earlier result left and this
-// one did not replace is removed; then the extra files, summary.json and
-// config.json.
+// writeDir makes the directory's result, in this order: the interval logs
+// (so a summary.json always has its logs beside it), the extra files,
+// summary.json and config.json. What an earlier result lockbench wrote
+// there and this one does not replace is removed.
 func (w Writer) writeDir(sum *results.Summary, logs map[string]Logs) error {
-	dir := w.Out
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	d := w.Dir
+	if d == nil {
+		var err error
+		if d, err = outpath.Claim(w.Out); err != nil {
+			return err
+		}
+		defer d.Release()
 	}
-	keep := map[string]bool{}
+	var files []outpath.NamedFile
 	names := make([]string, 0, len(logs))
 	for n := range logs {
 		names = append(names, n)
@@ -137,105 +138,60 @@ func (w Writer) writeDir(sum *results.Summary, logs map[string]Logs) error {
 		if logs[n] == nil {
 			continue
 		}
-		files, err := logs[n].WriteDir(dir, n)
+		fs, err := logs[n].Files(n)
 		if err != nil {
 			return err
 		}
-		for _, f := range files {
-			keep[f] = true
-		}
+		files = append(files, fs...)
 	}
-	if err := prune(dir, keep); err != nil {
-		return err
+	extra := make([]string, 0, len(w.Files))
+	for n := range w.Files {
+		extra = append(extra, n)
 	}
-	for name, v := range w.Files {
-		if err := writeIndented(filepath.Join(dir, name), v); err != nil {
+	sort.Strings(extra)
+	for _, n := range extra {
+		b, err := indented(w.Files[n])
+		if err != nil {
 			return err
 		}
+		files = append(files, outpath.NamedFile{Name: n, Data: b})
 	}
-	if err := sum.WriteJSON(filepath.Join(dir, "summary.json")); err != nil {
-		return err
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"summary.json", sum}, {"config.json", sum.Config}} {
+		b, err := indented(f.v)
+		if err != nil {
+			return err
+		}
+		files = append(files, outpath.NamedFile{Name: f.name, Data: b})
 	}
-	return writeIndented(filepath.Join(dir, "config.json"), sum.Config)
+	return d.Replace(files)
 }
 
-func writeIndented(path string, v any) error {
+func indented(v any) ([]byte, error) {
 	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return results.WriteFileAtomic(path, append(b, '\n'))
-}
-
-// extraFiles are the files besides summary.json and config.json that a
-// command may write into an output directory.
-var extraFiles = []string{"sweep.json"}
-
-// prune removes from a directory being reused the artefacts of an earlier
-// result that this one did not replace: interval logs not in keep, extra
-// files (the command writes its own after), and temp files a killed writer
-// left. Files lockbench does not write are left alone.
-func prune(dir string, keep map[string]bool) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || keep[n] {
-			continue
-		}
-		if strings.HasSuffix(n, ".hlog") || isExtra(n) || isTemp(n) {
-			if err := os.Remove(filepath.Join(dir, n)); err != nil && !os.IsNotExist(err) {
-				errs = append(errs, err)
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return errs[0]
-	}
-	return nil
-}
-
-func isExtra(n string) bool {
-	for _, x := range extraFiles {
-		if n == x {
-			return true
-		}
-	}
-	return false
-}
-
-// isTemp matches results.WriteFileAtomic's temp names (".NAME.*") of the
-// files lockbench writes into an output directory.
-func isTemp(n string) bool {
-	for _, base := range append([]string{"summary.json", "config.json"}, extraFiles...) {
-		if strings.HasPrefix(n, "."+base+".") {
-			return true
-		}
-	}
-	return strings.HasPrefix(n, ".") && strings.Contains(n, ".hlog.")
+	return append(b, '\n'), err
 }
 
 // MergedLogs are a merged run's interval logs (histograms per op), as merge
 // read them.
 type MergedLogs results.RunLogs
 
-// WriteDir writes one <run>.<op>.hlog per op.
-func (m MergedLogs) WriteDir(dir, run string) ([]string, error) {
+// Files are one <run>.<op>.hlog per op.
+func (m MergedLogs) Files(run string) ([]outpath.NamedFile, error) {
 	ops := make([]string, 0, len(m))
 	for op := range m {
 		ops = append(ops, op)
 	}
 	sort.Strings(ops)
-	var names []string
+	var files []outpath.NamedFile
 	for _, op := range ops {
-		name := results.Slug(run) + "." + op + ".hlog"
-		if err := results.WriteHlog(filepath.Join(dir, name), m[op]); err != nil {
-			return names, err
+		b, err := results.EncodeHlog(m[op])
+		if err != nil {
+			return nil, err
 		}
-		names = append(names, name)
+		files = append(files, outpath.NamedFile{Name: results.Slug(run) + "." + op + ".hlog", Data: b})
 	}
-	return names, nil
+	return files, nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/results/output"
 )
 
@@ -27,12 +28,11 @@ func summary(t *testing.T) *results.Summary {
 	return sum
 }
 
-// fakeLogs writes one file per run, as an interval log would.
+// fakeLogs is one file per run, as an interval log would be.
 type fakeLogs struct{}
 
-func (fakeLogs) WriteDir(dir, run string) ([]string, error) {
-	name := results.Slug(run) + ".cycle.hlog"
-	return []string{name}, os.WriteFile(filepath.Join(dir, name), []byte("log"), 0o644)
+func (fakeLogs) Files(run string) ([]outpath.NamedFile, error) {
+	return []outpath.NamedFile{{Name: results.Slug(run) + ".cycle.hlog", Data: []byte("log")}}, nil
 }
 
 func ls(t *testing.T, dir string) []string {
@@ -79,22 +79,26 @@ func TestWriteStdout(t *testing.T) {
 	}
 }
 
-// TestWriteOutDir: a reused directory holds the new result only: stale
-// logs, an old sweep.json and temp files of a killed writer go, files
-// lockbench does not write stay, the extra files are written.
+// TestWriteOutDir: a reused directory holds the new result only: the
+// logs and sweep.json of the earlier result lockbench wrote there go, files
+// it did not write stay, the extra files are written.
 func TestWriteOutDir(t *testing.T) {
 	dir := t.TempDir()
-	for _, n := range []string{"old-run.cycle.hlog", "sweep.json", ".summary.json.123", ".x.hlog.456", "notes.txt"} {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte("old"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	old := summary(t)
+	old.Runs[0].Name = "old-run"
+	first := output.Writer{Stdout: io.Discard, Out: dir, Files: map[string]any{"sweep.json": []int{0}}}
+	if err := first.Write(old, map[string]output.Logs{"old-run": fakeLogs{}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	w := output.Writer{Stdout: io.Discard, Out: dir, Files: map[string]any{"extra.json": []int{1}}}
 	sum := summary(t)
 	if err := w.Write(sum, map[string]output.Logs{sum.Runs[0].Name: fakeLogs{}}); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"config.json", "extra.json", "notes.txt", results.Slug(sum.Runs[0].Name) + ".cycle.hlog", "summary.json"}
+	want := []string{outpath.LockName, outpath.ManifestName, "config.json", "extra.json", "notes.txt", results.Slug(sum.Runs[0].Name) + ".cycle.hlog", "summary.json"}
 	sort.Strings(want)
 	if got := ls(t, dir); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("dir holds %v, want %v", got, want)
@@ -122,73 +126,6 @@ func TestWriteErrorNamesDestination(t *testing.T) {
 		var e *output.Error
 		if !errors.As(err, &e) || e.Dest != c.dest {
 			t.Errorf("error %v, want destination %s", err, c.dest)
-		}
-	}
-}
-
-func TestCheck(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "f")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name  string
-		check func(string) error
-		path  string
-		err   string // "" ok
-	}{
-		{"new file", output.CheckFile, filepath.Join(dir, "new.json"), ""},
-		{"existing file", output.CheckFile, file, ""},
-		{"stdout", output.CheckFile, "-", ""},
-		{"empty", output.CheckFile, "", "empty path"},
-		{"a directory", output.CheckFile, dir, "is a directory"},
-		{"trailing slash", output.CheckFile, dir + "/x/", "names a directory"},
-		{"missing parent", output.CheckFile, filepath.Join(dir, "no", "x.json"), "does not exist"},
-		{"parent is a file", output.CheckFile, filepath.Join(file, "x.json"), "is not a directory"},
-		{"existing dir", output.CheckDir, dir, ""},
-		{"new dir", output.CheckDir, filepath.Join(dir, "new"), ""},
-		{"dir is a file", output.CheckDir, file, "not a directory"},
-	} {
-		err := c.check(c.path)
-		switch {
-		case c.err == "" && err != nil:
-			t.Errorf("%s: %v", c.name, err)
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("%s: error %v, want %q", c.name, err, c.err)
-		}
-	}
-	if got := ls(t, dir); strings.Join(got, " ") != "f" {
-		t.Errorf("checks left %v behind", got)
-	}
-}
-
-// TestOutside: an output directory that is an input's directory or lies
-// inside it (also through a symlink) is refused; a sibling is not.
-func TestOutside(t *testing.T) {
-	root := t.TempDir()
-	in := filepath.Join(root, "in")
-	if err := os.Mkdir(in, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	link := filepath.Join(root, "link")
-	if err := os.Symlink(in, link); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		out  string
-		want string // "" accepted
-	}{
-		{in, "is the directory of input"},
-		{filepath.Join(in, "sub", "new"), "is inside the directory"},
-		{filepath.Join(link, "new"), "is inside the directory"},
-		{link, "is the directory of input"},
-		{filepath.Join(root, "out"), ""},
-		{filepath.Join(root, "in2"), ""},
-	} {
-		err := output.Outside(c.out, in)
-		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
-			t.Errorf("Outside(%s): %v, want %q", c.out, err, c.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -22,15 +23,19 @@ type Request struct {
 }
 
 // Pick is the scenarios r names (Pick), once it is known that the JSON
-// file can be written (output.CheckFile; else a *results.FieldError of
-// JSON).
+// file can be written and is not this process's stdout
+// (output.Writer.Check; else a *results.FieldError of JSON).
 func (r Request) Pick() ([]Scenario, error) {
 	list, err := Pick(r.Name)
 	if err != nil {
 		return nil, err
 	}
 	if r.JSON != "" {
-		if err := output.CheckFile(r.JSON); err != nil {
+		if err := (output.Writer{JSON: r.JSON}).Check(); err != nil {
+			var e *output.Error
+			if errors.As(err, &e) {
+				err = e.Err
+			}
 			return nil, &results.FieldError{Field: "JSON", Value: fmt.Sprintf("%q", r.JSON), Err: err}
 		}
 	}
