@@ -54,8 +54,8 @@ func serveArgs(ctx context.Context, args []string, control io.Reader, out io.Wri
 // Serve relays pairs until ctx ends or, when control is set, until it
 // ends. It first writes one line per pair to out, "addr HOST:PORT" (the
 // listener, in the pairs' order), then "ready". Each control line
-// "set I UP DOWN JITTER" (I 1-based, durations) changes path I's delays
-// and is answered "ok" or "error: ...".
+// "set I UP UPJITTER DOWN DOWNJITTER" (I 1-based, durations; see Leg)
+// changes path I's delays and is answered "ok" or "error: ...".
 func Serve(ctx context.Context, pairs []Pair, control io.Reader, out io.Writer) error {
 	l, err := Listen(pairs)
 	if err != nil {
@@ -87,18 +87,18 @@ func Serve(ctx context.Context, pairs []Pair, control io.Reader, out io.Writer) 
 // command runs one control line.
 func command(l *Line, line string) error {
 	f := strings.Fields(line)
-	if len(f) != 5 || f[0] != "set" {
-		return fmt.Errorf("%q: want set I UP DOWN JITTER", line)
+	if len(f) != 6 || f[0] != "set" {
+		return fmt.Errorf("%q: want set I UP UPJITTER DOWN DOWNJITTER", line)
 	}
 	i, err := strconv.Atoi(f[1])
 	if err != nil {
 		return fmt.Errorf("%q: path %q: %w", line, f[1], err)
 	}
-	var d [3]time.Duration
+	var d [4]time.Duration
 	for k, s := range f[2:] {
 		if d[k], err = time.ParseDuration(s); err != nil {
 			return fmt.Errorf("%q: %w", line, err)
 		}
 	}
-	return l.Set(i-1, d[0], d[1], d[2])
+	return l.Set(i-1, Leg{d[0], d[1]}, Leg{d[2], d[3]})
 }

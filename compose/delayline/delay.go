@@ -73,15 +73,27 @@ func (d Distance) String() string {
 	return d.RTT.String() + "±" + d.Jitter.String()
 }
 
+// Legs are the two directions' delays of a round trip: half of RTT each,
+// each a uniform draw in ±Jitter/2.
+func (d Distance) Legs() (up, down Leg) {
+	l := Leg{Delay: d.RTT / 2, Jitter: d.Jitter / 2}
+	return l, l
+}
+
+// Leg is one direction's delay: Delay, plus a uniform draw in ±Jitter.
+type Leg struct {
+	Delay, Jitter time.Duration
+}
+
 // delay is one direction's delay, changed while connections run (a
 // latency fault); a chunk takes the delay in force when it arrives.
 type delay struct {
 	base, jitter atomic.Int64 // ns; jitter is the half-width of the draw
 }
 
-func (d *delay) set(base, jitter time.Duration) {
-	d.base.Store(int64(base))
-	d.jitter.Store(int64(jitter))
+func (d *delay) set(l Leg) {
+	d.base.Store(int64(l.Delay))
+	d.jitter.Store(int64(l.Jitter))
 }
 
 // draw is the delay of one chunk: base ± a uniform draw in jitter, never
@@ -92,4 +104,17 @@ func (d *delay) draw() time.Duration {
 		b += rand.Int64N(2*j+1) - j
 	}
 	return time.Duration(max(b, 0))
+}
+
+// MarshalText is String: a distance serialises as "1ms±100us".
+func (d Distance) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText is ParseDistance.
+func (d *Distance) UnmarshalText(b []byte) error {
+	v, err := ParseDistance(string(b))
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
 }

@@ -69,7 +69,7 @@ func TestParsePair(t *testing.T) {
 // TestDrawJitter: every draw stays within base ± jitter and never below 0.
 func TestDrawJitter(t *testing.T) {
 	var d delay
-	d.set(100*time.Microsecond, 40*time.Microsecond)
+	d.set(Leg{100 * time.Microsecond, 40 * time.Microsecond})
 	lo, hi := time.Hour, time.Duration(0)
 	for range 10000 {
 		v := d.draw()
@@ -78,7 +78,7 @@ func TestDrawJitter(t *testing.T) {
 	if lo < 60*time.Microsecond || hi > 140*time.Microsecond || hi-lo < 60*time.Microsecond {
 		t.Errorf("draws in [%v, %v], want a spread within [60µs, 140µs]", lo, hi)
 	}
-	d.set(10*time.Microsecond, 40*time.Microsecond)
+	d.set(Leg{10 * time.Microsecond, 40 * time.Microsecond})
 	for range 1000 {
 		if v := d.draw(); v < 0 {
 			t.Fatalf("draw %v below zero", v)

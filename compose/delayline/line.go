@@ -71,7 +71,8 @@ func Listen(pairs []Pair) (*Line, error) {
 		}
 		pa := &path{ln: ln, target: p.Target}
 		l.paths = append(l.paths, pa)
-		if err := l.Set(len(l.paths)-1, p.RTT/2, p.RTT/2, p.Jitter); err != nil {
+		up, down := p.Legs()
+		if err := l.Set(len(l.paths)-1, up, down); err != nil {
 			_ = l.Close()
 			return nil, err
 		}
@@ -88,19 +89,20 @@ func (l *Line) Addrs() []string {
 	return out
 }
 
-// Set changes path i's (0-based) delays: up on requests, down on replies,
-// each chunk a further uniform draw in ±jitter/2. Chunks already in
-// flight keep the delay they were given.
-func (l *Line) Set(i int, up, down, jitter time.Duration) error {
+// Set changes path i's (0-based) delays: up on requests, down on
+// replies. Chunks already in flight keep the delay they were given.
+func (l *Line) Set(i int, up, down Leg) error {
 	if i < 0 || i >= len(l.paths) {
 		return fmt.Errorf("delay line: path %d: have %d", i+1, len(l.paths))
 	}
-	if up < 0 || down < 0 || jitter < 0 {
-		return fmt.Errorf("delay line: path %d: negative delay %v/%v±%v", i+1, up, down, jitter)
+	for _, g := range []Leg{up, down} {
+		if g.Delay < 0 || g.Jitter < 0 {
+			return fmt.Errorf("delay line: path %d: negative delay %v±%v", i+1, g.Delay, g.Jitter)
+		}
 	}
 	p := l.paths[i]
-	p.up.set(up, jitter/2)
-	p.down.set(down, jitter/2)
+	p.up.set(up)
+	p.down.set(down)
 	return nil
 }
 

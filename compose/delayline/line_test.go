@@ -138,13 +138,13 @@ func TestLineSet(t *testing.T) {
 		return time.Since(start)
 	}
 	roundTrip()
-	if err := l.Set(0, 10*time.Millisecond, 30*time.Millisecond, 0); err != nil {
+	if err := l.Set(0, Leg{Delay: 10 * time.Millisecond}, Leg{Delay: 30 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	if d := roundTrip(); d < 40*time.Millisecond {
 		t.Errorf("round trip %v after Set(10ms, 30ms): want at least 40ms", d)
 	}
-	if err := l.Set(1, 0, 0, 0); err == nil {
+	if err := l.Set(1, Leg{}, Leg{}); err == nil {
 		t.Error("Set of a path that does not exist: no error")
 	}
 }

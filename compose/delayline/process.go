@@ -113,13 +113,12 @@ func (p *Process) Addrs() []string { return append([]string(nil), p.addrs...) }
 // Pid is the child's process id: its CPU is /proc/<pid>/stat's.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
-// Set changes path i's (0-based) delays: up on requests, down on replies,
-// each chunk a further uniform draw in ±jitter/2. Chunks in flight keep
-// theirs.
-func (p *Process) Set(i int, up, down, jitter time.Duration) error {
+// Set changes path i's (0-based) delays: up on requests, down on
+// replies. Chunks in flight keep theirs.
+func (p *Process) Set(i int, up, down Leg) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, err := fmt.Fprintf(p.stdin, "set %d %s %s %s\n", i+1, up, down, jitter); err != nil {
+	if _, err := fmt.Fprintf(p.stdin, "set %d %s %s %s %s\n", i+1, up.Delay, up.Jitter, down.Delay, down.Jitter); err != nil {
 		return fmt.Errorf("delay line: %w", err)
 	}
 	if !p.out.Scan() {

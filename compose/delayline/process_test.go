@@ -62,13 +62,13 @@ func TestProcess(t *testing.T) {
 	if d := roundTrip(); d < 20*time.Millisecond {
 		t.Errorf("round trip %v: sooner than the 20ms asked for", d)
 	}
-	if err := p.Set(0, 0, 50*time.Millisecond, 0); err != nil {
+	if err := p.Set(0, Leg{}, Leg{Delay: 50 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
 	if d := roundTrip(); d < 50*time.Millisecond {
 		t.Errorf("round trip %v after Set(0, 50ms): sooner than 50ms", d)
 	}
-	if err := p.Set(3, 0, 0, 0); err == nil || !strings.Contains(err.Error(), "path 4") {
+	if err := p.Set(3, Leg{}, Leg{}); err == nil || !strings.Contains(err.Error(), "path 4") {
 		t.Errorf("Set of path 4 of 1: %v, want an error naming path 4", err)
 	}
 	if err := p.Close(); err != nil {

@@ -38,7 +38,7 @@ func (r Result) Write(w output.Writer, sum *results.Summary) error {
 		if stdout == nil {
 			stdout = os.Stdout
 		}
-		WriteRankings(stdout, Rankings(sum.Runs, r.Config.RTTs))
+		WriteRankings(stdout, Rankings(sum.Runs, r.Config.RTTs.RTTs()))
 	}
 	return nil
 }
