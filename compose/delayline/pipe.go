@@ -55,10 +55,7 @@ func pipe(src, dst net.Conn, d *delay) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for c := range q {
-		if wait := time.Until(c.due); wait > 0 {
-			timer.Reset(wait)
-			<-timer.C
-		}
+		sleepUntil(c.due, timer)
 		_, err := dst.Write((*c.buf)[:c.n])
 		bufs.Put(c.buf)
 		if err != nil {
