@@ -187,6 +187,8 @@ func (cfg Config) rtts() (Distances, error) {
 			return nil, fieldErr("RTTs", d, "below the delay line's 1µs resolution")
 		case seen[d.RTT]:
 			return nil, fieldErr("RTTs", d, "listed twice")
+		case d.RTT+d.Jitter >= cfg.Base.Driver.Redlock.NodeTimeout:
+			return nil, fieldErr("RTTs", d, "reaches the node timeout %v: every command would time out", cfg.Base.Driver.Redlock.NodeTimeout)
 		}
 		seen[d.RTT] = true
 	}
