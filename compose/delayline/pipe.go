@@ -52,10 +52,10 @@ func pipe(src, dst net.Conn, d *delay) {
 			}
 		}
 	}()
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
+	sl := newSleeper()
+	defer sl.close()
 	for c := range q {
-		sleepUntil(c.due, timer)
+		sl.until(c.due)
 		_, err := dst.Write((*c.buf)[:c.n])
 		bufs.Put(c.buf)
 		if err != nil {

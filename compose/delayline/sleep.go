@@ -1,33 +1,32 @@
 package delayline
 
-import (
-	"syscall"
-	"time"
-)
+import "time"
 
-// coarse is the granularity of the Go runtime's own timers where the
-// process has nothing else to run: its poller sleeps in whole
-// milliseconds, so a 500 µs timer fires after 1 ms or more, which would
-// double a sub-millisecond distance.
-const coarse = 2 * time.Millisecond
+// sleeper waits until a chunk is due. The Go runtime's own timers fire
+// late where the process has nothing else to run (its poller sleeps in
+// whole milliseconds: a 500 µs timer takes 1 ms or more, which would
+// double a sub-millisecond distance), so on Linux a pipe waits on a
+// timerfd of its own, which the poller wakes on at the kernel timer's
+// resolution without holding a thread.
+type sleeper interface {
+	until(t time.Time)
+	close()
+}
 
-// sleepUntil returns at t: the bulk of a long wait on timer (cheap, and
-// early enough however the runtime rounds it), the last stretch in
-// nanosleep, which blocks only this goroutine's thread and wakes within
-// the kernel's timer slack (~50 µs).
-func sleepUntil(t time.Time, timer *time.Timer) {
-	wait := time.Until(t)
-	if wait <= 0 {
-		return
-	}
-	if wait > coarse {
-		timer.Reset(wait - coarse)
-		<-timer.C
-		if wait = time.Until(t); wait <= 0 {
-			return
-		}
-	}
-	ts := syscall.NsecToTimespec(int64(wait))
-	for syscall.Nanosleep(&ts, &ts) == syscall.EINTR {
+// timerSleeper is the runtime timer: where there is no timerfd.
+type timerSleeper struct{ t *time.Timer }
+
+func newTimerSleeper() *timerSleeper {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &timerSleeper{t}
+}
+
+func (s *timerSleeper) until(t time.Time) {
+	if wait := time.Until(t); wait > 0 {
+		s.t.Reset(wait)
+		<-s.t.C
 	}
 }
+
+func (s *timerSleeper) close() { s.t.Stop() }
