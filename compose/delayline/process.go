@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +36,10 @@ type Options struct {
 	Bin string
 	// Log receives the child's standard error; default discarded.
 	Log io.Writer
+	// Procs is the line's GOMAXPROCS; default a quarter of the cores, at
+	// least 1. Fewer threads relay a chunk with less CPU (its wake-ups
+	// stay on one thread) and leave the cores to the client and masters.
+	Procs int
 }
 
 // startTimeout bounds the child's start, from exec to "ready".
@@ -56,7 +62,11 @@ func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 		args = append(args, p.String())
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), EnvVar+"=1")
+	procs := opt.Procs
+	if procs <= 0 {
+		procs = max(1, runtime.NumCPU()/4)
+	}
+	cmd.Env = append(os.Environ(), EnvVar+"=1", "GOMAXPROCS="+strconv.Itoa(procs))
 	cmd.Stderr = opt.Log
 	cmd.SysProcAttr = sysProcAttr()
 	stdin, err := cmd.StdinPipe()
