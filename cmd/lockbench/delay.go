@@ -27,6 +27,9 @@ until interrupted. A port of 0 picks a free one.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			def, err := delayline.ParseDistance(rtt)
+			if err == nil {
+				err = def.Check()
+			}
 			if err != nil {
 				return usagef("--rtt %q: %v", rtt, err)
 			}

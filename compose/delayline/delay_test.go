@@ -22,6 +22,9 @@ func TestParseDistance(t *testing.T) {
 		{"1ms±x", Distance{}, "jitter"},
 	} {
 		got, err := ParseDistance(c.in)
+		if err == nil {
+			err = got.Check()
+		}
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%q: error %v, want one with %q", c.in, err, c.err)

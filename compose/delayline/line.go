@@ -33,7 +33,10 @@ func ParsePair(s string, def Distance) (Pair, error) {
 		}
 		p.Target, p.Distance = t, dist
 	}
-	return p, p.Distance.Check()
+	if err := p.Distance.Check(); err != nil {
+		return Pair{}, fmt.Errorf("pair %q: %w", s, err)
+	}
+	return p, nil
 }
 
 // String is the pair as ParsePair reads it.
