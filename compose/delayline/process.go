@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,9 +35,10 @@ type Options struct {
 	Bin string
 	// Log receives the child's standard error; default discarded.
 	Log io.Writer
-	// Procs is the line's GOMAXPROCS; default a quarter of the cores, at
-	// least 1. Fewer threads relay a chunk with less CPU (its wake-ups
-	// stay on one thread) and leave the cores to the client and masters.
+	// Procs is the line's GOMAXPROCS; default the Go runtime's (every
+	// core). With one, a relay costs a little less CPU alone, but under
+	// load the cell ran slower with longer tails: a descheduled thread
+	// stalls every path.
 	Procs int
 }
 
@@ -62,11 +62,10 @@ func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 		args = append(args, p.String())
 	}
 	cmd := exec.Command(bin, args...)
-	procs := opt.Procs
-	if procs <= 0 {
-		procs = max(1, runtime.NumCPU()/4)
+	cmd.Env = append(os.Environ(), EnvVar+"=1")
+	if opt.Procs > 0 {
+		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(opt.Procs))
 	}
-	cmd.Env = append(os.Environ(), EnvVar+"=1", "GOMAXPROCS="+strconv.Itoa(procs))
 	cmd.Stderr = opt.Log
 	cmd.SysProcAttr = sysProcAttr()
 	stdin, err := cmd.StdinPipe()
