@@ -36,6 +36,17 @@ type Cost struct {
 	ClientReadsPerCycle  float64 `json:"client_reads_per_cycle"`
 	// AllocsPerCycle is the process's heap allocations per cycle.
 	AllocsPerCycle float64 `json:"allocs_per_cycle"`
+	// DelayCPUUSPerCycle is the delay line's CPU per cycle (its own
+	// process's /proc/<pid>/stat utime+stime), when the run added a
+	// distance or a latency fault; it is in neither the client's nor the
+	// masters' figures.
+	DelayCPUUSPerCycle float64 `json:"delay_cpu_us_per_cycle,omitempty"`
+	// MachineCPUBusy is the share of all the machine's cores busy over the
+	// window (/proc/stat: every process, this run's and others'), 0 to 1;
+	// near 1 the rate was bounded by the CPU, not by the network.
+	MachineCPUBusy float64 `json:"machine_cpu_busy,omitempty"`
+	// Cores is how many cores the machine has (runtime.NumCPU).
+	Cores int `json:"cores,omitempty"`
 }
 
 // Server CPU sources.

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -104,6 +105,14 @@ var columns = []column{
 		return "-"
 	}},
 	{head: "server\nµs/cycle", cell: func(r Run, _ TableOptions) string { return serverCostCell(r.Cost) }},
+	{head: "delay\nµs/cycle", when: func(runs []Run, _ TableOptions) bool {
+		return slices.ContainsFunc(runs, func(r Run) bool { return r.Cost != nil && r.Cost.DelayCPUUSPerCycle > 0 })
+	}, cell: func(r Run, _ TableOptions) string {
+		if r.Cost == nil || r.Cost.DelayCPUUSPerCycle == 0 {
+			return "-"
+		}
+		return us(r.Cost.DelayCPUUSPerCycle)
+	}},
 	{head: "ratio", essential: true, when: func(_ []Run, opt TableOptions) bool { return opt.Ratios != nil },
 		cell: func(r Run, opt TableOptions) string {
 			if v, ok := opt.Ratios[r.Name]; ok {

@@ -86,7 +86,8 @@ func TestTableWidth(t *testing.T) {
 // terminal wraps its lines; a file keeps them whole).
 func TestTableWideHasEverything(t *testing.T) {
 	runs := tableRuns()
-	runs[0].Repeat = 1 // a round of compare --repeat: the spread column
+	runs[0].Repeat = 1                              // a round of compare --repeat: the spread column
+	runs[1].Cost = &Cost{DelayCPUUSPerCycle: 123.4} // a cell behind a delay line: the delay column
 	var b strings.Builder
 	if err := WriteTable(&b, runs, TableOptions{Wide: true, MaxWidth: 80}); err != nil {
 		t.Fatal(err)

@@ -24,6 +24,9 @@ func flagOf(field string, sets ...*flagtag.Set) string {
 	if name := flagtag.Lookup(append(sets, runFlags), field, cell); name != "" {
 		return name
 	}
+	if rttFields[cell] {
+		return "--rtt"
+	}
 	return field
 }
 

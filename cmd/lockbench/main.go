@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
 
 	"github.com/spf13/cobra"
@@ -52,6 +53,7 @@ var errInterruptedEarly = errors.New("interrupted before anything was written")
 
 func main() {
 	etcdmember.ServeIfChild() // compose re-executes lockbench as each etcd member
+	delayline.ServeIfChild()  // and as the delay line
 	compose.QuietClientLogs()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -129,6 +131,7 @@ var commands = []func() *cobra.Command{
 	newRunCmd, newCompareCmd, newSweepCmd, newScenarioCmd, // measure
 	newGateCmd, newMergeCmd, newReportCmd, // judge and combine results
 	newWorkloadsCmd, // list
+	newDelayCmd,     // a tool for labs of one's own
 }
 
 // noArgs rejects positional arguments (and so unknown subcommands) as usage errors.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers/drivertest"
@@ -27,6 +28,7 @@ func TestMain(m *testing.M) {
 	// In-process commands that start etcd re-execute this test binary as
 	// each member (compose/etcdmember): serve it before anything else.
 	etcdmember.ServeIfChild()
+	delayline.ServeIfChild() // the delay line re-executes the test binary
 	// Most parallel tests here wait — on faults timed over seconds, on
 	// signals, on ZooKeeper, PostgreSQL and etcd starting — and run
 	// alongside each other; those that drive servers flat out take a CPU

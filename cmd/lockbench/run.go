@@ -27,6 +27,7 @@ func newRunCmd() *cobra.Command {
 		},
 	}
 	bindRun(cmd.Flags(), &cfg)
+	cmd.Flags().Var(rttFlag{&cfg.Config}, "rtt", rttHelp)
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/delayline"
 )
 
 // Target is what faults are played against.
@@ -17,8 +18,15 @@ type Target struct {
 	// etcd members, ZooKeeper, PostgreSQL; see Pick), in order; nil when
 	// they are external.
 	Servers []Server
-	// Proxies stand in front of the masters; nil unless a network fault was asked for.
+	// Proxies stand in front of the masters; nil unless a partition or a
+	// reset was asked for.
 	Proxies *compose.Proxies
+	// Line is the delay line in front of the masters (and of Proxies);
+	// nil unless a distance or a latency fault was asked for.
+	Line Line
+	// Distances are each master's distance on Line, what a healed latency
+	// fault restores; nil is no distance.
+	Distances []delayline.Distance
 	// Stall makes worker (0-based) stall for d inside its next critical
 	// section: pause-client. nil when the run has no such fault.
 	Stall func(worker int, d time.Duration)
@@ -164,6 +172,8 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 			s.hold(ctx, f)
 			s.each(f, "jump-back", func(srv Server, _ int) error { return jumpClock(srv, -f.Jump) })
 		}
+	case Latency:
+		s.latency(ctx, f)
 	default:
 		name := fmt.Sprintf("lockbench-%d-%s", idx, f.Kind)
 		tox := toxicFor(f, name)
@@ -231,12 +241,9 @@ func (s *Schedule) eachProxy(f Fault, action string, fn func(int) error) {
 	}
 }
 
-// toxicFor maps a network fault on toxiproxy.
+// toxicFor maps a partition or a reset on toxiproxy.
 func toxicFor(f Fault, name string) compose.Toxic {
 	switch f.Kind {
-	case Latency: // on replies: the request reaches the master, the answer is late
-		return compose.Toxic{Name: name, Type: "latency", Stream: "downstream",
-			Attributes: map[string]any{"latency": f.MS, "jitter": f.Jitter}}
 	case Partition: // requests vanish and nothing answers: a blackhole, not a refusal
 		return compose.Toxic{Name: name, Type: "timeout", Stream: "upstream",
 			Attributes: map[string]any{"timeout": 0}}

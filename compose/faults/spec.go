@@ -18,7 +18,7 @@ import (
 const (
 	Kill      = "kill"      // SIGKILL masters, then restart per Restart
 	Stop      = "stop"      // SIGSTOP masters for For, then SIGCONT
-	Latency   = "latency"   // add MS (± Jitter) ms to replies through the proxy
+	Latency   = "latency"   // add MS (± Jitter) ms to replies on the delay line
 	Partition = "partition" // blackhole the proxy: requests are dropped, nothing answers
 	Reset     = "reset"     // the proxy resets every connection (TCP RST)
 	// PauseClient stalls workers inside their next critical section, past
@@ -107,7 +107,8 @@ type Fault struct {
 	Jump time.Duration `json:"jump_ns,omitempty"`
 }
 
-// Proxied reports whether the fault needs proxies in front of the masters.
+// Proxied reports whether the fault needs something in front of the
+// masters: the delay line (latency) or a proxy (partition, reset).
 func (f Fault) Proxied() bool {
 	return f.Kind == Latency || f.Kind == Partition || f.Kind == Reset
 }

@@ -71,8 +71,8 @@ func (cfg *Config) withBaselines(cells []Cell) ([]Cell, error) {
 			for _, b := range cfg.Baselines {
 				cell := c.Config
 				cell.Workload.Workload = w
-				cell.Driver.Client, cell.Driver.Mux = "", "" // not Redlock: no client × mux
-				cell.RTT = 0                                 // baselines run direct
+				cell.Driver.Client, cell.Driver.Mux = "", ""            // not Redlock: no client × mux
+				cell.RTT, cell.RTTJitter, cell.RTTPerMaster = 0, 0, nil // baselines run direct
 				baselines[b](&cell)
 				if err := cfg.prepare(&cell, false); err != nil {
 					return nil, err

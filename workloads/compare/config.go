@@ -24,9 +24,10 @@ type Config struct {
 	Masters []int `json:"masters" flag:"masters" help:"local master counts; the masters are restarted for each count"`
 	// Ceiling measures the redis-benchmark ceiling on each group's masters.
 	Ceiling bool `json:"ceiling" flag:"ceiling" help:"measure the redis-benchmark ceiling on the same masters and show each row's fraction of it"`
-	// RTTs reruns the matrix with each round trip added to every master
-	// (0: direct); ranking shows how the order changes with distance.
-	RTTs []time.Duration `json:"rtts,omitempty" flag:"rtt" help:"rerun the matrix with each round trip added to every master through a proxy, e.g. 0,250us,1ms, and rank the cells per round trip"`
+	// RTTs reruns the matrix with each round trip (± its jitter) added to
+	// every master by a delay line in a process of its own (0: direct);
+	// ranking shows how the order changes with distance.
+	RTTs Distances `json:"rtts,omitempty" flag:"rtt" help:"rerun the matrix with each round trip added to every master by a delay line, e.g. 0,250us,1ms or 1ms±100us (jitter), and rank the cells per round trip"`
 	// ClientDefaults adds, beside every auto cell, the same cell with the
 	// client libraries' own defaults (/defaults rows).
 	ClientDefaults bool `json:"client_defaults_rows,omitempty" flag:"defaults-rows" help:"add each auto cell again with the client libraries' own defaults (rows named .../auto/defaults)"`

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
 )
 
@@ -12,6 +13,7 @@ import (
 // re-executed: TestMain serves them.
 func TestMain(m *testing.M) {
 	etcdmember.ServeIfChild()
+	delayline.ServeIfChild() // the delay line re-executes the test binary
 	compose.QuietClientLogs()
 	os.Exit(m.Run())
 }

@@ -59,7 +59,8 @@ func NewPlan(cfg Config) (*Plan, error) {
 					for _, x := range cfg.Muxes {
 						cell := cfg.Base
 						cell.Topology.Redis.Masters = m
-						cell.Driver.Client, cell.Driver.Mux, cell.Workload.Workload, cell.RTT = c, x, w, rtt
+						cell.Driver.Client, cell.Driver.Mux, cell.Workload.Workload = c, x, w
+						cell.RTT, cell.RTTJitter = rtt.RTT, rtt.Jitter
 						if err := cfg.prepare(&cell, true); err != nil {
 							return nil, err
 						}
@@ -173,21 +174,23 @@ func shareServers(cells []Cell) {
 
 // rtts is the list of added round trips the matrix runs at: RTTs, or just
 // direct.
-func (cfg Config) rtts() ([]time.Duration, error) {
+func (cfg Config) rtts() (Distances, error) {
 	if len(cfg.RTTs) == 0 {
-		return []time.Duration{0}, nil
+		return Distances{{}}, nil
 	}
 	seen := map[time.Duration]bool{}
 	for _, d := range cfg.RTTs {
-		switch {
-		case d < 0:
-			return nil, fieldErr("RTTs", d, "must not be negative")
-		case d > 0 && d < time.Microsecond:
-			return nil, fieldErr("RTTs", d, "below the proxy's 1µs resolution")
-		case seen[d]:
+		switch err := d.Check(); {
+		case err != nil:
+			return nil, fieldErr("RTTs", d, "%v", err)
+		case d.RTT > 0 && d.RTT < time.Microsecond:
+			return nil, fieldErr("RTTs", d, "below the delay line's 1µs resolution")
+		case seen[d.RTT]:
 			return nil, fieldErr("RTTs", d, "listed twice")
+		case d.RTT+d.Jitter >= cfg.Base.Driver.Redlock.NodeTimeout:
+			return nil, fieldErr("RTTs", d, "reaches the node timeout %v: every command would time out", cfg.Base.Driver.Redlock.NodeTimeout)
 		}
-		seen[d] = true
+		seen[d.RTT] = true
 	}
 	return cfg.RTTs, nil
 }

@@ -44,7 +44,7 @@ func TestNewPlanMatrix(t *testing.T) {
 				"redlock/goredis/sequential/uncontended@1", "redlock/goredis/fanout/uncontended@1",
 				"redlock/rueidis/sequential/uncontended@1", "redlock/rueidis/fanout/uncontended@1"}},
 		{"round trips outside workloads", Config{Clients: []string{"rueidis"}, Muxes: []string{"pipeline"},
-			Workloads: []string{"uncontended", "contended"}, RTTs: []time.Duration{0, time.Millisecond}},
+			Workloads: []string{"uncontended", "contended"}, RTTs: Distances{{}, {RTT: time.Millisecond}}},
 			[]string{"redlock/rueidis/pipeline/uncontended@5", "redlock/rueidis/pipeline/contended@5",
 				"redlock/rueidis/pipeline/uncontended@5+1ms", "redlock/rueidis/pipeline/contended@5+1ms"}},
 		{"defaults rows after auto", Config{Clients: []string{"goredis"}, Muxes: []string{"auto", "fanout"},
@@ -99,9 +99,9 @@ func TestNewPlanErrors(t *testing.T) {
 		{"masters too many", Config{Masters: []int{99}}, "Masters", "99"},
 		{"masters twice", Config{Masters: []int{3, 3}}, "Masters", "3"},
 		{"masters with external", Config{Base: ext, Masters: []int{1, 3}}, "Masters", ""},
-		{"negative rtt", Config{RTTs: []time.Duration{0, -time.Millisecond}}, "RTTs", "-1ms"},
-		{"rtt below 1µs", Config{RTTs: []time.Duration{time.Nanosecond}}, "RTTs", "1ns"},
-		{"rtt twice", Config{RTTs: []time.Duration{time.Millisecond, time.Millisecond}}, "RTTs", "1ms"},
+		{"negative rtt", Config{RTTs: Distances{{}, {RTT: -time.Millisecond}}}, "RTTs", "-1ms"},
+		{"rtt below 1µs", Config{RTTs: Distances{{RTT: time.Nanosecond}}}, "RTTs", "1ns"},
+		{"rtt twice", Config{RTTs: Distances{{RTT: time.Millisecond, Jitter: time.Microsecond}, {RTT: time.Millisecond}}}, "RTTs", "1ms"},
 		{"unknown baseline", Config{Baselines: []string{"chubby"}}, "Baselines", `"chubby"`},
 		{"baseline twice", Config{Baselines: []string{"etcd", "etcd"}}, "Baselines", `"etcd"`},
 		{"etcd members", Config{Base: etcd2, Baselines: []string{"etcd"}}, "Base.Topology.Etcd.Members", "2"},
@@ -166,7 +166,7 @@ func TestNewPlanCheck(t *testing.T) {
 // starts the servers any of them needs.
 func TestBaselines(t *testing.T) {
 	p, err := NewPlan(Config{Clients: []string{"goredis"}, Muxes: []string{"fanout"}, Workloads: []string{"uncontended", "contended"},
-		Masters: []int{3, 1}, RTTs: []time.Duration{0, time.Millisecond}, Baselines: []string{"etcd-rpc", "zookeeper"}})
+		Masters: []int{3, 1}, RTTs: Distances{{}, {RTT: time.Millisecond}}, Baselines: []string{"etcd-rpc", "zookeeper"}})
 	if err != nil {
 		t.Fatal(err)
 	}

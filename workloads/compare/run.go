@@ -147,8 +147,8 @@ func (p *Plan) measure(ctx context.Context, l *lab.Lab, i, round int, obs Observ
 	if len(p.Config.Masters) > 1 {
 		m.Run.Name = fmt.Sprintf("%s/%dm", m.Run.Name, cell.Masters)
 	}
-	if len(p.Config.RTTs) > 0 {
-		m.Run.Name = fmt.Sprintf("%s/rtt=%v", m.Run.Name, c.RTT)
+	if len(p.Config.RTTs) > 0 && !c.HasDistance() { // lab names the others'
+		m.Run.Name += "/rtt=0s"
 	}
 	if p.Config.Repeat > 1 {
 		m.Run.Repeat = round + 1

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/lockbench/lockbench/results"
@@ -38,7 +39,7 @@ func (r Result) Write(w output.Writer, sum *results.Summary) error {
 		if stdout == nil {
 			stdout = os.Stdout
 		}
-		WriteRankings(stdout, Rankings(sum.Runs, r.Config.RTTs))
+		WriteRankings(stdout, Rankings(sum.Runs, r.Config.RTTs.RTTs()))
 	}
 	return nil
 }
@@ -79,6 +80,10 @@ func WriteSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
 		nameW = max(nameW, len(r.Name))
 	}
 	fmt.Fprintf(w, "%-*s %8s %7s %7s %9s %9s %7s", nameW, "run", "cycles/s", "vs seq", "allocs", "client µs", "server µs", "writes")
+	delayed := slices.ContainsFunc(runs, func(r results.Run) bool { return r.Cost != nil && r.Cost.DelayCPUUSPerCycle > 0 })
+	if delayed { // the delay line's own CPU, and how busy the machine was
+		fmt.Fprintf(w, " %8s %6s", "delay µs", "busy")
+	}
 	if len(ceilings) > 0 {
 		fmt.Fprintf(w, " %8s", "ceiling")
 	}
@@ -92,6 +97,9 @@ func WriteSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
 			ofC = fmt.Sprintf("%.1f%%", 100**v)
 		}
 		fmt.Fprintf(w, "%-*s %8.0f %7s %7.1f %s", nameW, r.Name, r.Throughput.CyclesPerS, ratio, r.AllocsPerCycle, costCells(r.Cost))
+		if delayed {
+			fmt.Fprint(w, delayCells(r.Cost))
+		}
 		if len(ceilings) > 0 {
 			fmt.Fprintf(w, " %8s", ofC)
 		}
@@ -113,6 +121,19 @@ func costCells(c *results.Cost) string {
 		}
 	}
 	return fmt.Sprintf("%9.1f %9s %7.2f", c.ClientCPUUSPerCycle, server, c.ClientWritesPerCycle)
+}
+
+// delayCells are the delay line's CPU µs per cycle and the share of the
+// machine's cores busy over the window ("-" where unknown).
+func delayCells(c *results.Cost) string {
+	d, b := "-", "-"
+	if c != nil && c.DelayCPUUSPerCycle > 0 {
+		d = fmt.Sprintf("%.1f", c.DelayCPUUSPerCycle)
+	}
+	if c != nil && c.MachineCPUBusy > 0 {
+		b = fmt.Sprintf("%.0f%%", 100*c.MachineCPUBusy)
+	}
+	return fmt.Sprintf(" %8s %6s", d, b)
 }
 
 // WriteRankings shows, per workload, each Redlock cell's rank and cycles/s at

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/drivers/backends"
@@ -38,8 +39,9 @@ type Observers struct {
 	Metrics *prom.Exporter
 }
 
-// Measure opens cfg's Locker on the lab's servers (behind fault proxies
-// when cfg asks for network faults or an added RTT), measures it with
+// Measure opens cfg's Locker on the lab's servers (behind a delay line
+// when cfg adds a distance or a latency fault, behind fault proxies for
+// partitions and resets), measures it with
 // workloads/measure and adds what the lab knows: the cell's names, errors
 // per master, cost per cycle and the fault report. A ctx canceled mid-run
 // yields what was measured with Interrupted set, not an error.
@@ -87,7 +89,7 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 	hooks.Stalls = fr.clientStalls()
 	server, closeServer := serverCPU(l.Topo)
 	defer closeServer()
-	cw := &costWindow{server: server}
+	cw := &costWindow{server: server, delay: fr.delayCPU()}
 	hooks.OnWindow = cw.edge
 	fr.start(ctx)
 	m, err := measure.Measure(ctx, fr.wrap(locker), cfg.Workload, hooks)
@@ -98,6 +100,9 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 	run.Name, run.Backend, run.Client, run.Mux = name, spec.Backend, spec.Client, spec.Mux
 	run.Masters = masters
 	run.AddedRTTUS = float64(cfg.RTT.Microseconds())
+	if n := cfg.DistanceName(); n != "" && !strings.Contains(run.Name, "/"+n) {
+		run.Name += "/" + n
+	}
 	if run.NothingMeasured && obs.Log != nil {
 		fmt.Fprintf(obs.Log, "lockbench: %s: interrupted during the warmup: nothing was measured\n", name)
 	}

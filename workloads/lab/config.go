@@ -22,9 +22,15 @@ type Config struct {
 	Workload workloads.Config `json:"workload"`
 	// Faults are --fault specs played during the run (compose/faults).
 	Faults []string `json:"faults,omitempty" flag:"fault,array" help:"inject a fault during the run (repeatable), e.g. kill:masters=3:at=5s:restart=immediate|delayed|never, stop:masters=1:at=5s:for=2s, latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s, partition:masters=1,2:at=5s:for=3s, reset:masters=1:at=5s, pause-client:workers=1:at=2s:for=ttl+1s, clock-jump:masters=2:+5s[:at=2s][:for=3s]; at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s); masters=N names the backend's servers: Redis masters, etcd members, the ZooKeeper or PostgreSQL server (1), single: master 1, replica 2"`
-	// RTT is a round trip added to every master through a proxy (compare
-	// --rtt): network distance on loopback.
+	// RTT is a round trip added to every master by a delay line in a
+	// process of its own (compare --rtt): network distance on loopback.
 	RTT time.Duration `json:"rtt,omitempty"`
+	// RTTJitter varies each round trip by up to ± this much (each
+	// direction a uniform draw in ±RTTJitter/2), never reordering bytes.
+	RTTJitter time.Duration `json:"rtt_jitter,omitempty"`
+	// RTTPerMaster is each master's own round trip, in the masters'
+	// order, instead of RTT: an uneven fleet (masters in three zones).
+	RTTPerMaster []time.Duration `json:"rtt_per_master,omitempty" flag:"rtt-per-master" help:"each master's own added round trip, in order, e.g. 300us,300us,1ms,1ms,2ms (masters in three zones); as many as there are masters"`
 }
 
 // DefaultConfig is Redlock over go-redis fan-out on 5 local masters, the

@@ -3,6 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -88,19 +89,36 @@ func infoCPU(info string) (time.Duration, error) {
 	return time.Duration(total * float64(time.Second)), nil
 }
 
-// costWindow samples the cost counters at the window's edges (Env.OnWindow).
+// costWindow samples the cost counters at the window's edges (Env.OnWindow):
+// the client's and masters' (results.SampleCost), the delay line's and
+// the whole machine's.
 type costWindow struct {
-	server     results.ServerCPU
-	start, end results.CostSample
-	started    bool
+	server, delay      results.ServerCPU
+	start, end         results.CostSample
+	delay0, delay1     time.Duration
+	delayOK            bool
+	machine0, machine1 results.MachineCPU
+	started            bool
 }
 
 func (w *costWindow) edge(end bool) {
 	if end {
 		w.end = results.SampleCost(w.server)
+		w.machine1 = results.ReadMachineCPU()
+		w.delay1, w.delayOK = w.readDelay(w.delayOK)
 		return
 	}
 	w.start, w.started = results.SampleCost(w.server), true
+	w.machine0 = results.ReadMachineCPU()
+	w.delay0, w.delayOK = w.readDelay(true)
+}
+
+func (w *costWindow) readDelay(ok bool) (time.Duration, bool) {
+	if w.delay.Read == nil {
+		return 0, false
+	}
+	d, err := w.delay.Read()
+	return d, ok && err == nil
 }
 
 // cost is the per-cycle cost over the window; nil if it never started.
@@ -108,5 +126,15 @@ func (w *costWindow) cost(cycles int64) *results.Cost {
 	if !w.started {
 		return nil
 	}
-	return results.CostBetween(w.start, w.end, cycles, w.server)
+	c := results.CostBetween(w.start, w.end, cycles, w.server)
+	if c == nil {
+		return nil
+	}
+	if w.delayOK {
+		c.DelayCPUUSPerCycle = float64(w.delay1-w.delay0) / 1e3 / float64(cycles)
+	}
+	if b := results.BusyShare(w.machine0, w.machine1); b >= 0 {
+		c.MachineCPUBusy, c.Cores = b, runtime.NumCPU()
+	}
+	return c
 }

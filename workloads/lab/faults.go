@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redisconn"
@@ -26,27 +27,29 @@ type faultRun struct {
 	started time.Time
 	done    bool // finished: a second finish is a no-op
 	span    time.Duration
-	grants  []atomic.Int64    // grants per grantBucket since started
-	stalls  *workloads.Stalls // pause-client faults arm them; nil without
+	grants  []atomic.Int64     // grants per grantBucket since started
+	stalls  *workloads.Stalls  // pause-client faults arm them; nil without
+	line    *delayline.Process // distance and latency faults; nil without
+	front   []string           // what the clients dial instead of the servers
 
 	mu       sync.Mutex
 	timeline []results.Availability
 }
 
-// openFaults parses cfg.Faults and, when a network fault is asked for, puts
-// proxies in front of the servers the backend dials: masters is what a
-// Redis driver must dial (route redirects the other backends). nil when the
-// run has no faults.
+// openFaults parses cfg.Faults and, when the run asks for distance or a
+// network fault, puts a delay line (distance, latency) and proxies
+// (partition, reset) in front of the servers the backend dials: masters is
+// what a Redis driver must dial (route redirects the other backends). nil
+// when the run has neither faults nor distance.
 func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []redisconn.Endpoint, err error) {
 	topo := l.Topo
-	if len(cfg.Faults) == 0 && cfg.RTT == 0 {
+	if len(cfg.Faults) == 0 && !cfg.HasDistance() {
 		return nil, topo.Masters, nil
 	}
-	fs, proxied, err := faults.ParseAll(cfg.Faults)
+	fs, _, err := faults.ParseAll(cfg.Faults)
 	if err != nil {
 		return nil, nil, err
 	}
-	proxied = proxied || cfg.RTT > 0
 	fr = &faultRun{faults: fs, target: faults.Target{TTL: cfg.Driver.Redlock.TTL}, span: cfg.Workload.Warmup + cfg.Workload.Ramp + cfg.Workload.Duration}
 	fr.target.Log = log
 	fr.on = FaultsOn(cfg.Driver.Backend)
@@ -59,27 +62,51 @@ func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []red
 		fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
 		fr.target.Stall = fr.stalls.Arm
 	}
-	masters = topo.Masters
-	if proxied { // plain TCP pass-through: TLS and AUTH travel inside it
-		p, err := compose.StartProxies(upstreams)
+	opened := fr // the return below clears fr
+	defer func() {
+		if err != nil {
+			opened.finish(nil)
+		}
+	}()
+	// Plain TCP pass-through: TLS and AUTH travel inside both.
+	front := upstreams
+	if faults.Has(fs, faults.Partition) || faults.Has(fs, faults.Reset) {
+		p, err := compose.StartProxies(front)
 		if err != nil {
 			return nil, nil, err
 		}
-		fr.target.Proxies = p
-		if fr.on == faults.OnRedis {
-			masters = make([]redisconn.Endpoint, len(topo.Masters))
-			for i, a := range p.Addrs() {
-				masters[i] = topo.Masters[i].Via(a)
-			}
+		fr.target.Proxies, front = p, p.Addrs()
+	}
+	if cfg.HasDistance() || faults.Has(fs, faults.Latency) {
+		dist := cfg.Distances(len(front))
+		pairs := make([]delayline.Pair, len(front))
+		for i, a := range front {
+			pairs[i] = delayline.Pair{Listen: "127.0.0.1:0", Target: a, Distance: dist[i]}
 		}
-		if cfg.RTT > 0 {
-			if err := p.AddDelay(cfg.RTT); err != nil {
-				_ = p.Close()
-				return nil, nil, err
-			}
+		line, err := delayline.Start(pairs, delayline.Options{Log: log})
+		if err != nil {
+			return nil, nil, err
+		}
+		fr.line, fr.target.Line, fr.target.Distances, front = line, line, dist, line.Addrs()
+	}
+	fr.front = front
+	masters = topo.Masters
+	if fr.on == faults.OnRedis && len(front) == len(topo.Masters) {
+		masters = make([]redisconn.Endpoint, len(topo.Masters))
+		for i, a := range front {
+			masters[i] = topo.Masters[i].Via(a)
 		}
 	}
 	return fr, masters, nil
+}
+
+// delayCPU reads the delay line's CPU; nil Read when the run has none.
+func (fr *faultRun) delayCPU() results.ServerCPU {
+	if fr == nil || fr.line == nil {
+		return results.ServerCPU{}
+	}
+	pid := fr.line.Pid()
+	return results.ProcsCPU(func() []int { return []int{pid} })
 }
 
 // clientStalls is what the workload's Env.Stalls must be: the stalls the
@@ -152,10 +179,13 @@ func (fr *faultRun) finish(run *results.Run) {
 	if fr.sched != nil {
 		events = fr.sched.Stop()
 	}
+	if fr.line != nil {
+		_ = fr.line.Close()
+	}
 	if fr.target.Proxies != nil {
 		_ = fr.target.Proxies.Close()
 	}
-	if run == nil || len(fr.faults) == 0 { // only proxies for --rtt: nothing to report
+	if run == nil || len(fr.faults) == 0 { // only a delay line for the distance: nothing to report
 		return
 	}
 	end := float64(time.Since(fr.started).Milliseconds())

@@ -22,13 +22,14 @@ func FaultsOn(backend string) string {
 	return faults.OnRedis
 }
 
-// route makes spec dial the fault proxies in front of the etcd, ZooKeeper
-// or PostgreSQL servers (openFaults puts the Redis masters' in masters).
+// route makes spec dial the delay line or the fault proxies in front of
+// the etcd, ZooKeeper or PostgreSQL servers (openFaults puts the Redis
+// masters' in masters).
 func (fr *faultRun) route(spec *backends.Spec) error {
-	if fr == nil || fr.target.Proxies == nil || fr.target.Proxies.Len() == 0 {
+	if fr == nil || len(fr.front) == 0 {
 		return nil
 	}
-	addrs := fr.target.Proxies.Addrs()
+	addrs := fr.front
 	switch fr.on {
 	case faults.OnEtcd:
 		spec.EtcdAddrs = addrs

@@ -60,6 +60,10 @@ func (c *Config) Validate() error {
 	if _, err := compose.RedisArgs(0, "", t.Redis.Persistence); err != nil {
 		return results.Invalid("topology.redis.persistence", t.Redis.Persistence, "want none, everysec or always")
 	}
+	n, _ := faults.Count(c.Topology, FaultsOn(c.Driver.Backend))
+	if err := c.validateDistance(n); err != nil {
+		return err
+	}
 	return c.validateFaults()
 }
 

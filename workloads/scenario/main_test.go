@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/compose/slow"
 )
@@ -15,6 +16,7 @@ import (
 // then mostly wait (holds, lease expiries, the Sentinel): all run at once.
 func TestMain(m *testing.M) {
 	etcdmember.ServeIfChild()
+	delayline.ServeIfChild() // the delay line re-executes the test binary
 	compose.QuietClientLogs()
 	slow.WaitingTests(9)
 	os.Exit(m.Run())

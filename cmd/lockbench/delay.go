@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lockbench/lockbench/compose/delayline"
+)
+
+// newDelayCmd is the delay line on its own: network distance in front of
+// any TCP server, for a lab of one's own (compare --rtt starts one itself).
+func newDelayCmd() *cobra.Command {
+	var rtt string
+	cmd := &cobra.Command{
+		Use:   "delay LISTEN=TARGET[@RTT[±JITTER]]...",
+		Short: "Relay TCP with an added round trip (a longer wire): each chunk delivered at its arrival + RTT/2, each way",
+		Long: `delay relays each LISTEN address to its TARGET and delays every chunk by half the
+round trip in each direction. Chunks in flight overlap (a chunk's delivery
+does not wait for the delay of those ahead of it), order is kept (with
+jitter, a chunk never overtakes the one ahead of it) and no byte is dropped,
+so a pipelined connection pays the distance once per round trip, as on a
+longer wire. It prints each listener's address and "ready", then relays
+until interrupted. A port of 0 picks a free one.`,
+		Example: `  lockbench delay --rtt 1ms 127.0.0.1:7001=127.0.0.1:6379 127.0.0.1:7002=127.0.0.1:6380
+  lockbench delay 127.0.0.1:0=10.0.0.5:6379@300us 127.0.0.1:0=10.0.0.6:6379@2ms±200us`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			def, err := delayline.ParseDistance(rtt)
+			if err == nil {
+				err = def.Check()
+			}
+			if err != nil {
+				return usagef("--rtt %q: %v", rtt, err)
+			}
+			pairs := make([]delayline.Pair, len(args))
+			for i, a := range args {
+				if pairs[i], err = delayline.ParsePair(a, def); err != nil {
+					return usagef("%v", err)
+				}
+			}
+			if err := delayline.Serve(cmd.Context(), pairs, nil, cmd.OutOrStdout()); err != nil {
+				return fmt.Errorf("delay: %w", err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&rtt, "rtt", "0", "round trip of the pairs without their own @RTT, e.g. 1ms or 1ms±100us")
+	return cmd
+}

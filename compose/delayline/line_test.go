@@ -1,0 +1,150 @@
+package delayline
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"testing"
+	"time"
+)
+
+// echo is a TCP echo server on a free loopback port.
+func echo(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(c, c); _ = c.Close() }()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// serve runs a line for pairs in this process until the test ends.
+func serve(t *testing.T, pairs ...Pair) *Line {
+	t.Helper()
+	l, err := Listen(pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { l.Serve(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return l
+}
+
+func dial(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// TestLineOverlaps: chunks sent one after another in quick succession
+// come back one round trip after each was sent, not one round trip after
+// the previous one came back: a chunk's delivery does not wait for the
+// delay of those ahead of it. A per-chunk sleep would take n round trips.
+func TestLineOverlaps(t *testing.T) {
+	const rtt, n = 50 * time.Millisecond, 20
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: rtt}})
+	c := dial(t, l.Addrs()[0])
+	start := time.Now()
+	go func() {
+		for i := range n {
+			_, _ = c.Write([]byte{byte(i)})
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	got := make([]byte, n)
+	var first time.Duration
+	for i := range got {
+		if _, err := io.ReadFull(c, got[i:i+1]); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = time.Since(start)
+		}
+	}
+	total := time.Since(start)
+	if first < rtt {
+		t.Errorf("first byte back after %v: sooner than the round trip %v", first, rtt)
+	}
+	if total >= n*rtt/2 {
+		t.Errorf("%d bytes back after %v: the delays did not overlap (%d round trips take %v)", n, total, n, n*rtt)
+	}
+	for i, b := range got {
+		if b != byte(i) {
+			t.Fatalf("byte %d is %d: order not kept", i, b)
+		}
+	}
+}
+
+// TestLineKeepsEveryByte: with jitter, a megabyte written in odd-sized
+// pieces comes back whole and in order.
+func TestLineKeepsEveryByte(t *testing.T) {
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: 2 * time.Millisecond, Jitter: 2 * time.Millisecond}})
+	c := dial(t, l.Addrs()[0])
+	want := make([]byte, 1<<20)
+	for i := range want {
+		want[i] = byte(i * 7 / 3)
+	}
+	go func() {
+		for off := 0; off < len(want); {
+			n := min(len(want)-off, 1+off%9000)
+			_, _ = c.Write(want[off : off+n])
+			off += n
+		}
+	}()
+	got := make([]byte, len(want))
+	_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if _, err := io.ReadFull(c, got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		i := 0
+		for got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("byte %d differs", i)
+	}
+}
+
+// TestLineSet: a changed delay applies to the chunks that arrive after it.
+func TestLineSet(t *testing.T) {
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: echo(t)})
+	c := dial(t, l.Addrs()[0])
+	roundTrip := func() time.Duration {
+		start := time.Now()
+		b := []byte{1}
+		if _, err := c.Write(b); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(c, b); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	roundTrip()
+	if err := l.Set(0, Leg{Delay: 10 * time.Millisecond}, Leg{Delay: 30 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if d := roundTrip(); d < 40*time.Millisecond {
+		t.Errorf("round trip %v after Set(10ms, 30ms): want at least 40ms", d)
+	}
+	if err := l.Set(1, Leg{}, Leg{}); err == nil {
+		t.Error("Set of a path that does not exist: no error")
+	}
+}

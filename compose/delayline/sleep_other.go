@@ -1,0 +1,5 @@
+//go:build !linux
+
+package delayline
+
+func newSleeper() sleeper { return newTimerSleeper() }
