@@ -12,8 +12,9 @@ import (
 )
 
 // Progress tells the user on stderr where a command is. Plain lines when
-// stderr is not a terminal (CI logs, files): a cell header, "warmup 2s…",
-// then one labelled line a second. On a terminal, a multi-cell command
+// stderr is not a terminal (CI logs, files): a cell header (k of n and
+// the time left), "warmup 2s…", then one labelled line a second. On a
+// terminal, a multi-cell command
 // keeps one live line per cell instead — cell k of n, elapsed / estimated,
 // the last second's figures — rewritten in place and left with the cell's
 // result when it ends.
@@ -56,7 +57,7 @@ func (p *Progress) Begin(name string, warmup time.Duration) {
 		return
 	}
 	if p.n > 1 {
-		fmt.Fprintf(p.w, "cell %d of %d: %s\n", p.k, p.n, name)
+		fmt.Fprintf(p.w, "cell %d of %d: %s (~%s left)\n", p.k, p.n, name, clock(p.estimate-elapsed))
 	} else {
 		fmt.Fprintln(p.w, name)
 	}

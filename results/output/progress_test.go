@@ -9,7 +9,7 @@ import (
 )
 
 // TestProgressPlain: outside a terminal every phase is a whole line: the
-// cell header (k of n), the warmup, one labelled line a second.
+// cell header (k of n, time left), the warmup, one labelled line a second.
 func TestProgressPlain(t *testing.T) {
 	var b strings.Builder
 	p := &Progress{w: &b, n: 2, start: time.Now(), per: time.Second}
@@ -21,7 +21,7 @@ func TestProgressPlain(t *testing.T) {
 	p.End(results.Run{})
 	p.Begin("redlock/goredis/auto/uncontended", 0)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	want := []string{"cell 1 of 2: redlock/goredis/fanout/uncontended", "warmup 2s…", "now:", "cell 2 of 2: redlock/goredis/auto/uncontended"}
+	want := []string{"cell 1 of 2: redlock/goredis/fanout/uncontended (~0:02 left)", "warmup 2s…", "now:", "cell 2 of 2: redlock/goredis/auto/uncontended (~0:01 left)"}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), b.String())
 	}
