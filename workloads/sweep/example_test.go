@@ -23,7 +23,9 @@ func (queue) Measure(_ context.Context, cfg lab.Config, _ lab.Observers) (lab.Ce
 }
 
 // Find how many workers keep the p99 of a lock cycle under 2 ms: double
-// them from 1 until a step breaks the SLO, then bisect twice.
+// them from 1 until a step breaks the SLO; confirm that step and the one
+// below with 3 measurements each (the default Repeat), then bisect twice,
+// each midpoint measured 3 times.
 func ExampleRun() {
 	cfg := sweep.Config{By: sweep.ByWorkers, SLO: 2 * time.Millisecond, Factor: 2}
 	obs := sweep.Observers{Step: func(run string, st capacity.Step) {
@@ -44,7 +46,15 @@ func ExampleRun() {
 	// 16 workers: p99 800 µs ok=true
 	// 32 workers: p99 1600 µs ok=true
 	// 64 workers: p99 3200 µs ok=false
+	// 64 workers: p99 3200 µs ok=false
+	// 64 workers: p99 3200 µs ok=false
+	// 32 workers: p99 1600 µs ok=true
+	// 32 workers: p99 1600 µs ok=true
 	// 48 workers: p99 2400 µs ok=false
+	// 48 workers: p99 2400 µs ok=false
+	// 48 workers: p99 2400 µs ok=false
+	// 40 workers: p99 2000 µs ok=true
+	// 40 workers: p99 2000 µs ok=true
 	// 40 workers: p99 2000 µs ok=true
 	// knee: 40 workers
 }

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -43,5 +44,43 @@ func Judge(c Config, cell lab.Config, run results.Run) capacity.Step {
 		why = append(why, "interrupted")
 	}
 	st.OK, st.Reason = len(why) == 0, strings.Join(why, "; ")
+	return st
+}
+
+// JudgeMedians judges a load from its measurements runs (one or more, in
+// order): Judge of one run made of their medians — p99 of c.Op and
+// cycles/s — and their summed counts (errors, attempts, violations), cut
+// short when any was. The step carries the samples' count and spread.
+func JudgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
+	c = c.withDefaults()
+	if len(runs) == 1 {
+		st := Judge(c, cell, runs[0])
+		st.Samples = 1
+		return st
+	}
+	var p99s, cps []float64
+	med := results.Run{LatencyUS: map[string]results.Percentiles{}}
+	for _, r := range runs {
+		if results.Measured(r, c.Op) {
+			p99s = append(p99s, r.LatencyUS[c.Op].P99)
+		}
+		cps = append(cps, r.Throughput.CyclesPerS)
+		med.Counts.Attempts += r.Counts.Attempts
+		med.Counts.Errors += r.Counts.Errors
+		med.Counts.Timeouts += r.Counts.Timeouts
+		med.Counts.ReleaseErrors += r.Counts.ReleaseErrors
+		med.Counts.Violations += r.Counts.Violations
+		med.Interrupted = med.Interrupted || r.Interrupted
+	}
+	if len(p99s) > 0 {
+		med.LatencyUS[c.Op] = results.Percentiles{Count: int64(len(p99s)), P99: results.Median(p99s)}
+	}
+	med.Throughput.CyclesPerS = results.Median(cps)
+	st := Judge(c, cell, med)
+	st.Samples = len(runs)
+	if len(p99s) > 0 {
+		st.P99MinUS, st.P99MaxUS = slices.Min(p99s), slices.Max(p99s)
+	}
+	st.CyclesPerSMin, st.CyclesPerSMax = slices.Min(cps), slices.Max(cps)
 	return st
 }
