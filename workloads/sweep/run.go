@@ -20,8 +20,10 @@ var _ Measurer = (*lab.Lab)(nil)
 type Observers struct {
 	// Cell watches every step's measurement.
 	Cell lab.Observers
-	// Step is told each step's verdict as soon as it is judged, with the
-	// step's run name (strategy@by=load).
+	// Step is told each measurement's verdict as soon as it is judged,
+	// with the step's run name (strategy@by=load, then "(k of n)" for a
+	// step measured n times), and the verdict of a step's medians once it
+	// has several ("(median of n)").
 	Step func(run string, st capacity.Step)
 }
 
@@ -90,7 +92,11 @@ func one(ctx context.Context, m Measurer, cfg Config, cell lab.Config, measured 
 			samples[load] = append(samples[load], len(cells))
 			cells = append(cells, c)
 			if obs.Step != nil {
-				obs.Step(c.Run.Name, Judge(cfg, s, c.Run))
+				name := c.Run.Name
+				if n > 1 {
+					name += fmt.Sprintf(" (%d of %d)", len(samples[load]), n)
+				}
+				obs.Step(name, Judge(cfg, s, c.Run))
 			}
 			if c.Run.Interrupted {
 				break
@@ -101,6 +107,9 @@ func one(ctx context.Context, m Measurer, cfg Config, cell lab.Config, measured 
 			runs[i] = cells[k].Run
 		}
 		st := JudgeMedians(cfg, s, runs)
+		if obs.Step != nil && n > 1 && len(runs) > 1 {
+			obs.Step(fmt.Sprintf("%s@%s=%g (median of %d)", sw.Name, cfg.By, load, len(runs)), st)
+		}
 		if i, ok := index[load]; ok {
 			sw.Steps[i] = st
 		} else {
