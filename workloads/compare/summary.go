@@ -36,7 +36,7 @@ func (r Result) Write(w output.Writer, sum *results.Summary) error {
 	w.Below = func(out io.Writer) {
 		summary(out)
 		if !repeated(sum.Runs) {
-			fmt.Fprintf(out, "\nanswers: one round per cell, so no ranking with confidence; --repeat %d or more ranks the cells with intervals\n", 5)
+			fmt.Fprintln(out, "\nanswers: one round per cell, so no ranking with confidence; --repeat 6 or more ranks the cells with 95 % intervals")
 			return
 		}
 		WriteAnswers(out, answers, r.Budget())
