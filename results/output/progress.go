@@ -47,7 +47,11 @@ func (p *Progress) Begin(name string, warmup time.Duration) {
 	p.k++
 	p.name = name
 	elapsed := time.Since(p.start)
-	p.estimate = elapsed + time.Duration(p.n-p.k+1)*p.per
+	per := p.per // a cell's warmup and duration, or what cells took so far when more (their set-up, a slow machine)
+	if p.k > 1 {
+		per = max(per, elapsed/time.Duration(p.k-1))
+	}
+	p.estimate = elapsed + time.Duration(p.n-p.k+1)*per
 	if p.live {
 		status := "measuring"
 		if warmup > 0 {

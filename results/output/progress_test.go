@@ -55,3 +55,26 @@ func TestProgressLive(t *testing.T) {
 		t.Errorf("no cell k/n elapsed/estimate in %q", out)
 	}
 }
+
+// TestProgressEstimate: the time left counts each remaining cell at its
+// warmup and duration, or at what the cells so far took when that is
+// more (their set-up, a loaded machine).
+func TestProgressEstimate(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		elapsed time.Duration // since the start, at cell 3's start
+		want    string
+	}{
+		{"as planned", 2 * time.Second, "cell 3 of 4: c (~0:02 left)"},
+		{"cells took twice their time", 4 * time.Second, "cell 3 of 4: c (~0:04 left)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			p := &Progress{w: &b, n: 4, k: 2, start: time.Now().Add(-tc.elapsed), per: time.Second}
+			p.Begin("c", 0)
+			if got := strings.TrimSpace(b.String()); got != tc.want {
+				t.Errorf("%q, want %q", got, tc.want)
+			}
+		})
+	}
+}
