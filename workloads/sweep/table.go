@@ -47,8 +47,12 @@ func WriteKnees(w io.Writer, sweeps []capacity.Sweep, c Config) {
 			continue
 		}
 		k := s.Steps[s.Knee]
-		if s.BadLoad == 0 {
+		switch knee := c.By.Load(k); {
+		case s.BadLoad == 0:
 			notes = append(notes, s.Name+": no step failed; the capacity is above the highest load measured (raise --max-steps)")
+		case s.BadLoad > wideBracket*knee:
+			notes = append(notes, fmt.Sprintf("%s: the capacity bracket is wider than %.0f%% of the knee; more --refine narrows it",
+				s.Name, 100*(wideBracket-1)))
 		}
 		_ = t.Append(s.Name, loadText(c.By, c.By.Load(k)), bracketText(c.By, c.By.Load(k), s.BadLoad),
 			withRange("%.0f", k.CyclesPerS, k.CyclesPerSMin, k.CyclesPerSMax, k.Samples),
@@ -64,6 +68,10 @@ func WriteKnees(w io.Writer, sweeps []capacity.Sweep, c Config) {
 		fmt.Fprintln(w, n)
 	}
 }
+
+// wideBracket: a bad load over this times the knee leaves a load well
+// above the knee (1.3×) that may still hold; the table says so.
+const wideBracket = 1.3
 
 // ByText says what a sweep by c.By measures and what its knee means.
 func ByText(c Config) string {
