@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/results"
@@ -18,8 +20,10 @@ const MinRounds = 3
 // trip) from a compare measured in rounds: every cell's median cycles/s
 // with its interval, the ranks those intervals allow, and what it says.
 type Answer struct {
-	Workload   string  `json:"workload"`
-	Masters    int     `json:"masters"`
+	Workload string `json:"workload"`
+	// Masters is the masters count of the lab when a compare had several
+	// (0: one).
+	Masters    int     `json:"masters,omitempty"`
 	AddedRTTUS float64 `json:"added_rtt_us,omitempty"`
 	// Standings are the cells, best first: by rank, then median.
 	Standings []Standing `json:"standings"`
@@ -46,7 +50,10 @@ type Standing struct {
 
 // Answers ranks runs measured in rounds (results.Repeats) per workload,
 // masters count and added round trip, in the order the workloads first
-// appear. Each cell's sample is its complete rounds' cycles/s.
+// appear. Each cell's sample is its complete rounds' cycles/s. Baseline
+// rows (etcd, ZooKeeper, …) rank beside the Redlock cells measured on
+// the same lab: the masters count is the compare's (the /Nm of the run's
+// name), not the row's own servers.
 func Answers(runs []results.Run) []Answer {
 	type key struct {
 		workload string
@@ -57,7 +64,7 @@ func Answers(runs []results.Run) []Answer {
 	rows := map[key][][]results.Run{}
 	for _, row := range results.Repeats(runs) {
 		r := row[0]
-		k := key{r.Workload, r.Masters, r.AddedRTTUS}
+		k := key{r.Workload, mastersOf(r.Name), r.AddedRTTUS}
 		if _, ok := rows[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -109,6 +116,19 @@ func rank(rows [][]results.Run) Answer {
 		a.Lead = &lead
 	}
 	return a
+}
+
+// mastersOf is the masters count a compare of several named its run with
+// (a "/Nm" part of the name), 0 without one.
+func mastersOf(name string) int {
+	for _, part := range strings.Split(name, "/") {
+		if n, ok := strings.CutSuffix(part, "m"); ok {
+			if m, err := strconv.Atoi(n); err == nil && m > 0 {
+				return m
+			}
+		}
+	}
+	return 0
 }
 
 // complete are a row's complete rounds (results.Samples: the cut-short

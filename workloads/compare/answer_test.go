@@ -144,8 +144,9 @@ func TestAnswers(t *testing.T) {
 	}
 }
 
-// TestAnswersGroups: one answer per workload and masters count, a cut-short
-// round is no sample, and rounds are paired by their number.
+// TestAnswersGroups: one answer per workload and masters count, a
+// baseline row beside the Redlock cells of its lab, a cut-short round is
+// no sample, and rounds are paired by their number.
 func TestAnswersGroups(t *testing.T) {
 	a, b := rounds("a", 100, 200, 300), rounds("b", 50, 100, 150)
 	cut := a[0]
@@ -154,9 +155,26 @@ func TestAnswersGroups(t *testing.T) {
 	for i := range contended {
 		contended[i].Workload, contended[i].Name = "contended", "redlock/a/contended"
 	}
-	as := Answers(append(append(append(a, cut), b...), contended...))
-	if len(as) != 2 || as[0].Workload != "uncontended" || as[1].Workload != "contended" {
-		t.Fatalf("answers %+v, want uncontended then contended", as)
+	etcd := rounds("x", 10, 20, 30)
+	for i := range etcd {
+		etcd[i].Name, etcd[i].Masters = "etcd/client/uncontended", 3 // its members, not the lab's masters
+	}
+	as := Answers(append(append(append(append(a, cut), b...), contended...), etcd...))
+	if len(as) != 2 || as[0].Workload != "uncontended" || as[1].Workload != "contended" || len(as[0].Standings) != 3 {
+		t.Fatalf("answers %+v, want uncontended (3 cells with the baseline) then contended", as)
+	}
+	seven := rounds("a", 1, 2, 3)
+	for i := range seven {
+		seven[i].Name += "/7m"
+	}
+	var five []results.Run
+	for _, r := range append(rounds("a", 1, 2, 3), etcd...) {
+		r.Name += "/5m"
+		five = append(five, r)
+	}
+	if by := Answers(append(five, seven...)); len(by) != 2 || by[0].Masters != 5 || len(by[0].Standings) != 2 || by[1].Masters != 7 ||
+		!strings.HasPrefix(title(by[1]), "uncontended on 7 masters") {
+		t.Errorf("by masters count: %+v", by)
 	}
 	u := as[0]
 	if u.Rounds != 3 || u.Standings[0].Rate.N != 3 || u.Lead == nil || u.Lead.Median != 2 || u.Lead.Lo != 2 || u.Lead.Hi != 2 {

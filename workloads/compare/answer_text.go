@@ -18,10 +18,6 @@ func WriteAnswers(w io.Writer, answers []Answer, b Budget) {
 		return
 	}
 	fmt.Fprintf(w, "\nanswers (budget: %s)\n", b)
-	several := map[int]bool{}
-	for _, a := range answers {
-		several[a.Masters] = true
-	}
 	nameW := 0
 	for _, a := range answers {
 		for _, s := range a.Standings {
@@ -29,7 +25,7 @@ func WriteAnswers(w io.Writer, answers []Answer, b Budget) {
 		}
 	}
 	for _, a := range answers {
-		fmt.Fprintf(w, "%s: rank, median cycles/s, %s\n", title(a, len(several) > 1), levelText(a))
+		fmt.Fprintf(w, "%s: rank, median cycles/s, %s\n", title(a), levelText(a))
 		for _, s := range a.Standings {
 			rank := fmt.Sprint(s.Rank)
 			if s.Tied {
@@ -43,9 +39,9 @@ func WriteAnswers(w io.Writer, answers []Answer, b Budget) {
 
 // title names an answer's workload, its masters count when a compare had
 // several and its added round trip when there was one.
-func title(a Answer, masters bool) string {
+func title(a Answer) string {
 	t := a.Workload
-	if masters {
+	if a.Masters > 0 {
 		t += fmt.Sprintf(" on %d masters", a.Masters)
 	}
 	if a.AddedRTTUS > 0 {
