@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -48,9 +49,12 @@ func Judge(c Config, cell lab.Config, run results.Run) capacity.Step {
 }
 
 // JudgeMedians judges a load from its measurements runs (one or more, in
-// order): Judge of one run made of their medians — p99 of c.Op and
-// cycles/s — and their summed counts (errors, attempts, violations), cut
-// short when any was. The step carries the samples' count and spread.
+// order): Judge of one run made of their medians — p99 of c.Op,
+// cycles/s, and the errors and attempts of the measurement whose share of
+// failed attempts is the median — with every measurement's violations
+// (one is one too many) and cut short when any was. One measurement's
+// burst of timeouts thus fails a step no more than its p99 does. The
+// step carries the samples' count and spread.
 func JudgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
 	c = c.withDefaults()
 	if len(runs) == 1 {
@@ -65,13 +69,13 @@ func JudgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
 			p99s = append(p99s, r.LatencyUS[c.Op].P99)
 		}
 		cps = append(cps, r.Throughput.CyclesPerS)
-		med.Counts.Attempts += r.Counts.Attempts
-		med.Counts.Errors += r.Counts.Errors
-		med.Counts.Timeouts += r.Counts.Timeouts
-		med.Counts.ReleaseErrors += r.Counts.ReleaseErrors
 		med.Counts.Violations += r.Counts.Violations
 		med.Interrupted = med.Interrupted || r.Interrupted
 	}
+	byErrors := slices.Clone(runs)
+	slices.SortStableFunc(byErrors, func(a, b results.Run) int { return cmp.Compare(errorShare(a), errorShare(b)) })
+	m := byErrors[(len(byErrors)-1)/2].Counts
+	med.Counts.Attempts, med.Counts.Errors, med.Counts.Timeouts, med.Counts.ReleaseErrors = m.Attempts, m.Errors, m.Timeouts, m.ReleaseErrors
 	if len(p99s) > 0 {
 		med.LatencyUS[c.Op] = results.Percentiles{Count: int64(len(p99s)), P99: results.Median(p99s)}
 	}
@@ -83,4 +87,13 @@ func JudgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
 	}
 	st.CyclesPerSMin, st.CyclesPerSMax = slices.Min(cps), slices.Max(cps)
 	return st
+}
+
+// errorShare is the share of r's attempts that failed as Judge counts
+// them (errors, timeouts, failed releases); 1 for no attempt.
+func errorShare(r results.Run) float64 {
+	if r.Counts.Attempts == 0 {
+		return 1
+	}
+	return float64(r.Counts.Errors+r.Counts.Timeouts+r.Counts.ReleaseErrors) / float64(r.Counts.Attempts)
 }
