@@ -13,7 +13,8 @@ import (
 
 // TestCompareRepeatOut: with --repeat every round of a cell keeps its own
 // interval logs in --out (the rounds share the run's name), and report and
-// merge read each round's back.
+// merge read each round's back; the answers (too few rounds for one) are
+// under the table and in answers.json.
 func TestCompareRepeatOut(t *testing.T) {
 	t.Parallel()
 	cpuBound(t)
@@ -28,6 +29,14 @@ func TestCompareRepeatOut(t *testing.T) {
 		"--workers", "4", "--warmup", "0s", "--duration", "300ms", "--out", dir}, loadTolerant(10*time.Second)...), &stdout, &stderr)
 	if code != exitOK {
 		t.Fatalf("compare: exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"answers (budget: 2 rounds × 2 cells", "answer: none at 2 round(s) per cell"} {
+		if !bytes.Contains(stdout.Bytes(), []byte(want)) {
+			t.Errorf("no %q under the table:\n%s", want, stdout.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "answers.json")); err != nil {
+		t.Errorf("answers.json: %v", err)
 	}
 	d, err := results.ReadRunDir(dir)
 	if err != nil {

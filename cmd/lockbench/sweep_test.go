@@ -63,6 +63,8 @@ func TestSweepUsage(t *testing.T) {
 		{"--by workers --start 0.5", "--start 0.5:"},
 		{"--max-steps 0", "--max-steps 0: must be at least 1"},
 		{"--refine -1", "--refine -1: must not be negative"},
+		{"--repeat 0", "--repeat 0: must be at least 1"},
+		{"--repeat -2", "--repeat -2: must be at least 1"},
 		{"--op lunch", `--op "lunch": want one of`},
 		{"--muxes fanout,telepathy", "telepathy"},
 		{"--rate 100", "--rate 100:"},

@@ -21,6 +21,13 @@ type Sweep struct {
 	Stepped string  `json:"stepped"` // "rate" or "workers"
 	Steps   []Step  `json:"steps"`
 	Knee    int     `json:"knee"` // index into Steps; -1: even the first step failed
+	// BadLoad is the lowest load confirmed to fail (rate or workers, as
+	// Stepped): the capacity lies between the knee's load and it. 0: no
+	// step failed (the knee is the highest load measured).
+	BadLoad float64 `json:"bad_load,omitempty"`
+	// Repeat is the measurements that decide a failing step, the step
+	// below it and each bisection step (on their medians).
+	Repeat int `json:"repeat,omitempty"`
 }
 
 // Step is one measured step.
@@ -32,6 +39,14 @@ type Step struct {
 	Errors     int64   `json:"errors"`
 	OK         bool    `json:"ok"`
 	Reason     string  `json:"reason,omitempty"`
+	// Samples is how many measurements the step was judged on: its
+	// CyclesPerS and P99US are their medians, Errors their sum; the
+	// ranges below are their spread (with more than one).
+	Samples       int     `json:"samples,omitempty"`
+	P99MinUS      float64 `json:"p99_min_us,omitempty"`
+	P99MaxUS      float64 `json:"p99_max_us,omitempty"`
+	CyclesPerSMin float64 `json:"cycles_per_s_min,omitempty"`
+	CyclesPerSMax float64 `json:"cycles_per_s_max,omitempty"`
 }
 
 // Read reads DIR/sweep.json if there is one (nil if not).

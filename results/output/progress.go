@@ -12,8 +12,9 @@ import (
 )
 
 // Progress tells the user on stderr where a command is. Plain lines when
-// stderr is not a terminal (CI logs, files): a cell header, "warmup 2s…",
-// then one labelled line a second. On a terminal, a multi-cell command
+// stderr is not a terminal (CI logs, files): a cell header (k of n and
+// the time left), "warmup 2s…", then one labelled line a second. On a
+// terminal, a multi-cell command
 // keeps one live line per cell instead — cell k of n, elapsed / estimated,
 // the last second's figures — rewritten in place and left with the cell's
 // result when it ends.
@@ -46,7 +47,11 @@ func (p *Progress) Begin(name string, warmup time.Duration) {
 	p.k++
 	p.name = name
 	elapsed := time.Since(p.start)
-	p.estimate = elapsed + time.Duration(p.n-p.k+1)*p.per
+	per := p.per // a cell's warmup and duration, or what cells took so far when more (their set-up, a slow machine)
+	if p.k > 1 {
+		per = max(per, elapsed/time.Duration(p.k-1))
+	}
+	p.estimate = elapsed + time.Duration(p.n-p.k+1)*per
 	if p.live {
 		status := "measuring"
 		if warmup > 0 {
@@ -56,7 +61,7 @@ func (p *Progress) Begin(name string, warmup time.Duration) {
 		return
 	}
 	if p.n > 1 {
-		fmt.Fprintf(p.w, "cell %d of %d: %s\n", p.k, p.n, name)
+		fmt.Fprintf(p.w, "cell %d of %d: %s (~%s left)\n", p.k, p.n, name, clock(p.estimate-elapsed))
 	} else {
 		fmt.Fprintln(p.w, name)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // TestProgressPlain: outside a terminal every phase is a whole line: the
-// cell header (k of n), the warmup, one labelled line a second.
+// cell header (k of n, time left), the warmup, one labelled line a second.
 func TestProgressPlain(t *testing.T) {
 	var b strings.Builder
 	p := &Progress{w: &b, n: 2, start: time.Now(), per: time.Second}
@@ -21,7 +21,7 @@ func TestProgressPlain(t *testing.T) {
 	p.End(results.Run{})
 	p.Begin("redlock/goredis/auto/uncontended", 0)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	want := []string{"cell 1 of 2: redlock/goredis/fanout/uncontended", "warmup 2s…", "now:", "cell 2 of 2: redlock/goredis/auto/uncontended"}
+	want := []string{"cell 1 of 2: redlock/goredis/fanout/uncontended (~0:02 left)", "warmup 2s…", "now:", "cell 2 of 2: redlock/goredis/auto/uncontended (~0:01 left)"}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), b.String())
 	}
@@ -53,5 +53,28 @@ func TestProgressLive(t *testing.T) {
 	}
 	if !strings.Contains(out, "cell 1/16 0:00/~0:32") {
 		t.Errorf("no cell k/n elapsed/estimate in %q", out)
+	}
+}
+
+// TestProgressEstimate: the time left counts each remaining cell at its
+// warmup and duration, or at what the cells so far took when that is
+// more (their set-up, a loaded machine).
+func TestProgressEstimate(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		elapsed time.Duration // since the start, at cell 3's start
+		want    string
+	}{
+		{"as planned", 2 * time.Second, "cell 3 of 4: c (~0:02 left)"},
+		{"cells took twice their time", 4 * time.Second, "cell 3 of 4: c (~0:04 left)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			p := &Progress{w: &b, n: 4, k: 2, start: time.Now().Add(-tc.elapsed), per: time.Second}
+			p.Begin("c", 0)
+			if got := strings.TrimSpace(b.String()); got != tc.want {
+				t.Errorf("%q, want %q", got, tc.want)
+			}
+		})
 	}
 }

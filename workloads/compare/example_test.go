@@ -41,14 +41,16 @@ func ExampleNewPlan() {
 	// Clients "jedis": unknown for backend redlock (have goredis, rueidis)
 }
 
-// Three rounds of four cells: forward, backward, forward, so drift over
-// the compare does not always fall on the last cells.
+// Four rounds of four cells: forward, backward, then the next pair one
+// cell further on, so drift over the compare does not always fall on the
+// same cells.
 func ExampleRoundOrder() {
-	for r := range 3 {
+	for r := range 4 {
 		fmt.Println(compare.RoundOrder(4, r))
 	}
 	// Output:
 	// [0 1 2 3]
 	// [3 2 1 0]
-	// [0 1 2 3]
+	// [1 2 3 0]
+	// [0 3 2 1]
 }

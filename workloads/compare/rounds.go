@@ -2,15 +2,20 @@ package compare
 
 import "slices"
 
-// RoundOrder is the order round r (from 0) measures n cells in: forward in
-// even rounds, backward in odd ones. Slow drift over a compare (the
-// machine warming, a neighbour's load) then falls on every cell alike
-// instead of on the last ones: over each pair of rounds every cell's mean
-// position is the middle, (n−1)/2.
+// RoundOrder is the order round r (from 0) measures n cells in: rounds
+// go in pairs, forward then backward, and each pair starts one cell
+// further on (rotated). Slow drift over a compare (the machine warming, a
+// neighbour's load) then falls on every cell alike instead of on the last
+// ones: over each pair of rounds every cell's mean position is the
+// middle, (n−1)/2; and over n pairs every cell is first once.
 func RoundOrder(n, r int) []int {
 	order := make([]int, n)
+	shift := 0
+	if n > 0 {
+		shift = (r / 2) % n
+	}
 	for i := range order {
-		order[i] = i
+		order[i] = (i + shift) % n
 	}
 	if r%2 == 1 {
 		slices.Reverse(order)

@@ -14,7 +14,8 @@ import (
 
 // TestRoundOrder: every round measures every cell once; forward, then
 // backward, so over each pair of rounds every cell's mean position is the
-// middle (drift spreads over all cells) and no cell is always last.
+// middle (drift spreads over all cells); each pair rotated by one, so no
+// cell is always first or last.
 func TestRoundOrder(t *testing.T) {
 	for _, tc := range []struct {
 		cells, rounds int
@@ -23,7 +24,8 @@ func TestRoundOrder(t *testing.T) {
 		{1, 3, [][]int{{0}, {0}, {0}}},
 		{3, 1, [][]int{{0, 1, 2}}},
 		{4, 2, [][]int{{0, 1, 2, 3}, {3, 2, 1, 0}}},
-		{3, 3, [][]int{{0, 1, 2}, {2, 1, 0}, {0, 1, 2}}},
+		{3, 3, [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}}},
+		{3, 6, [][]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}, {0, 2, 1}, {2, 0, 1}, {1, 0, 2}}},
 		{8, 4, nil},
 		{5, 6, nil},
 	} {

@@ -29,6 +29,8 @@ type Result struct {
 	// and external masters resolved.
 	Config  Config
 	Started time.Time
+	// Took is the wall time from Started to the last cell's end.
+	Took time.Duration
 	// Runs are the measured cells sorted by throughput, with their ratios
 	// (Ratios): with Config.Repeat > 1 one run per cell and round, sorted
 	// by the cell's median, its rounds in order. A run's name ends in
@@ -47,6 +49,7 @@ type Result struct {
 	// Interrupted: ctx was canceled; the cell in progress is kept with its
 	// own Interrupted set, the cells and rounds after it never ran.
 	Interrupted bool
+	planned     int // cells per round
 }
 
 // Run plans cfg's matrix and measures it (NewPlan, then Plan.Run).
@@ -65,7 +68,7 @@ func Run(ctx context.Context, cfg Config, obs Observers) (Result, error) {
 // Result says Interrupted. On an error the Result holds what was measured
 // before it.
 func (p *Plan) Run(ctx context.Context, obs Observers) (Result, error) {
-	res := Result{Config: p.Config, Started: time.Now(), Ceilings: map[int]Ceiling{}, Versions: map[string]string{}}
+	res := Result{Config: p.Config, Started: time.Now(), Ceilings: map[int]Ceiling{}, Versions: map[string]string{}, planned: len(p.Cells)}
 	ceilings := map[int][]Ceiling{}
 	var runErr error
 	for _, g := range groups(p.Cells) {
@@ -80,6 +83,7 @@ func (p *Plan) Run(ctx context.Context, obs Observers) (Result, error) {
 		runErr = nil // a shutdown, not a failure
 	}
 	res.Interrupted = ctx.Err() != nil
+	res.Took = time.Since(res.Started)
 	for m, cs := range ceilings {
 		res.Ceilings[m] = medianCeiling(cs)
 	}
@@ -169,6 +173,13 @@ func (r Result) Summary(config any) (*results.Summary, error) {
 	maps.Copy(sum.Versions, r.Versions)
 	sum.Servers, sum.Runs, sum.Interrupted = r.Servers, r.Runs, r.Interrupted
 	return sum, nil
+}
+
+// Budget is what the compare spent: its rounds of cells, each cell's
+// warmup and duration, and the wall time.
+func (r Result) Budget() Budget {
+	return Budget{Rounds: max(r.Config.Repeat, 1), Cells: r.planned, Warmup: r.Config.Base.Workload.Warmup,
+		Duration: r.Config.Base.Workload.Duration, Took: r.Took}
 }
 
 // CeilingRates are the ceilings' cycles/s by masters count.

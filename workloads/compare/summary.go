@@ -27,10 +27,24 @@ func VsSequential(runs []results.Run) map[string]float64 {
 
 // Write writes sum, the summary of r (Summary), through w: compare's table
 // (Table), w's JSON file and Out directory with the cells' interval logs,
-// then the rankings by round trip (WriteRankings) unless stdout holds Go
-// benchmark lines or the JSON.
+// the answers of a compare in rounds (Answers, WriteAnswers: under the
+// table, and answers.json in Out), then the rankings by round trip
+// (WriteRankings) unless stdout holds Go benchmark lines or the JSON.
 func (r Result) Write(w output.Writer, sum *results.Summary) error {
 	Table(&w, sum.Runs, r.CeilingRates())
+	answers := Answers(sum.Runs)
+	summary := w.Below
+	w.Below = func(out io.Writer) {
+		summary(out)
+		if !repeated(sum.Runs) {
+			fmt.Fprintln(out, "\nanswers: one round per cell, so no ranking with confidence; --repeat 6 or more ranks the cells with 95 % intervals")
+			return
+		}
+		WriteAnswers(out, answers, r.Budget())
+	}
+	if repeated(sum.Runs) {
+		w.Files = map[string]any{"answers.json": answers}
+	}
 	if err := w.Write(sum, lab.Logs(r.Cells)); err != nil {
 		return err
 	}

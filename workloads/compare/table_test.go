@@ -33,7 +33,8 @@ func TestTable(t *testing.T) {
 }
 
 // TestResultWrite: a compare's result is written through the writer with
-// its table, its files, and the rankings by round trip on stdout, except
+// its table (and, of one round, the word that it ranks nothing with
+// confidence), its files, and the rankings by round trip on stdout, except
 // where stdout holds benchmark lines or the JSON.
 func TestResultWrite(t *testing.T) {
 	run := func(mux string, rttUS, cps float64) results.Run {
@@ -62,6 +63,9 @@ func TestResultWrite(t *testing.T) {
 		}
 		if got := strings.Contains(b.String(), "ranking by added round trip"); got != c.rankings {
 			t.Errorf("%s: rankings %v, want %v:\n%s", c.name, got, c.rankings, b.String())
+		}
+		if c.name == "table" && !strings.Contains(b.String(), "answers: one round per cell, so no ranking with confidence") {
+			t.Errorf("table: no word on answers of one round:\n%s", b.String())
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out", "summary.json")); err != nil {

@@ -39,6 +39,7 @@ const (
 	DefaultFactor       = 1.5
 	DefaultMaxSteps     = 20
 	DefaultRefine       = 2
+	DefaultRepeat       = 3
 	// DefaultMaxErrorRate: one timeout in 10⁵ cycles on a noisy host
 	// should not end a sweep, a failing backend must.
 	DefaultMaxErrorRate = 0.001
@@ -74,6 +75,11 @@ type Config struct {
 	// Refine is the bisection steps between the last good and the first
 	// bad load (NoRefine: none).
 	Refine int `json:"refine" flag:"refine" help:"bisection steps between the last good and first bad step"`
+	// Repeat is how many measurements decide a step that failed once,
+	// the step below it and every bisection step: the step's verdict is
+	// that of their medians (p99, cycles/s), so one noisy measurement
+	// neither ends the climb nor sets the knee.
+	Repeat int `json:"repeat" flag:"repeat" help:"measurements that decide a failing step, the step below it and each bisection step (judged on their medians)"`
 	// MaxErrorRate is the share of attempts (errors and timeouts, failed
 	// releases) a good step may have (NoErrors: none).
 	MaxErrorRate float64 `json:"max_error_rate" flag:"max-error-rate" help:"share of attempts that may fail (errors, timeouts, failed releases) in a good step; 0: none"`
@@ -127,11 +133,17 @@ func (c Config) withDefaults() Config {
 	if c.MaxErrorRate == 0 {
 		c.MaxErrorRate = DefaultMaxErrorRate
 	}
+	if c.Repeat == 0 {
+		c.Repeat = DefaultRepeat
+	}
 	return c
 }
 
 // refine is the bisection steps, none for NoRefine.
 func (c Config) refine() int { return max(c.Refine, 0) }
+
+// repeat is the measurements that decide a step, at least 1.
+func (c Config) repeat() int { return max(c.Repeat, 1) }
 
 // maxErrorRate is the share of failed attempts a good step may have.
 func (c Config) maxErrorRate() float64 { return math.Max(c.MaxErrorRate, 0) }
@@ -142,7 +154,8 @@ func (c Config) maxErrorRate() float64 { return math.Max(c.MaxErrorRate, 0) }
 func Ops() []string { return []string{"acquire", "acquire_total", "release", "cycle"} }
 
 // Literal is c read as a command line gives it, every field set: a zero
-// means zero, not the default. A zero SLO, Start, Factor or MaxSteps and a
+// means zero, not the default. A zero SLO, Start, Factor, MaxSteps or
+// Repeat and a
 // negative Refine or MaxErrorRate are refused (a *results.FieldError), a
 // zero Refine is NoRefine and a zero MaxErrorRate NoErrors; the result is
 // validated (Validate) and is what Run takes.
@@ -156,6 +169,8 @@ func (c Config) Literal() (Config, error) {
 		return c, results.Invalid("factor", c.Factor, "must be more than 1")
 	case c.MaxSteps == 0:
 		return c, results.Invalid("max_steps", c.MaxSteps, "must be at least 1")
+	case c.Repeat == 0:
+		return c, results.Invalid("repeat", c.Repeat, "must be at least 1")
 	case c.Refine < 0:
 		return c, results.Invalid("refine", c.Refine, "must not be negative")
 	case c.MaxErrorRate < 0:
@@ -184,6 +199,8 @@ func (c Config) Validate() error {
 		return results.Invalid("factor", c.Factor, "must be more than 1")
 	case c.MaxSteps < 1:
 		return results.Invalid("max_steps", c.MaxSteps, "must be at least 1")
+	case c.Repeat < 1:
+		return results.Invalid("repeat", c.Repeat, "must be at least 1")
 	case math.IsNaN(c.MaxErrorRate) || c.MaxErrorRate >= 1:
 		return results.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
 	case c.By == ByWorkers && c.Start < 1:

@@ -20,7 +20,7 @@ func TestZeroConfigIsDefaults(t *testing.T) {
 	base := lab.DefaultConfig()
 	base.Workload.Duration, base.Workload.Warmup = 3*time.Second, time.Second
 	want := Config{Base: base, Muxes: []string{"fanout"}, By: ByRate, Op: "cycle", SLO: 2 * time.Millisecond, Start: 200,
-		Factor: 1.5, MaxSteps: 20, Refine: 2, MaxErrorRate: 0.001}
+		Factor: 1.5, MaxSteps: 20, Refine: 2, Repeat: 3, MaxErrorRate: 0.001}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("DefaultConfig\n%+v\nwant\n%+v", d, want)
 	}
@@ -45,12 +45,12 @@ func TestConfigJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"base", "muxes", "by", "op", "slo", "start", "factor", "max_steps", "refine", "max_error_rate"} {
+	for _, k := range []string{"base", "muxes", "by", "op", "slo", "start", "factor", "max_steps", "refine", "repeat", "max_error_rate"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("no %q in %s", k, b)
 		}
 	}
-	if len(m) != 10 {
+	if len(m) != 11 {
 		t.Errorf("%d keys: %s", len(m), b)
 	}
 }

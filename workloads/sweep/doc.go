@@ -1,12 +1,14 @@
 // Package sweep is lockbench's capacity sweep as a library: it raises the
 // load on one cell (lab.Config) step by step until a step breaks its SLO,
-// bisects between the last good and the first bad step, and reports the
-// knee, the highest load that held, for each multiplexing strategy.
+// confirms that failure and the step below it on the medians of repeated
+// measurements, bisects between them, and reports the knee, the highest
+// load that held, with the lowest that failed, for each multiplexing
+// strategy.
 //
 // It owns the step plan (stepping by open-loop rate or by closed-loop
-// workers: Start, Factor, MaxSteps, Refine), the knee search, the judgement
-// of one step (p99 against the SLO, errors, violations, keeping up with the
-// rate) and running the steps on a lab, a canceled ctx returning what was
+// workers: Start, Factor, MaxSteps, Refine, Repeat), the knee search, the
+// judgement of a step on its measurements' medians (p99 against the SLO,
+// errors, violations, keeping up with the rate) and running the steps on a lab, a canceled ctx returning what was
 // measured. Its Config serialises into the summary; its errors name Config
 // fields by JSON path (results.FieldError), which a CLI maps to its flags:
 // the tags of Config (workloads/flagtag). Literal reads a Config as flags

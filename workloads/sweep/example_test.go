@@ -3,6 +3,7 @@ package sweep_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/results"
@@ -23,11 +24,13 @@ func (queue) Measure(_ context.Context, cfg lab.Config, _ lab.Observers) (lab.Ce
 }
 
 // Find how many workers keep the p99 of a lock cycle under 2 ms: double
-// them from 1 until a step breaks the SLO, then bisect twice.
+// them from 1 until a step breaks the SLO; confirm that step and the one
+// below with 3 measurements each (the default Repeat), then bisect twice,
+// each midpoint measured 3 times.
 func ExampleRun() {
 	cfg := sweep.Config{By: sweep.ByWorkers, SLO: 2 * time.Millisecond, Factor: 2}
 	obs := sweep.Observers{Step: func(run string, st capacity.Step) {
-		fmt.Printf("%d workers: p99 %.0f µs ok=%v\n", st.Workers, st.P99US, st.OK)
+		fmt.Printf("%s: p99 %.0f µs ok=%v\n", run[strings.Index(run, "@")+1:], st.P99US, st.OK)
 	}}
 	res, err := sweep.Run(context.Background(), queue{}, cfg, obs)
 	if err != nil {
@@ -37,14 +40,26 @@ func ExampleRun() {
 	sw := res.Sweeps[0]
 	fmt.Println("knee:", sw.Steps[sw.Knee].Workers, "workers")
 	// Output:
-	// 1 workers: p99 50 µs ok=true
-	// 2 workers: p99 100 µs ok=true
-	// 4 workers: p99 200 µs ok=true
-	// 8 workers: p99 400 µs ok=true
-	// 16 workers: p99 800 µs ok=true
-	// 32 workers: p99 1600 µs ok=true
-	// 64 workers: p99 3200 µs ok=false
-	// 48 workers: p99 2400 µs ok=false
-	// 40 workers: p99 2000 µs ok=true
+	// workers=1: p99 50 µs ok=true
+	// workers=2: p99 100 µs ok=true
+	// workers=4: p99 200 µs ok=true
+	// workers=8: p99 400 µs ok=true
+	// workers=16: p99 800 µs ok=true
+	// workers=32: p99 1600 µs ok=true
+	// workers=64: p99 3200 µs ok=false
+	// workers=64 (2 of 3): p99 3200 µs ok=false
+	// workers=64 (3 of 3): p99 3200 µs ok=false
+	// workers=64 (median of 3): p99 3200 µs ok=false
+	// workers=32 (2 of 3): p99 1600 µs ok=true
+	// workers=32 (3 of 3): p99 1600 µs ok=true
+	// workers=32 (median of 3): p99 1600 µs ok=true
+	// workers=48 (1 of 3): p99 2400 µs ok=false
+	// workers=48 (2 of 3): p99 2400 µs ok=false
+	// workers=48 (3 of 3): p99 2400 µs ok=false
+	// workers=48 (median of 3): p99 2400 µs ok=false
+	// workers=40 (1 of 3): p99 2000 µs ok=true
+	// workers=40 (2 of 3): p99 2000 µs ok=true
+	// workers=40 (3 of 3): p99 2000 µs ok=true
+	// workers=40 (median of 3): p99 2000 µs ok=true
 	// knee: 40 workers
 }

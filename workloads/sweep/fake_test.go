@@ -17,6 +17,14 @@ type fakeLab struct {
 	cancelAt int                        // the cancelAt-th Measure cancels, as Ctrl-C mid-step would
 	cancel   context.CancelFunc
 	measured []lab.Config
+	// noisy are p99s (µs) of the first measurements of a load, in order;
+	// later ones are p99's.
+	noisy map[float64][]float64
+	// leaves: a step at a load over capacity ends with cycles cut short,
+	// their keys left held under its prefix until their TTL; a later step
+	// on that prefix finds them: split votes and a p99 of the TTL.
+	leaves bool
+	left   map[string]bool
 }
 
 var errMeasure = errors.New("masters timed out")
@@ -36,11 +44,23 @@ func (f *fakeLab) Measure(ctx context.Context, cfg lab.Config, _ lab.Observers) 
 		cps = min(cps, f.capacity)
 	}
 	p := results.Percentiles{Count: 1000, P99: f.p99(load)}
+	if q := f.noisy[load]; len(q) > 0 {
+		p.P99, f.noisy[load] = q[0], q[1:]
+	}
 	if p.P99 < 0 {
 		p = results.Percentiles{}
 	}
 	run := results.Run{Name: cfg.Name(), Workers: cfg.Workload.Workers, LatencyUS: map[string]results.Percentiles{"cycle": p},
 		Throughput: results.Throughput{CyclesPerS: cps}, Counts: results.Counts{Attempts: 10000, Cycles: 1000}}
+	if f.left[cfg.Workload.Prefix] {
+		run.Counts.SplitBrain, run.LatencyUS["cycle"] = 8000, results.Percentiles{Count: 1000, P99: 10e6}
+	}
+	if f.leaves && load > f.capacity {
+		if f.left == nil {
+			f.left = map[string]bool{}
+		}
+		f.left[cfg.Workload.Prefix] = true
+	}
 	if n == f.cancelAt {
 		f.cancel()
 		run.Interrupted = true

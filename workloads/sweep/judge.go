@@ -1,7 +1,9 @@
 package sweep
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,4 +46,54 @@ func Judge(c Config, cell lab.Config, run results.Run) capacity.Step {
 	}
 	st.OK, st.Reason = len(why) == 0, strings.Join(why, "; ")
 	return st
+}
+
+// JudgeMedians judges a load from its measurements runs (one or more, in
+// order): Judge of one run made of their medians — p99 of c.Op,
+// cycles/s, and the errors and attempts of the measurement whose share of
+// failed attempts is the median — with every measurement's violations
+// (one is one too many) and cut short when any was. One measurement's
+// burst of timeouts thus fails a step no more than its p99 does. The
+// step carries the samples' count and spread.
+func JudgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
+	c = c.withDefaults()
+	if len(runs) == 1 {
+		st := Judge(c, cell, runs[0])
+		st.Samples = 1
+		return st
+	}
+	var p99s, cps []float64
+	med := results.Run{LatencyUS: map[string]results.Percentiles{}}
+	for _, r := range runs {
+		if results.Measured(r, c.Op) {
+			p99s = append(p99s, r.LatencyUS[c.Op].P99)
+		}
+		cps = append(cps, r.Throughput.CyclesPerS)
+		med.Counts.Violations += r.Counts.Violations
+		med.Interrupted = med.Interrupted || r.Interrupted
+	}
+	byErrors := slices.Clone(runs)
+	slices.SortStableFunc(byErrors, func(a, b results.Run) int { return cmp.Compare(errorShare(a), errorShare(b)) })
+	m := byErrors[(len(byErrors)-1)/2].Counts
+	med.Counts.Attempts, med.Counts.Errors, med.Counts.Timeouts, med.Counts.ReleaseErrors = m.Attempts, m.Errors, m.Timeouts, m.ReleaseErrors
+	if len(p99s) > 0 {
+		med.LatencyUS[c.Op] = results.Percentiles{Count: int64(len(p99s)), P99: results.Median(p99s)}
+	}
+	med.Throughput.CyclesPerS = results.Median(cps)
+	st := Judge(c, cell, med)
+	st.Samples = len(runs)
+	if len(p99s) > 0 {
+		st.P99MinUS, st.P99MaxUS = slices.Min(p99s), slices.Max(p99s)
+	}
+	st.CyclesPerSMin, st.CyclesPerSMax = slices.Min(cps), slices.Max(cps)
+	return st
+}
+
+// errorShare is the share of r's attempts that failed as Judge counts
+// them (errors, timeouts, failed releases); 1 for no attempt.
+func errorShare(r results.Run) float64 {
+	if r.Counts.Attempts == 0 {
+		return 1
+	}
+	return float64(r.Counts.Errors+r.Counts.Timeouts+r.Counts.ReleaseErrors) / float64(r.Counts.Attempts)
 }

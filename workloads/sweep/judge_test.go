@@ -57,3 +57,36 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeMedians: a load measured several times is judged on the
+// medians of p99, cycles/s and the share of failed attempts; one
+// violation anywhere fails it; the step carries the spread.
+func TestJudgeMedians(t *testing.T) {
+	cfg := Config{Op: "cycle", SLO: 2 * time.Millisecond}
+	run := func(p99, cps float64, errs, viol int64) results.Run {
+		return results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {Count: 1000, P99: p99}},
+			Throughput: results.Throughput{CyclesPerS: cps}, Counts: results.Counts{Attempts: 10000, Errors: errs, Violations: viol}}
+	}
+	for _, tc := range []struct {
+		name string
+		runs []results.Run
+		ok   bool
+		why  string
+	}{
+		{"one slow measurement of three holds", []results.Run{run(1000, 900, 0, 0), run(5000, 700, 0, 0), run(1500, 950, 0, 0)}, true, ""},
+		{"two slow ones fail", []results.Run{run(3000, 900, 0, 0), run(2500, 700, 0, 0), run(1000, 950, 0, 0)}, false, "p99 2.5ms over the SLO 2ms"},
+		{"one burst of timeouts holds", []results.Run{run(1000, 900, 0, 0), run(1000, 900, 50, 0), run(1000, 900, 1, 0)}, true, ""},
+		{"errors in most fail", []results.Run{run(1000, 900, 40, 0), run(1000, 900, 50, 0), run(1000, 900, 1, 0)}, false, "40 errors/timeouts in 10000 attempts"},
+		{"one violation fails", []results.Run{run(1000, 900, 0, 0), run(1000, 900, 0, 1), run(1000, 900, 0, 0)}, false, "1 violations"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := JudgeMedians(cfg, lab.Config{}, tc.runs)
+			if st.OK != tc.ok || !strings.Contains(st.Reason, tc.why) {
+				t.Fatalf("ok=%v reason %q, want ok=%v reason containing %q", st.OK, st.Reason, tc.ok, tc.why)
+			}
+			if st.Samples != 3 || st.P99MinUS > st.P99US || st.P99US > st.P99MaxUS || st.CyclesPerSMin > st.CyclesPerS || st.CyclesPerS > st.CyclesPerSMax {
+				t.Errorf("step %+v: want 3 samples, medians within their ranges", st)
+			}
+		})
+	}
+}

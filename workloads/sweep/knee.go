@@ -5,56 +5,81 @@ import (
 	"math"
 )
 
-// stepFunc measures one load and says whether it held.
-type stepFunc func(load float64) (ok bool, err error)
+// stepFunc measures load until it has at least n measurements (none more
+// when it has them) and says whether the load held, judged on the
+// medians of all its measurements.
+type stepFunc func(load float64, n int) (ok bool, err error)
 
-// searchKnee raises the load by Factor until a step fails (or, when the
-// first one fails, lowers it until one holds), then bisects Refine times
-// between the highest good and lowest bad load. It stops early when ctx
-// is canceled.
-func searchKnee(ctx context.Context, c Config, step stepFunc) error {
-	good, bad := 0.0, 0.0
+// bracket is where a search left the knee: the highest load that held and
+// the lowest that failed (0: none).
+type bracket struct{ good, bad float64 }
+
+// searchKnee climbs by Factor from Start, one measurement a step, until a
+// step fails. A failure is confirmed: the step is measured Repeat times
+// and judged on its medians; held after all, the climb goes on. A
+// confirmed failure has the step below it confirmed the same way; when
+// that one fails too, the search steps down (each step confirmed) until
+// one holds. Then it bisects Refine times between the confirmed good and
+// bad loads, each midpoint judged on Repeat measurements. It stops early
+// when ctx is canceled. One noisy measurement thus neither stops the
+// climb nor sets the knee.
+func searchKnee(ctx context.Context, c Config, step stepFunc) (bracket, error) {
+	var b bracket
+	n := c.repeat()
 	load := math.Max(1, math.Round(c.Start))
-	for i := 0; i < c.MaxSteps && ctx.Err() == nil; i++ {
-		ok, err := step(load)
-		if err != nil {
-			return err
+	steps := 0
+	for ; steps < c.MaxSteps && ctx.Err() == nil; steps++ {
+		ok, err := step(load, 1)
+		if err == nil && !ok {
+			ok, err = step(load, n)
 		}
-		if ok {
-			good = load
-			if bad > 0 {
-				break // stepping down found a good load under the first bad one
+		if err != nil {
+			return b, err
+		}
+		if !ok {
+			b.bad = load
+			break
+		}
+		b.good = load
+		load = c.up(load)
+	}
+	if b.bad == 0 || ctx.Err() != nil {
+		return b, nil // no step failed: the highest measured is the knee
+	}
+	// Confirm the step below the failure, stepping down while it fails.
+	below := b.good
+	for b.good = 0; ctx.Err() == nil; steps++ {
+		if below == 0 {
+			if below = c.down(b.bad); below == 0 || steps >= c.MaxSteps {
+				return b, nil // nothing lower to try
 			}
-			load = c.up(load)
-			continue
 		}
-		if bad == 0 || load < bad {
-			bad = load
-		}
-		if good > 0 {
-			break
-		}
-		// Even the first load failed: step down until one holds.
-		if load = c.down(load); load == 0 {
-			break
-		}
-	}
-	for i := 0; i < c.refine() && bad > 0 && good > 0 && ctx.Err() == nil; i++ {
-		mid := math.Round((good + bad) / 2)
-		if mid <= good || mid >= bad {
-			break
-		}
-		ok, err := step(mid)
+		ok, err := step(below, n)
 		if err != nil {
-			return err
+			return b, err
 		}
 		if ok {
-			good = mid
+			b.good = below
+			break
+		}
+		b.bad, below = below, 0
+	}
+	for i := 0; i < c.refine() && b.good > 0 && ctx.Err() == nil; i++ {
+		mid := math.Round((b.good + b.bad) / 2)
+		if mid <= b.good || mid >= b.bad {
+			break
+		}
+		ok, err := step(mid, n)
+		if err != nil {
+			return b, err
+		}
+		if ok {
+			b.good = mid
 		} else {
-			bad = mid
+			b.bad = mid
 		}
 	}
-	return nil
+	return b, nil
 }
 
 // up is the next higher load. Loads are whole numbers: workers, or

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/lockbench/lockbench/compose/slow"
 
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -56,5 +58,62 @@ func TestRunOnLab(t *testing.T) {
 	}
 	if sw.Knee < 0 || sw.Knee >= len(sw.Steps) || !sw.Steps[sw.Knee].OK {
 		t.Fatalf("knee %d of steps %+v: want a good step", sw.Knee, sw.Steps)
+	}
+}
+
+// TestStepKeysFreshOnLab: keys a step left held (cycles cut short at its
+// end keep their keys until the TTL) do not reach the next step. The
+// keys the base prefix's uncontended workers lock first are held on the
+// master beforehand, as an earlier step would leave them; every step then
+// locks keys of its own: no busy and no split attempt. (A timeout under
+// load is not the subject.)
+func TestStepKeysFreshOnLab(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a redis-server")
+	}
+	slow.CPU(t)
+	if _, err := os.Stat("/usr/bin/redis-server"); err != nil {
+		t.Skip("redis-server not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cfg := sweep.Config{Base: lab.DefaultConfig(), By: sweep.ByWorkers, Start: 2, Factor: 2, MaxSteps: 2, Refine: sweep.NoRefine,
+		SLO: 10 * time.Second, MaxErrorRate: 0.5, Repeat: 1}
+	cfg.Base.Topology.Redis.Masters = 1
+	cfg.Base.Workload.Duration, cfg.Base.Workload.Warmup = 200*time.Millisecond, 0
+	cfg.Base.Workload.Tries = 1 // a held key is a failed acquisition, not a wait
+	// A loaded machine's timeouts are not the subject: no attempt should
+	// end for want of time.
+	cfg.Base.Driver.Redlock.NodeTimeout = time.Second
+	l, err := lab.Up(ctx, cfg.Base.Topology, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	o := l.Topo.Masters[0].GoRedis()
+	o.DisableIdentity = true
+	rdb := redis.NewClient(o)
+	defer rdb.Close()
+	for w := range 4 { // the first keys of every worker of both steps
+		for n := 1; n <= 5000; n++ {
+			key := fmt.Sprintf("%s:u:%d:%d", cfg.Base.Workload.Prefix, w, n)
+			if err := rdb.Set(ctx, key, "left-by-a-cut-short-cycle", time.Minute).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	res, err := sweep.Run(ctx, l, cfg, sweep.Observers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 2 {
+		t.Fatalf("%d steps measured, want 2", len(res.Cells))
+	}
+	for _, c := range res.Cells {
+		n := c.Run.Counts
+		if n.Acquired == 0 || n.Busy != 0 || n.SplitBrain != 0 {
+			t.Errorf("%s: %d attempts, %d acquired, %d busy, %d split: want keys of its own, none held by another",
+				c.Run.Name, n.Attempts, n.Acquired, n.Busy, n.SplitBrain)
+		}
 	}
 }

@@ -13,15 +13,16 @@ import (
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
-// workers is a closed-loop sweep from start workers, doubling.
+// workers is a closed-loop sweep from start workers, doubling, each step
+// decided by one measurement.
 func workers(start float64, maxSteps, refine int) Config {
-	return Config{Base: lab.DefaultConfig(), By: ByWorkers, Start: start, Factor: 2, MaxSteps: maxSteps, Refine: refine}
+	return Config{Base: lab.DefaultConfig(), By: ByWorkers, Start: start, Factor: 2, MaxSteps: maxSteps, Refine: refine, Repeat: 1}
 }
 
 // TestRun drives whole sweeps on a fake lab whose p99 is a function of
 // the load: the steps measured, the knee and why the first bad step was.
 func TestRun(t *testing.T) {
-	rate := Config{Base: lab.DefaultConfig(), By: ByRate, Start: 200, Factor: 2, MaxSteps: 6, Refine: NoRefine}
+	rate := Config{Base: lab.DefaultConfig(), By: ByRate, Start: 200, Factor: 2, MaxSteps: 6, Refine: NoRefine, Repeat: 1}
 	oneSecond := lab.DefaultConfig()
 	oneSecond.Workload.Duration = time.Second
 	tests := []struct {
@@ -50,7 +51,7 @@ func TestRun(t *testing.T) {
 			[]float64{200, 400, 800, 1600}, 1600, ""},
 		{"nothing measured: no knee", workers(4, 20, 2), fakeLab{p99: func(float64) float64 { return -1 }},
 			[]float64{4, 2, 1}, -1, "no cycle measured"},
-		{"open loop steps down to 100 cycles a step", Config{Base: oneSecond, Start: 800, Factor: 2}, fakeLab{p99: under(0)},
+		{"open loop steps down to 100 cycles a step", Config{Base: oneSecond, Start: 800, Factor: 2, Repeat: 1}, fakeLab{p99: under(0)},
 			[]float64{800, 400, 200, 100}, -1, "over the SLO"},
 	}
 	for _, tt := range tests {

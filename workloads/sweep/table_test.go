@@ -24,6 +24,12 @@ func TestWriteKnees(t *testing.T) {
 		{"rate", ByRate, []capacity.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"s1", "1000/s", "990", "800"}},
 		{"workers", ByWorkers, []capacity.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"4 workers", "990"}},
 		{"none held", ByRate, []capacity.Sweep{{Name: "s2", Knee: -1, Steps: steps[1:]}}, []string{"s2", "none", "every step failed,", "down to rate 2000:"}},
+		{"confirmed: bracket and spread", ByRate, []capacity.Sweep{{Name: "s3", Knee: 0, BadLoad: 1100, Steps: []capacity.Step{{Rate: 1000, Workers: 4,
+			CyclesPerS: 990, CyclesPerSMin: 980, CyclesPerSMax: 995, P99US: 800, P99MinUS: 700, P99MaxUS: 1900, Samples: 3, OK: true}}}},
+			[]string{"1000–1100/s (+10%)", "990 [980–995]", "800 [700–1900]", "by rate: an open loop", "offered rate"}},
+		{"a wide bracket is named", ByRate, []capacity.Sweep{{Name: "s4", Knee: 0, BadLoad: 1500, Steps: steps[:1]}},
+			[]string{"1000–1500/s (+50%)", "s4: the capacity bracket is wider than 30% of the knee; more --refine narrows it"}},
+		{"by workers says closed loop", ByWorkers, []capacity.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"by workers: a closed loop", "no step failed"}},
 		{"no steps", ByRate, []capacity.Sweep{{Name: "empty", Knee: -1}}, []string{"knee: highest load with cycle p99 < 2ms"}},
 	}
 	for _, c := range cases {

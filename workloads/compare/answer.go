@@ -1,0 +1,180 @@
+package compare
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// MinRounds is the fewest rounds per cell an answer is given for: an
+// interval of fewer samples is wider than the differences it would judge
+// (2 rounds: [min, max] holds the median half the time).
+const MinRounds = 3
+
+// Answer is one workload's ranking (per masters count and added round
+// trip) from a compare measured in rounds: every cell's median cycles/s
+// with its interval, the ranks those intervals allow, and what it says.
+type Answer struct {
+	Workload string `json:"workload"`
+	// Masters is the masters count of the lab when a compare had several
+	// (0: one).
+	Masters    int     `json:"masters,omitempty"`
+	AddedRTTUS float64 `json:"added_rtt_us,omitempty"`
+	// Standings are the cells, best first: by rank, then median.
+	Standings []Standing `json:"standings"`
+	// Rounds is the fewest complete rounds a cell of the workload has.
+	Rounds int `json:"rounds"`
+	// Tie: the leaders share the first rank (their intervals overlap, or
+	// there are too few rounds to tell).
+	Tie bool `json:"tie"`
+	// Lead is the first cell's cycles/s over the second's, round by round
+	// (both measured in the same round, so on the same machine state):
+	// the median of those ratios and its interval. Nil with one cell.
+	Lead *results.MedianCI `json:"lead,omitempty"`
+}
+
+// Standing is one cell of an Answer.
+type Standing struct {
+	Cell string           `json:"cell"`
+	Rate results.MedianCI `json:"cycles_per_s"`
+	// Rank from 1; cells whose intervals overlap, directly or through a
+	// chain of cells, share the rank of the best of them (Tied).
+	Rank int  `json:"rank"`
+	Tied bool `json:"tied"`
+}
+
+// Answers ranks runs measured in rounds (results.Repeats) per workload,
+// masters count and added round trip, in the order the workloads first
+// appear. Each cell's sample is its complete rounds' cycles/s. Baseline
+// rows (etcd, ZooKeeper, …) rank beside the Redlock cells measured on
+// the same lab: the masters count is the compare's (the /Nm of the run's
+// name), not the row's own servers.
+func Answers(runs []results.Run) []Answer {
+	type key struct {
+		workload string
+		masters  int
+		rtt      float64
+	}
+	var keys []key
+	rows := map[key][][]results.Run{}
+	for _, row := range results.Repeats(runs) {
+		r := row[0]
+		k := key{r.Workload, mastersOf(r.Name), r.AddedRTTUS}
+		if _, ok := rows[k]; !ok {
+			keys = append(keys, k)
+		}
+		rows[k] = append(rows[k], row)
+	}
+	out := make([]Answer, 0, len(keys))
+	for _, k := range keys {
+		a := rank(rows[k])
+		a.Workload, a.Masters, a.AddedRTTUS = k.workload, k.masters, k.rtt
+		out = append(out, a)
+	}
+	return out
+}
+
+// rank makes the Answer of one workload's cells (each a row of rounds).
+func rank(rows [][]results.Run) Answer {
+	a := Answer{}
+	for i, row := range rows {
+		s := complete(row)
+		xs := make([]float64, len(s))
+		for j, r := range s {
+			xs[j] = r.Throughput.CyclesPerS
+		}
+		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: results.MedianInterval(xs, results.Confidence)})
+		if i == 0 || len(s) < a.Rounds {
+			a.Rounds = len(s)
+		}
+	}
+	Rank(a.Standings)
+	if len(a.Standings) < 2 {
+		return a
+	}
+	a.Tie = a.Standings[1].Rank == 1 || a.Rounds < MinRounds
+	best, next := a.Standings[0].Cell, a.Standings[1].Cell
+	var ratios []float64
+	byName := map[string][]results.Run{}
+	for _, row := range rows {
+		byName[row[0].Name] = complete(row)
+	}
+	for _, b := range byName[best] {
+		for _, n := range byName[next] {
+			if n.Repeat == b.Repeat && n.Throughput.CyclesPerS > 0 {
+				ratios = append(ratios, b.Throughput.CyclesPerS/n.Throughput.CyclesPerS)
+			}
+		}
+	}
+	if len(ratios) > 0 {
+		lead := results.MedianInterval(ratios, results.Confidence)
+		a.Lead = &lead
+	}
+	return a
+}
+
+// mastersOf is the masters count a compare of several named its run with
+// (a "/Nm" part of the name), 0 without one.
+func mastersOf(name string) int {
+	for _, part := range strings.Split(name, "/") {
+		if n, ok := strings.CutSuffix(part, "m"); ok {
+			if m, err := strconv.Atoi(n); err == nil && m > 0 {
+				return m
+			}
+		}
+	}
+	return 0
+}
+
+// complete are a row's complete rounds (results.Samples: the cut-short
+// ones only when no round completed).
+func complete(row []results.Run) []results.Run { return results.Samples(row) }
+
+// Rank orders standings best first and gives each its rank. Cells whose
+// intervals overlap cannot be told apart, so they share a rank, and so
+// does a chain of them (A overlaps B, B overlaps C): the groups are the
+// connected stretches of the intervals' union, which are disjoint and so
+// ordered. A group's cells rank as its best would (1, 1, 3: competition
+// ranking), by median within it.
+func Rank(st []Standing) {
+	slices.SortStableFunc(st, func(a, b Standing) int { // by top of the interval: the merge order
+		return cmp.Or(cmp.Compare(b.Rate.Hi, a.Rate.Hi), cmp.Compare(b.Rate.Median, a.Rate.Median))
+	})
+	var groups [][]Standing
+	low := 0.0
+	for i, s := range st {
+		if i == 0 || s.Rate.Hi < low {
+			groups = append(groups, nil)
+			low = s.Rate.Lo
+		}
+		low = min(low, s.Rate.Lo)
+		groups[len(groups)-1] = append(groups[len(groups)-1], s)
+	}
+	st = st[:0]
+	for _, g := range groups {
+		slices.SortStableFunc(g, func(a, b Standing) int { return cmp.Compare(b.Rate.Median, a.Rate.Median) })
+		rank := len(st) + 1
+		for _, s := range g {
+			s.Rank, s.Tied = rank, len(g) > 1
+			st = append(st, s)
+		}
+	}
+}
+
+// Budget is what a compare spent on its answers: rounds of cells, each
+// cell its warmup and duration, and the wall time it took.
+type Budget struct {
+	Rounds, Cells    int
+	Warmup, Duration time.Duration
+	Took             time.Duration
+}
+
+func (b Budget) String() string {
+	return fmt.Sprintf("%d rounds × %d cells × (%v warmup + %v), interleaved, in %v",
+		b.Rounds, b.Cells, b.Warmup, b.Duration, b.Took.Round(time.Second))
+}

@@ -1,0 +1,117 @@
+package compare
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// WriteAnswers prints each Answer: a header naming the workload and the
+// interval's level, the cells with rank ("1=" when shared), median
+// cycles/s and interval, then the answer line (AnswerLine). The budget
+// heads the whole.
+func WriteAnswers(w io.Writer, answers []Answer, b Budget) {
+	if len(answers) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nanswers (budget: %s)\n", b)
+	nameW := 0
+	for _, a := range answers {
+		for _, s := range a.Standings {
+			nameW = max(nameW, len(s.Cell))
+		}
+	}
+	for _, a := range answers {
+		fmt.Fprintf(w, "%s: rank, median cycles/s, %s\n", title(a), levelText(a))
+		for _, s := range a.Standings {
+			rank := fmt.Sprint(s.Rank)
+			if s.Tied {
+				rank += "="
+			}
+			fmt.Fprintf(w, "  %-4s %-*s %9.0f  %s\n", rank, nameW, s.Cell, s.Rate.Median, span(s.Rate, "%.0f", ""))
+		}
+		fmt.Fprintf(w, "  answer: %s\n", AnswerLine(a))
+	}
+}
+
+// title names an answer's workload, its masters count when a compare had
+// several and its added round trip when there was one.
+func title(a Answer) string {
+	t := a.Workload
+	if a.Masters > 0 {
+		t += fmt.Sprintf(" on %d masters", a.Masters)
+	}
+	if a.AddedRTTUS > 0 {
+		t += fmt.Sprintf(" at +%v round trip", time.Duration(a.AddedRTTUS*1e3))
+	}
+	return t
+}
+
+// levelText says what the intervals of a are: their coverage and, below
+// 95 %, that the rounds were few.
+func levelText(a Answer) string {
+	if a.Rounds < 2 {
+		return "no interval (1 round)"
+	}
+	level := 1.0
+	for _, s := range a.Standings {
+		level = min(level, s.Rate.Level)
+	}
+	if level >= results.Confidence {
+		return "95 % interval of the median"
+	}
+	return fmt.Sprintf("%.0f %% interval: the range of %d rounds (6 rounds give 95 %%)", 100*level, a.Rounds)
+}
+
+// maxNamed is the most tied leaders an answer line names.
+const maxNamed = 3
+
+// AnswerLine is what a says: the leader and by how much it leads the
+// next cell (the paired ratio and its interval), or that the leaders are
+// indistinguishable at this budget, or that the rounds were too few for
+// an answer.
+func AnswerLine(a Answer) string {
+	if len(a.Standings) < 2 {
+		return "one cell, nothing to compare"
+	}
+	if a.Rounds < MinRounds {
+		return fmt.Sprintf("none at %d round(s) per cell: an interval needs --repeat %d or more (6 for 95 %%)", a.Rounds, MinRounds)
+	}
+	first, second := a.Standings[0].Cell, a.Standings[1].Cell
+	lead := ""
+	if a.Lead != nil {
+		lead = fmt.Sprintf("%.2f× %s (%s, paired by round)", a.Lead.Median, second, span(*a.Lead, "%.2f", "×"))
+	}
+	if !a.Tie {
+		return fmt.Sprintf("%s is fastest: %s", first, lead)
+	}
+	var leaders []string
+	for _, s := range a.Standings {
+		if s.Rank == 1 {
+			leaders = append(leaders, s.Cell)
+		}
+	}
+	if len(leaders) > maxNamed {
+		leaders = append(leaders[:maxNamed], fmt.Sprintf("and %d more", len(leaders)-maxNamed))
+	}
+	line := fmt.Sprintf("indistinguishable at this budget: %s (their intervals overlap)", strings.Join(leaders, ", "))
+	if a.Lead == nil {
+		return line
+	}
+	line += fmt.Sprintf("; %s ran %s", first, lead)
+	if a.Lead.Excludes(1) && a.Lead.Enough(results.Confidence) {
+		line += "; the rounds lean to " + first + ", more rounds (--repeat) may separate them"
+	}
+	return line
+}
+
+// span is an interval "lo–hi" in format f, then unit.
+func span(ci results.MedianCI, f, unit string) string {
+	if ci.N < 2 {
+		return "no interval"
+	}
+	return fmt.Sprintf(f+"–"+f+unit, ci.Lo, ci.Hi)
+}
