@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/generators"
+)
+
+// genLab is what the generator tests run against, started by the test as
+// an orchestrator would: Redis masters and a one-member coordination etcd.
+type genLab struct {
+	redis string // --redis
+	coord string // --coord
+}
+
+func startGenLab(t *testing.T, masters int) genLab {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), slow.D(time.Minute))
+	defer cancel()
+	r, err := compose.StartRedis(ctx, compose.RedisOptions{Masters: masters, Persistence: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return genLab{redis: strings.Join(secretURLs(r), ","), coord: strings.Join(e.Addrs(), ",")}
+}
+
+// generatorProc is one generator: lockbench started as an Indexed Job
+// starts it, the same arguments for all and its index in
+// $JOB_COMPLETION_INDEX.
+type generatorProc struct {
+	index  int
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+	done   chan struct{}
+	code   int
+	ended  time.Time
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startGenerators starts n generators with args (plus --generators and the
+// lab's servers); generator i writes into out/gen-i.
+func startGenerators(t *testing.T, lab genLab, n int, out string, args ...string) []*generatorProc {
+	t.Helper()
+	prefix := fmt.Sprintf("t%d", time.Now().UnixNano())
+	var procs []*generatorProc
+	for i := range n {
+		a := append([]string{"run", "--generators", strconv.Itoa(n), "--coord", lab.coord, "--coord-prefix", prefix,
+			"--redis", lab.redis, "--out", filepath.Join(out, "gen-"+strconv.Itoa(i))}, args...)
+		cmd := lockbenchCmd(context.Background(), a...)
+		cmd.Env = append(cmd.Env, generators.IndexEnv+"="+strconv.Itoa(i))
+		p := &generatorProc{index: i, cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
+		cmd.Stderr = p.stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			_ = cmd.Wait()
+			p.code, p.ended = cmd.ProcessState.ExitCode(), time.Now()
+			close(p.done)
+		}()
+		t.Cleanup(func() { _ = cmd.Process.Kill(); <-p.done })
+		procs = append(procs, p)
+	}
+	return procs
+}
+
+// wait waits for every generator to end (at most d) and reports which
+// did not.
+func waitGenerators(t *testing.T, procs []*generatorProc, d time.Duration) {
+	t.Helper()
+	deadline := time.After(slow.D(d))
+	for _, p := range procs {
+		select {
+		case <-p.done:
+		case <-deadline:
+			t.Fatalf("generator %d still running after %v:\n%s", p.index, d, p.stderr)
+		}
+	}
+}
+
+// mergedReport reads generator 0's merged summary and its generators report.
+func mergedReport(t *testing.T, out string) (*results.Summary, GeneratorsReport) {
+	t.Helper()
+	s, err := results.ReadSummary(filepath.Join(out, "gen-0", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(s.Runs[0].Extra["generators"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep GeneratorsReport
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	return s, rep
+}
+
+// TestGeneratorsOneRun: four generators started as an Indexed Job starts
+// them make one run: every one exits 0, generator 0's summary merges all
+// four (counts are the sum of each generator's own), every generator
+// measured an offset with an error bound, and the windows started close
+// together on the masters' clock.
+func TestGeneratorsOneRun(t *testing.T) {
+	t.Parallel()
+	cpuBound(t)
+	lab := startGenLab(t, 3)
+	out := t.TempDir()
+	procs := startGenerators(t, lab, 4, out, "-q", "--workload", "contended", "--keys", "4", "--workers", "4",
+		"--warmup", "500ms", "--duration", "2s")
+	waitGenerators(t, procs, 2*time.Minute)
+	for _, p := range procs {
+		if p.code != exitOK {
+			t.Fatalf("generator %d: exit %d:\n%s", p.index, p.code, p.stderr)
+		}
+	}
+	sum, rep := mergedReport(t, out)
+	if rep.Generators != 4 || len(rep.Each) != 4 || len(rep.Missing) != 0 {
+		t.Fatalf("report: %d generators, %d merged, missing %v; want 4, 4, none", rep.Generators, len(rep.Each), rep.Missing)
+	}
+	var cycles int64
+	var rate float64
+	for i := range 4 {
+		s, err := results.ReadSummary(filepath.Join(out, "gen-"+strconv.Itoa(i), "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			cycles += s.Runs[0].Counts.Cycles
+			rate += s.Runs[0].Throughput.CyclesPerS
+		}
+	}
+	for _, e := range rep.Each {
+		if e.Generator == 0 {
+			cycles += e.Cycles
+			rate += e.CyclesPerS
+		}
+		if e.OffsetErrorUS <= 0 || e.EndErrorUS <= 0 {
+			t.Errorf("generator %d: offset error bounds %v, %v µs: want positive (half a round trip)", e.Generator, e.OffsetErrorUS, e.EndErrorUS)
+		}
+	}
+	run := sum.Runs[0]
+	if run.Counts.Cycles != cycles || cycles == 0 {
+		t.Errorf("merged cycles %d, the generators' own add up to %d", run.Counts.Cycles, cycles)
+	}
+	if run.Workers != 16 {
+		t.Errorf("merged workers %d, want 16", run.Workers)
+	}
+	t.Logf("window skew %.0f µs (bound %.0f µs), wake-ups %.0f µs apart; merged %.0f cycles/s, sum of the generators' %.0f (%+.2f %%)",
+		rep.WindowSkewUS, rep.WindowSkewBoundUS, rep.StartSpreadUS, run.Throughput.CyclesPerS, rate, 100*(run.Throughput.CyclesPerS/rate-1))
+	if d := run.Throughput.CyclesPerS/rate - 1; d < -0.01 || d > 0.01 {
+		t.Errorf("merged %.0f cycles/s, the generators' add up to %.0f: %+.2f %%, want within 1 %%", run.Throughput.CyclesPerS, rate, 100*d)
+	}
+	if rep.WindowSkewUS < 0 || rep.WindowSkewUS+rep.WindowSkewBoundUS > 10_000 || rep.WindowSkewBoundUS <= 0 {
+		t.Errorf("windows started %.0f µs apart (bound %.0f µs) on the masters' clock, want within 10 ms and a positive bound", rep.WindowSkewUS, rep.WindowSkewBoundUS)
+	}
+	if rep.CrossReferee.Violations != 0 || rep.CrossReferee.Grants != run.Counts.Acquired {
+		t.Errorf("cross referee: %d violations over %d grants (acquired %d): want 0 over every grant", rep.CrossReferee.Violations, rep.CrossReferee.Grants, run.Counts.Acquired)
+	}
+}
