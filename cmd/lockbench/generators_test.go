@@ -193,3 +193,62 @@ func TestGeneratorsOneRun(t *testing.T) {
 		t.Errorf("cross referee: %d violations over %d grants (acquired %d): want 0 over every grant", rep.CrossReferee.Violations, rep.CrossReferee.Grants, run.Counts.Acquired)
 	}
 }
+
+// waitStderr waits until p wrote s on stderr.
+func (p *generatorProc) waitStderr(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.Now().Add(slow.D(time.Minute))
+	for !strings.Contains(p.stderr.String(), s) {
+		select {
+		case <-p.done:
+			t.Fatalf("generator %d ended (exit %d) before writing %q:\n%s", p.index, p.code, s, p.stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("generator %d never wrote %q:\n%s", p.index, s, p.stderr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestGeneratorKilledFailsTheRun: a generator killed outright mid-run
+// (kill -9: no goodbye) stops the others within 5 s, each exiting with the
+// lost-generator status, and generator 0's summary names it.
+func TestGeneratorKilledFailsTheRun(t *testing.T) {
+	t.Parallel()
+	cpuBound(t)
+	lab := startGenLab(t, 3)
+	out := t.TempDir()
+	procs := startGenerators(t, lab, 4, out, "--workload", "contended", "--keys", "4", "--workers", "2",
+		"--warmup", "200ms", "--duration", "60s")
+	procs[0].waitStderr(t, "generators: 4/4 reporting")
+	victim := procs[2]
+	if err := victim.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	waitGenerators(t, procs, time.Minute)
+	for _, p := range procs {
+		if p == victim {
+			continue
+		}
+		took := p.ended.Sub(killed)
+		t.Logf("generator %d ended %v after the kill", p.index, took.Round(time.Millisecond))
+		if took > 5*time.Second {
+			t.Errorf("generator %d ended %v after generator 2 was killed, want within 5 s", p.index, took.Round(time.Millisecond))
+		}
+		if p.code != exitLost {
+			t.Errorf("generator %d: exit %d, want %d (a generator lost):\n%s", p.index, p.code, exitLost, p.stderr)
+		}
+		if !strings.Contains(p.stderr.String(), "generator 2 stopped reporting") {
+			t.Errorf("generator %d does not name generator 2 on stderr:\n%s", p.index, p.stderr)
+		}
+	}
+	_, rep := mergedReport(t, out)
+	if len(rep.Missing) != 1 || rep.Missing[0] != 2 || rep.Aborted == nil || rep.Aborted.Generator != 2 {
+		t.Errorf("summary: missing %v, aborted %+v; want generator 2 missing and named", rep.Missing, rep.Aborted)
+	}
+	if len(rep.Each) != 3 {
+		t.Errorf("summary merges %d generators, want the 3 that lived", len(rep.Each))
+	}
+}
