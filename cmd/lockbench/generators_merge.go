@@ -70,6 +70,9 @@ func mergeGenerators(ctx context.Context, m *generators.Member, cfg RunConfig, g
 		l[name] = output.MergedLogs(rl)
 	}
 	werr := flagError(cfg.Writer(cfg.out()).Write(sum, l))
+	if werr == nil && cfg.Out != "" {
+		werr = flagError(writeGrantLogs(cfg.Out, res))
+	}
 	if log := cfg.log(); log != nil {
 		fmt.Fprintf(log, "generators: %d of %d merged, windows started within %.0f µs of each other on the masters' clock (bound %.0f µs; wake-ups %.1f ms apart); across generators %d violations, %d undecidable of %d grants (error bound ≤ %.0f µs)\n",
 			len(res), g.Generators, rep.WindowSkewUS, rep.WindowSkewBoundUS, rep.StartSpreadUS/1e3, rep.CrossReferee.Violations, rep.CrossReferee.Undecidable, rep.CrossReferee.Grants, rep.CrossReferee.MaxErrorUS)
@@ -85,6 +88,20 @@ func mergeGenerators(ctx context.Context, m *generators.Member, cfg RunConfig, g
 	}
 	if verdict.Code != exitOK {
 		return exitError{verdict.Code, verdict.Message}
+	}
+	return nil
+}
+
+// GrantLogName is the file in --out holding generator i's grants on the
+// masters' clock (results/crossref's encoding), for judging again or
+// inspecting overlaps.
+func GrantLogName(i int) string { return "grants-" + strconv.Itoa(i) + ".bin" }
+
+func writeGrantLogs(dir string, res []generators.Result) error {
+	for _, r := range res {
+		if err := results.WriteFileAtomic(filepath.Join(dir, GrantLogName(r.Generator)), r.Grants); err != nil {
+			return &output.Error{Dest: "out", Path: dir, Err: err}
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/crossref"
 	"github.com/lockbench/lockbench/workloads/generators"
 )
 
@@ -250,5 +252,73 @@ func TestGeneratorKilledFailsTheRun(t *testing.T) {
 	}
 	if len(rep.Each) != 3 {
 		t.Errorf("summary merges %d generators, want the 3 that lived", len(rep.Each))
+	}
+}
+
+// TestCrossRefereeFindsOverlaps: four generators share the keys of a lock
+// that grants every attempt. The referee across generators must find at
+// least 99 % of the overlaps between grants of different generators that
+// one referee seeing every grant on one clock counts: here, on one machine,
+// every generator's wall clock is the same clock, so that count is the
+// pairs whose windows overlap on the wall clock (each generator's grants
+// taken back off the masters' clock by its own offset), counted naively.
+// Overlaps shorter than the error bounds (tens of µs here) are undecidable,
+// so the holds are random (exponential, mean 20 ms): fixed holds on a lock
+// that answers at once put every worker in lockstep, each grant starting
+// as another ends, and the overlaps would be as short as scheduling noise.
+func TestCrossRefereeFindsOverlaps(t *testing.T) {
+	t.Parallel()
+	cpuBound(t)
+	lab := startGenLab(t, 1)
+	out := t.TempDir()
+	procs := startGenerators(t, lab, 4, out, "-q", "--backend", unsafeBackend, "--workload", "contended", "--keys", "8",
+		"--workers", "4", "--hold", "20ms", "--hold-dist", "exp", "--warmup", "200ms", "--duration", "3s")
+	waitGenerators(t, procs, 2*time.Minute)
+	for _, p := range procs {
+		if p.code != exitOK {
+			t.Fatalf("generator %d: exit %d:\n%s", p.index, p.code, p.stderr)
+		}
+	}
+	sum, rep := mergedReport(t, out)
+	type span struct {
+		gen        int
+		start, end int64
+	}
+	byKey := map[string][]span{}
+	for _, e := range rep.Each {
+		b, err := os.ReadFile(filepath.Join(out, "gen-0", GrantLogName(e.Generator)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := crossref.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		off := int64(e.OffsetUS * 1e3)
+		for _, g := range l.Grants {
+			byKey[g.Key] = append(byKey[g.Key], span{e.Generator, g.Granted - off, g.End() - off})
+		}
+	}
+	var truth int64
+	for _, ss := range byKey {
+		for i, a := range ss {
+			for _, b := range ss[i+1:] {
+				if a.gen != b.gen && min(a.end, b.end) > max(a.start, b.start) {
+					truth++
+				}
+			}
+		}
+	}
+	v := rep.CrossReferee
+	t.Logf("%d grants: %d overlaps across generators on one clock; the cross referee found %d violations, %d undecidable (error bound ≤ %.0f µs)",
+		v.Grants, truth, v.Violations, v.Undecidable, v.MaxErrorUS)
+	if truth == 0 || float64(v.Violations) < 0.99*float64(truth) {
+		t.Errorf("cross referee found %d of %d overlaps, want at least 99 %%", v.Violations, truth)
+	}
+	if v.Violations > truth+v.Undecidable {
+		t.Errorf("cross referee found %d violations, more than the %d overlaps there are", v.Violations, truth)
+	}
+	if c := sum.Runs[0].Counts; c.Violations < v.Violations || v.Grants != c.Acquired {
+		t.Errorf("merged counts: %d violations, %d acquired; the cross referee judged %d grants, found %d violations", c.Violations, c.Acquired, v.Grants, v.Violations)
 	}
 }
