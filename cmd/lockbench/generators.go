@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -62,7 +63,7 @@ func mastersTime(e redisconn.Endpoint) (generators.TimeSource, func()) {
 
 // runGenerator is `lockbench run --generators N`: this process measures
 // its share of one run; generator 0 also merges and judges the whole.
-func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) error {
+func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) (err error) {
 	plan, err := json.Marshal(struct {
 		Run        RunConfig         `json:"run"`
 		Generators generators.Config `json:"generators"`
@@ -78,6 +79,13 @@ func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) error
 		return usageError{err}
 	}
 	defer m.Close()
+	defer func() {
+		// Tell the others at once why this generator ends, rather than
+		// leaving them to find it gone.
+		if err != nil && ctx.Err() == nil && m.AbortErr() == nil && !m.Finished() {
+			m.Abort(&generators.AbortError{Kind: generators.Failed, Generator: m.Index(), Reason: fmt.Sprintf("generator %d failed: %v", m.Index(), err)})
+		}
+	}()
 	runCtx, cancel := m.Context(ctx)
 	defer cancel()
 	l, sum, closeLab, err := openLab(runCtx, &cfg, cfg)
@@ -136,9 +144,12 @@ func abortedOr(m *generators.Member, err error) error {
 }
 
 func abortError(a *generators.AbortError) error {
-	code := exitLost
-	if a.Kind == generators.Threshold {
+	code := exitFailure
+	switch a.Kind {
+	case generators.Threshold:
 		code = exitThreshold
+	case generators.Lost:
+		code = exitLost
 	}
 	return exitError{code, a.Error()}
 }

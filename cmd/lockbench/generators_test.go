@@ -75,30 +75,37 @@ func (s *syncBuffer) String() string {
 }
 
 // startGenerators starts n generators with args (plus --generators and the
-// lab's servers); generator i writes into out/gen-i.
+// lab's servers) under a fresh coordination prefix; generator i writes
+// into out/gen-i.
 func startGenerators(t *testing.T, lab genLab, n int, out string, args ...string) []*generatorProc {
 	t.Helper()
 	prefix := fmt.Sprintf("t%d", time.Now().UnixNano())
 	var procs []*generatorProc
 	for i := range n {
-		a := append([]string{"run", "--generators", strconv.Itoa(n), "--coord", lab.coord, "--coord-prefix", prefix,
-			"--redis", lab.redis, "--out", filepath.Join(out, "gen-"+strconv.Itoa(i))}, args...)
-		cmd := lockbenchCmd(context.Background(), a...)
-		cmd.Env = append(cmd.Env, generators.IndexEnv+"="+strconv.Itoa(i))
-		p := &generatorProc{index: i, cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
-		cmd.Stderr = p.stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() {
-			_ = cmd.Wait()
-			p.code, p.ended = cmd.ProcessState.ExitCode(), time.Now()
-			close(p.done)
-		}()
-		t.Cleanup(func() { _ = cmd.Process.Kill(); <-p.done })
-		procs = append(procs, p)
+		procs = append(procs, startGenerator(t, lab, prefix, n, i, out, args...))
 	}
 	return procs
+}
+
+// startGenerator starts generator i of n under prefix.
+func startGenerator(t *testing.T, lab genLab, prefix string, n, i int, out string, args ...string) *generatorProc {
+	t.Helper()
+	a := append([]string{"run", "--generators", strconv.Itoa(n), "--coord", lab.coord, "--coord-prefix", prefix,
+		"--redis", lab.redis, "--out", filepath.Join(out, "gen-"+strconv.Itoa(i))}, args...)
+	cmd := lockbenchCmd(context.Background(), a...)
+	cmd.Env = append(cmd.Env, generators.IndexEnv+"="+strconv.Itoa(i))
+	p := &generatorProc{index: i, cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_ = cmd.Wait()
+		p.code, p.ended = cmd.ProcessState.ExitCode(), time.Now()
+		close(p.done)
+	}()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-p.done })
+	return p
 }
 
 // wait waits for every generator to end (at most d) and reports which
@@ -320,5 +327,33 @@ func TestCrossRefereeFindsOverlaps(t *testing.T) {
 	}
 	if c := sum.Runs[0].Counts; c.Violations < v.Violations || v.Grants != c.Acquired {
 		t.Errorf("merged counts: %d violations, %d acquired; the cross referee judged %d grants, found %d violations", c.Violations, c.Acquired, v.Grants, v.Violations)
+	}
+}
+
+// TestMergedThresholdAbortsEveryGenerator: a latency bound the merged
+// histograms break aborts every generator within 2 s of the breach being
+// judged, each with the threshold's own exit status, and the summary says
+// why.
+func TestMergedThresholdAbortsEveryGenerator(t *testing.T) {
+	t.Parallel()
+	cpuBound(t)
+	lab := startGenLab(t, 3)
+	out := t.TempDir()
+	procs := startGenerators(t, lab, 4, out, "-q", "--workload", "contended", "--keys", "4", "--workers", "2",
+		"--warmup", "200ms", "--duration", "60s", "--threshold", "cycle.p99<1us")
+	waitGenerators(t, procs, time.Minute)
+	_, rep := mergedReport(t, out)
+	if rep.Aborted == nil || rep.Aborted.Kind != generators.Threshold || !strings.Contains(rep.Aborted.Reason, "cycle.p99<1us") {
+		t.Fatalf("summary: aborted %+v, want the threshold cycle.p99<1us named", rep.Aborted)
+	}
+	for _, p := range procs {
+		took := p.ended.Sub(rep.Aborted.At)
+		t.Logf("generator %d ended %v after the breach was judged", p.index, took.Round(time.Millisecond))
+		if p.code != exitThreshold {
+			t.Errorf("generator %d: exit %d, want %d (threshold):\n%s", p.index, p.code, exitThreshold, p.stderr)
+		}
+		if took > 2*time.Second {
+			t.Errorf("generator %d ended %v after the breach, want within 2 s", p.index, took.Round(time.Millisecond))
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 const (
 	Lost      = "lost"      // a generator stopped reporting
 	Threshold = "threshold" // the merged histograms broke a --threshold
+	Failed    = "failed"    // a generator failed, or was refused (another config)
 )
 
 // AbortError ends every generator of a run: the first one published wins.
@@ -21,6 +22,8 @@ type AbortError struct {
 	// when the store itself was lost.
 	Generator int    `json:"generator"`
 	Reason    string `json:"reason"`
+	// At is when it was decided, on the deciding generator's wall clock.
+	At time.Time `json:"at"`
 }
 
 func (a *AbortError) Error() string { return "generators: run aborted: " + a.Reason }
@@ -28,6 +31,9 @@ func (a *AbortError) Error() string { return "generators: run aborted: " + a.Rea
 // Abort ends the run for every generator: a publishes once (the first
 // abort of the run stands) and this generator stops at once.
 func (m *Member) Abort(a *AbortError) {
+	if a.At.IsZero() {
+		a.At = time.Now()
+	}
 	b, _ := json.Marshal(a)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

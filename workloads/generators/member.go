@@ -98,7 +98,11 @@ func (m *Member) join(ctx context.Context, plan []byte) error {
 		return fmt.Errorf("generators: no plan from generator 0 within %v", m.cfg.JoinTimeout)
 	}
 	theirs, _ := m.st.get(m.prefix + "plan")
-	return comparePlans(plan, theirs)
+	if err := comparePlans(plan, theirs); err != nil {
+		m.Abort(&AbortError{Kind: Failed, Generator: m.cfg.Index, Reason: fmt.Sprintf("generator %d was refused: %v", m.cfg.Index, err)})
+		return err
+	}
+	return nil
 }
 
 type memberInfo struct {

@@ -160,8 +160,18 @@ type Verdict struct {
 // PublishVerdict ends the run for the others (generator 0).
 func (m *Member) PublishVerdict(ctx context.Context, v Verdict) error {
 	b, _ := json.Marshal(v)
+	m.abortMu.Lock()
+	m.finished = true
+	m.abortMu.Unlock()
 	_, err := m.cli.Put(ctx, m.prefix+"verdict", string(b), clientv3.WithLease(m.lease))
 	return err
+}
+
+// Finished: generator 0's verdict was given (or seen): the run is over.
+func (m *Member) Finished() bool {
+	m.abortMu.Lock()
+	defer m.abortMu.Unlock()
+	return m.finished
 }
 
 // AwaitVerdict waits (at most timeout) for generator 0's verdict; false
