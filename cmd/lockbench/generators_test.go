@@ -87,11 +87,16 @@ func startGenerators(t *testing.T, lab genLab, n int, out string, args ...string
 	return procs
 }
 
+// generatorArgs is the command every generator runs, as the Indexed Job
+// and compose files run it: the index is not on it (JOB_COMPLETION_INDEX).
+func generatorArgs(n int, coord, prefix, redis, out string) []string {
+	return []string{"run", "--generators", strconv.Itoa(n), "--coord", coord, "--coord-prefix", prefix, "--redis", redis, "--out", out}
+}
+
 // startGenerator starts generator i of n under prefix.
 func startGenerator(t *testing.T, lab genLab, prefix string, n, i int, out string, args ...string) *generatorProc {
 	t.Helper()
-	a := append([]string{"run", "--generators", strconv.Itoa(n), "--coord", lab.coord, "--coord-prefix", prefix,
-		"--redis", lab.redis, "--out", filepath.Join(out, "gen-"+strconv.Itoa(i))}, args...)
+	a := append(generatorArgs(n, lab.coord, prefix, lab.redis, filepath.Join(out, "gen-"+strconv.Itoa(i))), args...)
 	cmd := lockbenchCmd(context.Background(), a...)
 	cmd.Env = append(cmd.Env, generators.IndexEnv+"="+strconv.Itoa(i))
 	p := &generatorProc{index: i, cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
