@@ -36,29 +36,29 @@ func (m *Member) Barrier(ctx context.Context, ref TimeSource) (Start, error) {
 	defer cancel()
 	off, err := MeasureOffset(ctx, ref)
 	if err != nil {
-		return Start{}, m.ended(ctx, err)
+		return Start{}, m.ended(err)
 	}
 	b, _ := json.Marshal(off)
 	if _, err := m.cli.Put(ctx, m.key("ready", m.cfg.Index), string(b), clientv3.WithLease(m.lease)); err != nil {
-		return Start{}, m.ended(ctx, err)
+		return Start{}, m.ended(err)
 	}
 	wait, cancelWait := context.WithTimeout(ctx, m.cfg.JoinTimeout)
 	defer cancelWait()
 	if m.cfg.Index == 0 {
 		if err := m.st.wait(wait, func(v map[string][]byte, _ map[string]bool) bool { return len(m.missing(v, "ready")) == 0 }); err != nil {
-			return Start{}, m.ended(ctx, fmt.Errorf("generators: %s did not reach the start within %v", m.missingList("ready"), m.cfg.JoinTimeout))
+			return Start{}, m.ended(fmt.Errorf("generators: %s did not reach the start within %v", m.missingList("ready"), m.cfg.JoinTimeout))
 		}
 		now, err := ref(ctx)
 		if err != nil {
-			return Start{}, m.ended(ctx, fmt.Errorf("generators: the masters' clock: %w", err))
+			return Start{}, m.ended(fmt.Errorf("generators: the masters' clock: %w", err))
 		}
 		at := now.Add(startMargin)
 		if _, err := m.cli.Put(ctx, m.prefix+"start", strconv.FormatInt(at.UnixNano(), 10), clientv3.WithLease(m.lease)); err != nil {
-			return Start{}, m.ended(ctx, err)
+			return Start{}, m.ended(err)
 		}
 	}
 	if err := m.st.wait(wait, func(v map[string][]byte, _ map[string]bool) bool { _, ok := v[m.prefix+"start"]; return ok }); err != nil {
-		return Start{}, m.ended(ctx, fmt.Errorf("generators: no start from generator 0 within %v", m.cfg.JoinTimeout))
+		return Start{}, m.ended(fmt.Errorf("generators: no start from generator 0 within %v", m.cfg.JoinTimeout))
 	}
 	raw, _ := m.st.get(m.prefix + "start")
 	ns, err := strconv.ParseInt(string(raw), 10, 64)
@@ -75,12 +75,12 @@ func (m *Member) Barrier(ctx context.Context, ref TimeSource) (Start, error) {
 		s.Late = max(time.Since(s.Local), 0)
 		return s, nil
 	case <-ctx.Done():
-		return Start{}, m.ended(ctx, ctx.Err())
+		return Start{}, m.ended(ctx.Err())
 	}
 }
 
 // ended is err, or the abort that caused it.
-func (m *Member) ended(ctx context.Context, err error) error {
+func (m *Member) ended(err error) error {
 	if a := m.AbortErr(); a != nil {
 		return a
 	}
