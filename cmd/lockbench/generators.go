@@ -122,6 +122,15 @@ func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) (err 
 	}
 	sum.Runs = []results.Run{cell.Run}
 	sum.Interrupted = runCtx.Err() != nil
+	if ctx.Err() != nil {
+		// Ctrl-C, or the pod being deleted: the others stop too, and this
+		// generator keeps what it measured.
+		m.Abort(&generators.AbortError{Kind: generators.Failed, Generator: m.Index(), Reason: fmt.Sprintf("generator %d was interrupted", m.Index())})
+		if err := writeShare(cfg, sum, cell); err != nil {
+			return err
+		}
+		return errInterrupted
+	}
 	res, err := generatorResult(ctx, m, ref, start, sum, cell, grants)
 	if err != nil {
 		return err
@@ -217,9 +226,7 @@ func outputFiles(sum *results.Summary, cell lab.Cell) (map[string][]byte, error)
 // awaitVerdict: a generator other than 0 writes its own share where it was
 // told to (--out, --json) and ends with generator 0's verdict.
 func awaitVerdict(ctx context.Context, m *generators.Member, cfg RunConfig, sum *results.Summary, cell lab.Cell) error {
-	w := cfg.Writer(cfg.out())
-	w.NoTable = true
-	if err := flagError(w.Write(sum, lab.Logs([]lab.Cell{cell}))); err != nil {
+	if err := writeShare(cfg, sum, cell); err != nil {
 		return err
 	}
 	v, ok := m.AwaitVerdict(ctx, 2*time.Minute)
@@ -234,4 +241,12 @@ func awaitVerdict(ctx context.Context, m *generators.Member, cfg RunConfig, sum 
 		return errInterrupted
 	}
 	return exitError{exitLost, "generators: generator 0 gave no verdict (lost)"}
+}
+
+// writeShare writes this generator's own measurement where it was told
+// (--out, --json), without the table: generator 0's is the run's.
+func writeShare(cfg RunConfig, sum *results.Summary, cell lab.Cell) error {
+	w := cfg.Writer(cfg.out())
+	w.NoTable = true
+	return flagError(w.Write(sum, lab.Logs([]lab.Cell{cell})))
 }

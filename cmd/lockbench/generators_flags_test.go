@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/results"
 )
 
 // TestGeneratorsBadInput: --generators and its companions are checked
@@ -52,5 +55,36 @@ func TestGeneratorPlanMismatch(t *testing.T) {
 	}
 	if first.code != exitFailure || !strings.Contains(first.stderr.String(), "generator 1 was refused: generators: this generator's config differs") {
 		t.Errorf("generator 0: exit %d, want 1 saying generator 1 was refused:\n%s", first.code, first.stderr)
+	}
+}
+
+// TestGeneratorInterrupted: Ctrl-C (or a pod's SIGTERM) on one generator
+// stops the run for all: it writes what it measured and exits 130, the
+// others stop too, saying why, and generator 0's summary names it.
+func TestGeneratorInterrupted(t *testing.T) {
+	t.Parallel()
+	cpuBound(t)
+	lab := startGenLab(t, 1)
+	out := t.TempDir()
+	procs := startGenerators(t, lab, 3, out, "--workers", "2", "--warmup", "200ms", "--duration", "60s")
+	procs[0].waitStderr(t, "generators: 3/3 reporting")
+	if err := procs[1].cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitGenerators(t, procs, time.Minute)
+	if procs[1].code != exitInterrupted {
+		t.Errorf("interrupted generator: exit %d, want %d:\n%s", procs[1].code, exitInterrupted, procs[1].stderr)
+	}
+	if _, err := results.ReadSummary(filepath.Join(out, "gen-1", "summary.json")); err != nil {
+		t.Errorf("the interrupted generator did not write what it measured: %v", err)
+	}
+	for _, p := range []*generatorProc{procs[0], procs[2]} {
+		if p.code != exitFailure || !strings.Contains(p.stderr.String(), "generator 1 was interrupted") {
+			t.Errorf("generator %d: exit %d, want 1 naming generator 1:\n%s", p.index, p.code, p.stderr)
+		}
+	}
+	_, rep := mergedReport(t, out)
+	if rep.Aborted == nil || rep.Aborted.Generator != 1 || len(rep.Missing) != 1 || rep.Missing[0] != 1 {
+		t.Errorf("summary: aborted %+v, missing %v; want generator 1 named", rep.Aborted, rep.Missing)
 	}
 }
