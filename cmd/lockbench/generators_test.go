@@ -275,7 +275,7 @@ func TestGeneratorKilledFailsTheRun(t *testing.T) {
 // pairs whose windows overlap on the wall clock (each generator's grants
 // taken back off the masters' clock by its own offset), counted naively.
 // Overlaps shorter than the error bounds (tens of µs here) are undecidable,
-// so the holds are random (exponential, mean 20 ms): fixed holds on a lock
+// so the holds are random (exponential, mean 50 ms): fixed holds on a lock
 // that answers at once put every worker in lockstep, each grant starting
 // as another ends, and the overlaps would be as short as scheduling noise.
 func TestCrossRefereeFindsOverlaps(t *testing.T) {
@@ -284,7 +284,7 @@ func TestCrossRefereeFindsOverlaps(t *testing.T) {
 	lab := startGenLab(t, 1)
 	out := t.TempDir()
 	procs := startGenerators(t, lab, 4, out, "-q", "--backend", unsafeBackend, "--workload", "contended", "--keys", "8",
-		"--workers", "4", "--hold", "20ms", "--hold-dist", "exp", "--warmup", "200ms", "--duration", "3s")
+		"--workers", "4", "--hold", "50ms", "--hold-dist", "exp", "--warmup", "200ms", "--duration", "3s")
 	waitGenerators(t, procs, 2*time.Minute)
 	for _, p := range procs {
 		if p.code != exitOK {

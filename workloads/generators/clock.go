@@ -21,7 +21,7 @@ type Offset struct {
 
 // offsetSamples is how many round trips an estimate takes; the one with
 // the shortest round trip bounds the error best.
-const offsetSamples = 16
+const offsetSamples = 32
 
 // resolution is the masters' TIME resolution (microseconds).
 const resolution = int64(time.Microsecond)

@@ -17,7 +17,7 @@ import (
 
 // leaseTTL is how long a generator's keys outlive its last keepalive: a
 // generator killed outright is noticed by the others within about this.
-const leaseTTL = 3
+const leaseTTL = 2
 
 // Member is this process as one generator of a run.
 type Member struct {
