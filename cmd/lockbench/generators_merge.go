@@ -22,6 +22,8 @@ import (
 // its "extra" key "generators".
 type GeneratorsReport struct {
 	Generators int `json:"generators"`
+	// Thresholds are the --threshold expressions judged on the merged run.
+	Thresholds []string `json:"thresholds,omitempty"`
 	// Missing are the generators whose result never came (lost).
 	Missing []int `json:"missing,omitempty"`
 	// Aborted says why the run was cut short, if it was.
@@ -56,7 +58,7 @@ func mergeGenerators(ctx context.Context, m *generators.Member, cfg RunConfig, g
 		_ = m.PublishVerdict(context.WithoutCancel(ctx), v)
 		return err
 	}
-	rep.Missing, rep.Aborted = missing, m.AbortErr()
+	rep.Missing, rep.Aborted, rep.Thresholds = missing, m.AbortErr(), g.Thresholds
 	run := &sum.Runs[0]
 	if run.Extra == nil {
 		run.Extra = map[string]any{}
