@@ -142,6 +142,8 @@ func (m *Member) watch(ctx context.Context, rev int64) {
 func (m *Member) event(key string, val []byte, deleted bool) {
 	rel := strings.TrimPrefix(key, m.prefix)
 	switch {
+	case strings.HasPrefix(rel, "part/") && m.cfg.Index != 0:
+		return // results are generator 0's to merge: others keep none
 	case deleted:
 		m.st.del(key)
 		if i, ok := indexOf(rel, "member/"); ok {
