@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -79,6 +80,11 @@ func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) (err 
 		return usageError{err}
 	}
 	defer m.Close()
+	if cfg.Workload.Workload == "uncontended" {
+		// Each worker's keys are its own: the generator's index keeps the
+		// same worker of two generators off one key sequence.
+		cfg.Workload.Prefix += "g" + strconv.Itoa(m.Index())
+	}
 	defer func() {
 		// Tell the others at once why this generator ends, rather than
 		// leaving them to find it gone.

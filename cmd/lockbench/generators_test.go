@@ -377,3 +377,25 @@ func TestMergedThresholdAbortsEveryGenerator(t *testing.T) {
 		t.Errorf("summary merges %d generators, want 4", len(rep.Each))
 	}
 }
+
+// TestGeneratorsUncontendedNeverMeet: in the uncontended workload no two
+// workers of the run meet, across generators too: nothing is ever found
+// held.
+func TestGeneratorsUncontendedNeverMeet(t *testing.T) {
+	t.Parallel()
+	cpuBound(t)
+	lab := startGenLab(t, 3)
+	out := t.TempDir()
+	procs := startGenerators(t, lab, 2, out, "-q", "--workload", "uncontended", "--workers", "4", "--node-timeout", "500ms",
+		"--warmup", "200ms", "--duration", "1500ms")
+	waitGenerators(t, procs, 2*time.Minute)
+	for _, p := range procs {
+		if p.code != exitOK {
+			t.Fatalf("generator %d: exit %d:\n%s", p.index, p.code, p.stderr)
+		}
+	}
+	sum, _ := mergedReport(t, out)
+	if c := sum.Runs[0].Counts; c.Acquired == 0 || c.Busy+c.SplitBrain != 0 {
+		t.Errorf("merged counts %+v: want acquisitions and no attempt that found its key held", c)
+	}
+}
