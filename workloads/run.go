@@ -34,6 +34,11 @@ type Env struct {
 	// before the last merge), for samplers that must cover the window
 	// (cost accounting). Not called when nothing was measured.
 	OnWindow func(end bool)
+	// Barrier, if set, is waited for before the run's origin is fixed, and
+	// returns the origin: the start several processes agreed on
+	// (workloads/generators), so their windows are the same span even when
+	// one wakes late. Its error ends the run.
+	Barrier func(ctx context.Context) (time.Time, error)
 }
 
 // Result is what the loop knows beyond the registry's histograms.
@@ -79,6 +84,13 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	}
 	clock := env.Clock
 	origin := clock.Now()
+	if env.Barrier != nil {
+		at, err := env.Barrier(ctx)
+		if err != nil {
+			return Result{}, err
+		}
+		origin = clock.At(at)
+	}
 	from := origin + int64(cfg.warmup())
 	until := from + int64(cfg.Duration)
 	env.Registry.SetWindow(clock, from, until)

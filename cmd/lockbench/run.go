@@ -8,11 +8,15 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/flagtag"
+	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 func newRunCmd() *cobra.Command {
 	cfg := defaultRunConfig()
+	gen := generators.DefaultConfig()
+	var genFlags *flagtag.Set
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run one backend/client/strategy/workload cell and report its latencies",
@@ -23,11 +27,18 @@ func newRunCmd() *cobra.Command {
 			if err := cfg.validate(); err != nil {
 				return err
 			}
+			if err := checkGenerators(&gen, cfg, genFlags); err != nil {
+				return err
+			}
+			if gen.On() {
+				return runGenerator(cmd.Context(), cfg, gen)
+			}
 			return runOne(cmd.Context(), cfg)
 		},
 	}
 	bindRun(cmd.Flags(), &cfg)
 	cmd.Flags().Var(rttFlag{&cfg.Config}, "rtt", rttHelp)
+	genFlags = flagtag.New(cmd.Flags()).Bind(&gen)
 	return cmd
 }
 

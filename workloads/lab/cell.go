@@ -10,6 +10,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
+	"github.com/lockbench/lockbench/workloads"
 	"github.com/lockbench/lockbench/workloads/measure"
 )
 
@@ -37,6 +38,10 @@ type Observers struct {
 	Progress Progress
 	// Metrics exports the cell's counters on the tick (--metrics-addr).
 	Metrics *prom.Exporter
+	// Barrier and Referee are passed to the measurement (measure.Hooks):
+	// several generators' start barrier and grant log.
+	Barrier func(ctx context.Context) (time.Time, error)
+	Referee func(workloads.Referee) workloads.Referee
 }
 
 // Measure opens cfg's Locker on the lab's servers (behind a delay line
@@ -66,7 +71,7 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 	locker, errLog := withErrorLog(locker)
 
 	name := cfg.Name()
-	var hooks measure.Hooks
+	hooks := measure.Hooks{Barrier: obs.Barrier, Referee: obs.Referee}
 	if obs.Progress != nil {
 		obs.Progress.Begin(name, cfg.Workload.Warmup)
 		hooks.Progress = obs.Progress.Tick

@@ -45,6 +45,12 @@ type Hooks struct {
 	// Violations, if set, is given the referee's live violation count:
 	// exporters read it on their tick, never per sample.
 	Violations func(live func() int64)
+	// Barrier is waited for just before the run's window is fixed
+	// (workloads.Env.Barrier).
+	Barrier func(ctx context.Context) (time.Time, error)
+	// Referee, if set, wraps the run's referee: observers that must see
+	// every grant (a grant log) pass the calls on to the referee given.
+	Referee func(workloads.Referee) workloads.Referee
 }
 
 // Measurement is a run with what lies behind it.
@@ -64,7 +70,10 @@ func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h
 		h.Violations(ref.Violations)
 	}
 	env := workloads.Env{Locker: locker, Registry: reg, Clock: clock, Referee: ref,
-		Stalls: h.Stalls, Progress: h.Progress, OnInterval: h.OnInterval, OnWindow: h.OnWindow}
+		Stalls: h.Stalls, Progress: h.Progress, OnInterval: h.OnInterval, OnWindow: h.OnWindow, Barrier: h.Barrier}
+	if h.Referee != nil {
+		env.Referee = h.Referee(ref)
+	}
 	res, err := workloads.Run(ctx, cfg, env)
 	if err != nil {
 		return Measurement{}, err

@@ -1,0 +1,77 @@
+package generators
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// Config makes a process one of several generators of a run. Errors name
+// its fields; the CLI names the flags.
+type Config struct {
+	// Generators is how many processes make the run; 0 or 1: this one alone.
+	Generators int `json:"generators" flag:"generators" help:"make this process one of N load generators of one run (same command on every one; see docs/generators.md)"`
+	// Index is this process's place, 0…Generators−1; −1 takes
+	// $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job's).
+	Index int `json:"-" flag:"generator-index" help:"this generator's index 0..N-1 (default: $JOB_COMPLETION_INDEX)"`
+	// Coord are the etcd endpoints every generator reaches.
+	Coord []string `json:"-" flag:"coord" help:"etcd endpoints (host:port,...) the generators coordinate through; not the servers under test"`
+	// Prefix keeps runs sharing one etcd apart.
+	Prefix string `json:"-" flag:"coord-prefix" help:"key prefix of this run in the coordination etcd (runs at once need different ones)"`
+	// JoinTimeout bounds the wait for every generator to reach the start.
+	JoinTimeout time.Duration `json:"join_timeout" flag:"coord-timeout" help:"how long the generators wait for each other at the start"`
+	// Thresholds are gate thresholds judged on the merged result; latency
+	// upper bounds are also judged live, on the merged histograms.
+	Thresholds []string `json:"thresholds,omitempty" flag:"threshold,array" help:"with --generators: a gate threshold judged on the merged run (repeatable); latency upper bounds such as 'cycle.p99<2ms' abort every generator as soon as the merged histogram breaks them"`
+}
+
+// DefaultConfig is one process alone; as a generator, its index from the
+// environment and two minutes to wait for the others.
+func DefaultConfig() Config {
+	return Config{Index: -1, Prefix: "lockbench", JoinTimeout: 2 * time.Minute}
+}
+
+// IndexEnv is the variable a Kubernetes Indexed Job sets in each pod.
+const IndexEnv = "JOB_COMPLETION_INDEX"
+
+// On: this process is one of several generators.
+func (c Config) On() bool { return c.Generators > 1 }
+
+// Resolve takes Index from $JOB_COMPLETION_INDEX when unset and checks
+// the config: a *results.FieldError naming the field.
+func (c *Config) Resolve() error {
+	if c.Generators < 0 {
+		return results.Invalid("Generators", c.Generators, "must not be negative")
+	}
+	if !c.On() {
+		if c.Index > 0 || len(c.Coord) > 0 {
+			return results.Invalid("Generators", c.Generators, "is needed (at least 2) with an index or a coordination store")
+		}
+		return nil
+	}
+	if c.Index < 0 {
+		env, ok := os.LookupEnv(IndexEnv)
+		if !ok {
+			return results.Invalid("Index", c.Index, "not given and $%s is not set", IndexEnv)
+		}
+		i, err := strconv.Atoi(strings.TrimSpace(env))
+		if err != nil {
+			return results.Invalid("Index", env, "$%s is not a number", IndexEnv)
+		}
+		c.Index = i
+	}
+	switch {
+	case c.Index >= c.Generators:
+		return results.Invalid("Index", c.Index, "must be below %d generators", c.Generators)
+	case len(c.Coord) == 0:
+		return results.Invalid("Coord", "", "the generators need an etcd they all reach")
+	case c.Prefix == "" || strings.Contains(c.Prefix, "/"):
+		return results.Invalid("Prefix", c.Prefix, "must be a non-empty name without '/'")
+	case c.JoinTimeout <= 0:
+		return results.Invalid("JoinTimeout", c.JoinTimeout, "must be positive")
+	}
+	return nil
+}
