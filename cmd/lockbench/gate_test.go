@@ -121,8 +121,8 @@ func TestGateUntilDecided(t *testing.T) {
 		code int
 		want string // on stdout, or stderr for bad input
 	}{
-		{"the same build", []string{"--base-cmd", side(same), "--head-cmd", side(same)}, exitOK, "decided after 6 rounds"},
-		{"half the throughput", []string{"--base-cmd", side(same), "--head-cmd", side(slow)}, exitFailure, "decided after 6 rounds"},
+		{"the same build", []string{"--base-cmd", side(same), "--head-cmd", side(same)}, exitOK, "decided after 8 rounds"},
+		{"half the throughput", []string{"--base-cmd", side(same), "--head-cmd", side(slow)}, exitFailure, "decided after 8 rounds"},
 		{"a command that fails", []string{"--base-cmd", side(same), "--head-cmd", "echo no build >&2; exit 7"}, exitUsage, "--head-cmd round 1: exit status 7: no build"},
 		{"a command that writes no summary", []string{"--base-cmd", "true", "--head-cmd", side(same)}, exitUsage, "--base-cmd round 1: no summary"},
 		{"without a head command", []string{"--base-cmd", side(same)}, exitUsage, "--head-cmd is needed"},

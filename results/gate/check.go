@@ -21,6 +21,9 @@ type Input struct {
 	Current, Baseline []Source
 	// Count is how many runs of every name each side must hold (0: 1).
 	Count int
+	// Paired: Baseline[i] and Current[i] were measured in one round, side
+	// by side, so each pair's difference is a sample (UntilDecided's).
+	Paired bool
 }
 
 // FieldError is bad input, named by the Options or Input field it is
@@ -73,7 +76,7 @@ func Check(in Input, opt Options) (Verdict, error) {
 			return Verdict{}, fieldErr("StrictEnv", "", "refuses the baseline %q: another environment (%s)", in.Baseline[0].Path, strings.Join(env, "; "))
 		}
 	}
-	v := Judge(cur, base, opt)
+	v := judge(cur, base, opt, in.Paired && len(in.Current) == len(in.Baseline))
 	v.Warnings, v.Env = warnings, env
 	return v, nil
 }

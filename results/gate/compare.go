@@ -10,10 +10,12 @@ type comparison struct {
 	run       string
 	m         judgedMetric
 	base, cur []float64
+	paired    bool // base[i] and cur[i] measured in one round
 }
 
 // judgeShifts judges every comparison together. Each is a shift of the
-// current sample over the baseline's in the bad direction (ShiftTest, on
+// current sample over the baseline's in the bad direction (ShiftTest, or
+// PairedShiftTest for samples measured in rounds, on
 // the log scale where every value is positive, so a change is relative),
 // tested twice: "no worse" (small p: worse) and "worse by tol or more"
 // (small p: within tolerance). Both families get the Holm correction over
@@ -41,7 +43,7 @@ func judgeShifts(cmp []comparison, alpha float64) []Row {
 			// No spread to test, but one run a side still says nothing
 			// of the noise: as many as one test would need.
 			r.Change, r.Lo, r.Hi, r.Note = 0, 0, 0, "the same on every sample"
-			if n := needed(1, alpha); min(len(c.base), len(c.cur)) < n {
+			if n := needed(1, alpha, c.paired); min(len(c.base), len(c.cur)) < n {
 				r.Note += fmt.Sprintf(", but too few to decide: %d a side needed", n)
 			} else {
 				r.Outcome = Pass
@@ -64,7 +66,11 @@ func judgeShifts(cmp []comparison, alpha float64) []Row {
 		default:
 			taus[i] = math.Log(1 + c.m.tol)
 		}
-		shifts[i] = ShiftTest(x, y, taus[i], alpha)
+		if c.paired {
+			shifts[i] = PairedShiftTest(x, y, taus[i], alpha)
+		} else {
+			shifts[i] = ShiftTest(x, y, taus[i], alpha)
+		}
 		above[i], below[i] = shifts[i].PAbove, shifts[i].PBelow
 		s := shifts[i]
 		r.Change, r.Lo, r.Hi = relative(s.Est, sign, logScale, r.Baseline), relative(s.Lo, sign, logScale, r.Baseline), relative(s.Hi, sign, logScale, r.Baseline)
@@ -90,8 +96,8 @@ func judgeShifts(cmp []comparison, alpha float64) []Row {
 			r.Outcome, r.Note = Regressed, "worse by more than "+fmtTol(r.Tol)
 		case adjBelow[i] < alpha:
 			r.Outcome = Pass
-		case min(r.Samples[0], r.Samples[1]) < needed(m, alpha):
-			r.Note = fmt.Sprintf("too few samples to decide %d metric(s) at α=%.2g: %d a side needed", m, alpha, needed(m, alpha))
+		case min(r.Samples[0], r.Samples[1]) < needed(m, alpha, cmp[i].paired):
+			r.Note = fmt.Sprintf("too few samples to decide %d metric(s) at α=%.2g: %d a side needed", m, alpha, needed(m, alpha, cmp[i].paired))
 		case adjAbove[i] < alpha:
 			r.Note = "worse, but not shown beyond " + fmtTol(r.Tol)
 		default:

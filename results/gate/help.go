@@ -27,8 +27,10 @@ One run a side decides nothing; 6 or more a side usually do.
 
 --until-decided measures both sides itself: it runs --base-cmd and
 --head-cmd (each writes one summary to $LOCKBENCH_SUMMARY) in interleaved
-rounds, judging after 6, 8, 11, 15, 20, 27 and 36 rounds (α split over the
-looks) until every metric is decided or --budget is spent.
+rounds, judging after 8, 11, 15, 20, 27 and 36 rounds (α split over the
+looks; each round's base and head runs are a pair, compared with the
+Wilcoxon signed-rank test, so load shared by a pair cancels) until every
+metric is decided or --budget is spent.
 
 A baseline from another environment (cores, CPU model, kernel, server
 versions, config) is named above the table; --strict-env refuses it.

@@ -13,7 +13,11 @@ import (
 // baseline: every metric of opt.judged for every run name, each judged
 // pass, regressed or inconclusive at opt.Alpha with the Holm correction
 // over all of them (judgeShifts).
-func Judge(cur, base []results.Run, opt Options) Verdict {
+func Judge(cur, base []results.Run, opt Options) Verdict { return judge(cur, base, opt, false) }
+
+// judge is Judge; paired: the i-th runs of a name on both sides were
+// measured in one round (PairedShiftTest).
+func judge(cur, base []results.Run, opt Options, paired bool) Verdict {
 	var res Verdict
 	curBy, names := groupRuns(cur)
 	for _, t := range opt.Thresholds {
@@ -56,12 +60,16 @@ func Judge(cur, base []results.Run, opt Options) Verdict {
 			res.add(noRow(name, "baseline", Pass, "new: not in the baseline"))
 			continue
 		}
+		pairs := paired && len(b) == len(curBy[name])
 		for i, m := range metrics {
 			bs, cs := samples(b, m.path), samples(curBy[name], m.path)
+			if pairs {
+				bs, cs = pairedSamples(b, curBy[name], m.path)
+			}
 			if len(bs) == 0 && len(cs) == 0 && i < costMetrics {
 				continue // a cost this kind of run does not measure
 			}
-			cmp = append(cmp, comparison{run: name, m: m, base: bs, cur: cs})
+			cmp = append(cmp, comparison{run: name, m: m, base: bs, cur: cs, paired: pairs})
 		}
 	}
 	for _, r := range judgeShifts(cmp, opt.Alpha) {
@@ -109,12 +117,28 @@ func samples(runs []results.Run, metric string) []float64 {
 	return out
 }
 
+// pairedSamples are metric of the runs of both sides that have it on both.
+func pairedSamples(b, c []results.Run, metric string) (bs, cs []float64) {
+	for i := range b {
+		x, okB := sample(b[i], metric)
+		y, okC := sample(c[i], metric)
+		if okB && okC {
+			bs, cs = append(bs, x), append(cs, y)
+		}
+	}
+	return bs, cs
+}
+
 // needed is the fewest samples a side with which m one-sided tests can
-// reach alpha after the Holm correction: the exact U test's smallest
-// one-sided p is 1/C(2n, n).
-func needed(m int, alpha float64) int {
+// reach alpha after the Holm correction: the smallest one-sided p is
+// 1/C(2n, n) for the U test, 1/2^n for the signed-rank test of n pairs.
+func needed(m int, alpha float64, paired bool) int {
 	for n := 1; ; n++ {
-		if MinP(n, n)/2 < alpha/float64(max(m, 1)) {
+		minP := MinP(n, n) / 2
+		if paired {
+			minP = math.Ldexp(1, -n)
+		}
+		if minP < alpha/float64(max(m, 1)) {
 			return n
 		}
 	}

@@ -243,3 +243,30 @@ func TestShiftTest(t *testing.T) {
 		t.Errorf("a against itself: %+v, want shift 0, no rise, shown below 5", s)
 	}
 }
+
+// TestPairedShiftTest: the signed-rank shift of pairs whose answers are
+// known, and the pairing's point: a load shared by each pair cancels.
+func TestPairedShiftTest(t *testing.T) {
+	load := []float64{1, 5, 2, 8, 3, 9, 4, 7} // swings shared by each pair
+	a, b := make([]float64, len(load)), make([]float64, len(load))
+	for i, l := range load {
+		a[i], b[i] = l, l+0.1+0.01*float64(i%3)
+	}
+	s := PairedShiftTest(a, b, 0.5, 0.05)
+	if want := 1 / 256.0; math.Abs(s.PAbove-want) > 1e-12 {
+		t.Errorf("p of no rise %v, want %v (every pair rose)", s.PAbove, want)
+	}
+	if s.PBelow > 1/256.0+1e-12 || s.Est < 0.099 || s.Est > 0.121 || !(s.Lo >= 0.099 && s.Hi <= 0.121) {
+		t.Errorf("%+v: want a shift in [0.1, 0.12] shown below 0.5", s)
+	}
+	if u := ShiftTest(a, b, 0.5, 0.05); u.PAbove < 0.3 {
+		t.Errorf("unpaired, the shared load hides the rise: p %v", u.PAbove)
+	}
+	// wDist: 3 pairs, T+ over 0…6 with counts 1 1 1 2 1 1 1 of 8.
+	want := []float64{1, 1, 1, 2, 1, 1, 1}
+	for i, p := range wDist(3) {
+		if math.Abs(p*8-want[i]) > 1e-12 {
+			t.Fatalf("wDist(3) = %v, want %v/8", wDist(3), want)
+		}
+	}
+}
