@@ -94,23 +94,30 @@ func noRow(run, check string, o Outcome, note string) Row {
 		Outcome: o, Note: note}
 }
 
-func groupRuns(runs []results.Run) (map[string][]results.Run, []string) {
-	by := map[string][]results.Run{}
+// measured is a run with its metrics, read once.
+type measured struct {
+	run    results.Run
+	fields map[string]float64
+}
+
+// groupRuns groups runs by name, names sorted.
+func groupRuns(runs []results.Run) (map[string][]measured, []string) {
+	by := map[string][]measured{}
 	var names []string
 	for _, r := range runs {
 		if _, ok := by[r.Name]; !ok {
 			names = append(names, r.Name)
 		}
-		by[r.Name] = append(by[r.Name], r)
+		by[r.Name] = append(by[r.Name], measured{run: r, fields: flatten(r)})
 	}
 	sort.Strings(names)
 	return by, names
 }
 
-func samples(runs []results.Run, metric string) []float64 {
+func samples(runs []measured, metric string) []float64 {
 	out := make([]float64, 0, len(runs))
-	for _, r := range runs {
-		if v, ok := sample(r, metric); ok {
+	for _, m := range runs {
+		if v, ok := sample(m, metric); ok {
 			out = append(out, v)
 		}
 	}
@@ -118,7 +125,7 @@ func samples(runs []results.Run, metric string) []float64 {
 }
 
 // pairedSamples are metric of the runs of both sides that have it on both.
-func pairedSamples(b, c []results.Run, metric string) (bs, cs []float64) {
+func pairedSamples(b, c []measured, metric string) (bs, cs []float64) {
 	for i := range b {
 		x, okB := sample(b[i], metric)
 		y, okC := sample(c[i], metric)

@@ -2,19 +2,21 @@ package gate
 
 import (
 	"strings"
-
-	"github.com/lockbench/lockbench/results"
 )
 
 // sample reads metric of r for a verdict: false when r has no such field,
 // when it is a latency of an op r never recorded, or the masters' CPU of a
 // run that could not read it.
-func sample(r results.Run, metric string) (float64, bool) {
-	v, err := Metric(r, metric)
-	if err != nil {
+func sample(m measured, metric string) (float64, bool) {
+	r := m.run
+	p, ok := resolveMetric(metric)
+	if !ok && strings.HasPrefix(metric, "extra.") {
+		p = metric
+	}
+	v, ok := m.fields[p]
+	if !ok {
 		return 0, false
 	}
-	p, _ := resolveMetric(metric)
 	if p == "cost.server_cpu_us_per_cycle" && r.Cost != nil && r.Cost.ServerCPUSource == "" {
 		return 0, false
 	}

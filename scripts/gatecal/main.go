@@ -43,6 +43,7 @@ func main() {
 	workers := flag.Int("fewer-workers", 16, "workers of the fewer-workers slowdown")
 	fault := flag.String("latency-fault", "latency:masters=1,2,3:ms=1:at=0s", "fault of the latency slowdown")
 	dir := flag.String("dir", "", "keep the recorded summaries here (default: a temporary directory, removed)")
+	from := flag.String("from", "", "decide from the rounds recorded in this --dir instead of recording")
 	seed := flag.Uint64("seed", 1, "shuffle seed")
 	flag.Parse()
 	if *dir == "" {
@@ -51,50 +52,33 @@ func main() {
 		defer os.RemoveAll(d)
 		*dir = d
 	}
-	variants := []struct{ name, extra string }{
-		{"A", ""}, {"A", ""},
-		{"workers", fmt.Sprintf("--workers %d", *workers)},
-		{"latency", "--fault " + *fault},
-	}
-	pools := map[string][]*results.Summary{}
-	var rounds []round
 	start := time.Now()
 	load0 := loadavg()
-	for r := 0; r < *nRounds; r++ {
-		this := round{}
-		for k := range variants {
-			v := variants[(k+r)%len(variants)]
-			path := filepath.Join(*dir, fmt.Sprintf("r%02d-%d-%s.json", r, k, v.name))
-			args := strings.Fields(*runArgs + " " + v.extra)
-			cmd := exec.Command(*bin, append(append([]string{"run", "-q"}, args...), "--json", path)...)
-			cmd.Stdout, cmd.Stderr = nil, nil
-			if err := cmd.Run(); err != nil {
-				fmt.Fprintf(os.Stderr, "gatecal: round %d %s: %v (skipped)\n", r, v.name, err)
-				continue
-			}
-			s, err := results.ReadSummary(path)
-			check(err)
-			if s.Validate() != nil {
-				continue
-			}
-			pools[v.name] = append(pools[v.name], s)
-			this[v.name] = append(this[v.name], s)
-		}
-		if len(this["A"]) == 2 && len(this["workers"]) == 1 && len(this["latency"]) == 1 {
-			rounds = append(rounds, this) // a round with a run missing pairs nothing
-		}
-		fmt.Fprintf(os.Stderr, "gatecal: round %d/%d recorded (%s)\n", r+1, *nRounds, time.Since(start).Round(time.Second))
+	var rounds []round
+	if *from != "" {
+		rounds = load(*from)
+	} else {
+		rounds = record(*bin, *dir, *nRounds, *runArgs, *workers, *fault)
 	}
 	recorded := time.Since(start)
 	load1 := loadavg()
+	pools := map[string][]*results.Summary{}
+	for _, r := range rounds {
+		for v, ss := range r {
+			pools[v] = append(pools[v], ss...)
+		}
+	}
 
 	rng := rand.New(rand.NewPCG(*seed, 2))
 	A := pools["A"]
 	fmt.Printf("machine: %s, %d cpus, kernel %s; load average %s at start, %s after recording\n",
 		A[0].Host.CPUModel, A[0].Host.CPUs, A[0].Host.Kernel, load0, load1)
-	fmt.Printf("recorded: %d rounds in %s (%d complete): pool A %d runs, workers %d, latency %d; run flags: %s\n\n",
-		*nRounds, recorded.Round(time.Second), len(rounds), len(A), len(pools["workers"]), len(pools["latency"]), *runArgs)
-	noise(A)
+	if *from != "" {
+		fmt.Printf("(decided from the rounds recorded in %s)\n", *from)
+	}
+	fmt.Printf("recorded: %d complete rounds in %s: pool A %d runs, workers %d, latency %d; run flags: %s\n\n",
+		len(rounds), recorded.Round(time.Second), len(A), len(pools["workers"]), len(pools["latency"]), *runArgs)
+	noise(rounds)
 
 	fmt.Printf("\n%-32s %7s %10s %13s %6s %12s\n", "head vs base", "trials", "regressed", "inconclusive", "pass", "median rounds")
 	row := func(name string, slow string, scale func(*results.Run)) {
@@ -138,20 +122,25 @@ func main() {
 
 // trial is one gate decision as --until-decided makes it, on the
 // recorded rounds in a random order: each round's pair is (A, A) with the
-// two A runs' roles drawn at random, or (A, the slowdown's run).
+// two A runs' roles drawn at random, or (A, the slowdown's run measured
+// next to it).
 func trial(rng *rand.Rand, rounds []round, slow string, scale func(*results.Run)) (gate.Outcome, int) {
 	var base, head []*results.Summary
 	for _, p := range rng.Perm(len(rounds)) {
 		r := rounds[p]
-		a1, a2 := r["A"][0], r["A"][1]
-		if rng.IntN(2) == 1 {
-			a1, a2 = a2, a1
-		}
-		h := a2
-		if slow != "" {
+		// the runs measured next to each other: W A1 A2 L (or reversed)
+		b, h := r["A"][0], r["A"][1]
+		switch slow {
+		case "workers":
 			h = r[slow][0]
+		case "latency":
+			b, h = r["A"][1], r[slow][0]
+		default:
+			if rng.IntN(2) == 1 {
+				b, h = h, b
+			}
 		}
-		base, head = append(base, a1), append(head, scaled(h, scale))
+		base, head = append(base, b), append(head, scaled(h, scale))
 	}
 	opt := gate.DefaultOptions()
 	opt.Alpha /= float64(len(gate.Looks))
@@ -198,26 +187,107 @@ func scaled(s *results.Summary, scale func(*results.Run)) *results.Summary {
 	return &c
 }
 
-// noise prints each judged metric's spread over pool A: the median and
-// the half-width of its middle 90 % relative to it.
-func noise(a []*results.Summary) {
-	fmt.Println("noise of pool A (median; middle 90 % of runs as ± % of it):")
+// noise prints each judged metric's spread: across rounds (pool A's
+// middle 90 % as ± % of its median) and within a round (the middle 90 % of
+// the two A runs' ratios), which is what paired rounds see.
+func noise(rounds []round) {
+	fmt.Println("noise: middle 90 % of A runs as ± % of their median, across rounds and within a round (A2/A1)")
 	for _, m := range []string{"client_cpu_us_per_cycle", "server_cpu_us_per_cycle", "client_writes_per_cycle", "client_reads_per_cycle",
 		"cost.allocs_per_cycle", "attempts_per_cycle", "cycles_per_s", "cycle.p99"} {
-		var xs []float64
-		for _, s := range a {
-			if v, err := gate.Metric(s.Runs[0], m); err == nil {
-				xs = append(xs, v)
+		var xs, ratios []float64
+		for _, r := range rounds {
+			x, err1 := gate.Metric(r["A"][0].Runs[0], m)
+			y, err2 := gate.Metric(r["A"][1].Runs[0], m)
+			if err1 != nil || err2 != nil || !(x > 0 && y > 0) {
+				continue
 			}
+			xs, ratios = append(xs, x, y), append(ratios, y/x)
 		}
-		if len(xs) == 0 {
+		if len(xs) < 2 {
 			continue
 		}
-		sort.Float64s(xs)
-		med := results.Median(xs)
-		lo, hi := xs[int(0.05*float64(len(xs)))], xs[int(math.Ceil(0.95*float64(len(xs))))-1]
-		fmt.Printf("  %-26s %12.2f  ±%.1f %%\n", m, med, 100*(hi-lo)/2/med)
+		fmt.Printf("  %-26s %12.2f  ±%5.1f %%  ±%5.1f %%\n", m, results.Median(xs), spread(xs), spread(ratios))
 	}
+}
+
+// spread is the half-width of the middle 90 % of xs as % of their median.
+func spread(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	lo, hi := s[int(0.05*float64(len(s)))], s[int(math.Ceil(0.95*float64(len(s))))-1]
+	return 100 * (hi - lo) / 2 / results.Median(s)
+}
+
+// record runs the rounds: W A A L, reversed every other round, so each
+// slowdown's run sits next to an A run and the A runs next to each other.
+func record(bin, dir string, n int, runArgs string, workers int, fault string) []round {
+	variants := []struct{ name, extra string }{
+		{"workers", fmt.Sprintf("--workers %d", workers)}, {"A", ""}, {"A", ""}, {"latency", "--fault " + fault},
+	}
+	var rounds []round
+	start := time.Now()
+	for r := range n {
+		this := round{}
+		for k := range variants {
+			if r%2 == 1 {
+				k = len(variants) - 1 - k
+			}
+			v := variants[k]
+			path := filepath.Join(dir, fmt.Sprintf("r%03d-%d-%s.json", r, k, v.name))
+			args := strings.Fields(runArgs + " " + v.extra)
+			cmd := exec.Command(bin, append(append([]string{"run", "-q"}, args...), "--json", path)...)
+			if err := cmd.Run(); err != nil {
+				fmt.Fprintf(os.Stderr, "gatecal: round %d %s: %v (round skipped)\n", r, v.name, err)
+				continue
+			}
+			s, err := results.ReadSummary(path)
+			check(err)
+			this[v.name] = append(this[v.name], s)
+		}
+		if complete(this) {
+			rounds = append(rounds, this)
+		}
+		fmt.Fprintf(os.Stderr, "gatecal: round %d/%d recorded (%s)\n", r+1, n, time.Since(start).Round(time.Second))
+	}
+	return rounds
+}
+
+// load reads the rounds record wrote into dir.
+func load(dir string) []round {
+	paths, err := filepath.Glob(filepath.Join(dir, "r*-*-*.json"))
+	check(err)
+	sort.Strings(paths)
+	by := map[string]round{}
+	var order []string
+	for _, p := range paths {
+		f := strings.SplitN(strings.TrimSuffix(filepath.Base(p), ".json"), "-", 3)
+		s, err := results.ReadSummary(p)
+		check(err)
+		if by[f[0]] == nil {
+			by[f[0]], order = round{}, append(order, f[0])
+		}
+		by[f[0]][f[2]] = append(by[f[0]][f[2]], s)
+	}
+	var rounds []round
+	for _, k := range order {
+		if complete(by[k]) {
+			rounds = append(rounds, by[k])
+		}
+	}
+	return rounds
+}
+
+// complete: a round with every run valid; one with a run missing pairs
+// nothing.
+func complete(r round) bool {
+	for _, ss := range r {
+		for _, s := range ss {
+			if s.Validate() != nil {
+				return false
+			}
+		}
+	}
+	return len(r["A"]) == 2 && len(r["workers"]) == 1 && len(r["latency"]) == 1
 }
 
 func medianRate(ss []*results.Summary) float64 {
