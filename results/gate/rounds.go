@@ -11,11 +11,26 @@ import (
 // Measure measures one side once and returns its summary.
 type Measure func(ctx context.Context) (*results.Summary, error)
 
-// Looks are the round counts at which UntilDecided judges. Each look
-// spends α/len(Looks) (Bonferroni over the looks), so looking again and
-// again cannot raise the chance of a wrong verdict above α.
-// The first is 8: the signed-rank test of 8 pairs can reach p = 1/256.
-var Looks = []int{8, 11, 15, 20, 27, 36}
+// Looks are the round counts at which UntilDecided judges, and Spend the
+// share of α each look spends. The shares add up to 1 (Bonferroni over the
+// looks), so looking again and again cannot raise the chance of a wrong
+// verdict above α. Most goes to the last looks, which a noisy runner
+// reaches: a clear change is decided early on a small share, a faint one
+// late with most of α. The first look is at 8 rounds: the signed-rank test
+// of 8 pairs can reach p = 1/256, below its share.
+var (
+	Looks = []int{8, 11, 15, 20, 27, 36}
+	Spend = []float64{0.1, 0.1, 0.1, 0.1, 0.2, 0.4}
+)
+
+// lookAlpha is the α the k-th look (from 0) spends of alpha.
+func lookAlpha(alpha float64, k int) float64 { return alpha * Spend[k] }
+
+// LookOptions are opt as the k-th look judges with them.
+func LookOptions(opt Options, k int) Options {
+	opt.Alpha = lookAlpha(opt.Alpha, k)
+	return opt
+}
 
 // Rounds configure UntilDecided.
 type Rounds struct {
@@ -45,9 +60,8 @@ func UntilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
 	if now == nil {
 		now = time.Now
 	}
-	look := opt
-	look.Alpha = opt.Alpha / float64(len(Looks))
 	in := Input{Paired: true}
+	look := LookOptions(opt, 0)
 	start, next := now(), 0
 	var v Verdict
 	why := ""
@@ -85,6 +99,7 @@ func UntilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
 		if round < Looks[next] {
 			continue
 		}
+		look = LookOptions(opt, next)
 		next++
 		var err error
 		if v, err = Check(in, look); err != nil {
@@ -94,7 +109,7 @@ func UntilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
 			r.Progress(round, v)
 		}
 		if v.Outcome != Inconclusive {
-			v.Rounds = fmt.Sprintf("decided after %d rounds (α %.2g per look, %d looks)", round, look.Alpha, len(Looks))
+			v.Rounds = fmt.Sprintf("decided after %d rounds (look %d of %d, α %.2g)", round, next, len(Looks), look.Alpha)
 			return v, nil
 		}
 	}
@@ -110,6 +125,6 @@ func UntilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
-	v.Rounds = fmt.Sprintf("undecided after %d rounds: %s (α %.2g per look)", n, why, look.Alpha)
+	v.Rounds = fmt.Sprintf("undecided after %d rounds: %s (α %.2g)", n, why, look.Alpha)
 	return v, nil
 }

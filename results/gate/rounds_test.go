@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +101,19 @@ func TestUntilDecidedInterrupted(t *testing.T) {
 	v, err := UntilDecided(ctx, Rounds{Base: base, Head: head, Budget: time.Hour, Now: func() time.Time { return f.now }}, DefaultOptions())
 	if err != nil || v.Outcome != Inconclusive || !strings.Contains(v.Rounds, "interrupted") {
 		t.Fatalf("%v %q %v: want inconclusive, interrupted", v.Outcome, v.Rounds, err)
+	}
+}
+
+// TestSpend: the looks spend α once in all, every look some of it.
+func TestSpend(t *testing.T) {
+	sum := 0.0
+	for _, s := range Spend {
+		if !(s > 0) {
+			t.Errorf("a look spends %v", s)
+		}
+		sum += s
+	}
+	if len(Spend) != len(Looks) || math.Abs(sum-1) > 1e-12 {
+		t.Errorf("%d shares adding up to %v for %d looks, want one each adding up to 1", len(Spend), sum, len(Looks))
 	}
 }
