@@ -58,9 +58,12 @@ func Write(w io.Writer, res Verdict, md bool) error {
 	}
 	line := func(cells []string) {
 		for i, c := range cells {
+			if i == len(cells)-1 {
+				fmt.Fprintln(w, c) // no padding after the last column
+				break
+			}
 			fmt.Fprintf(w, "%s%s  ", c, strings.Repeat(" ", widths[i]-len([]rune(c))))
 		}
-		fmt.Fprintln(w)
 	}
 	line(header)
 	for _, r := range rows {
