@@ -68,7 +68,7 @@ func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 	}
 	for _, d := range dirs {
 		if err := d.Summary.Validate(); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", d.label(), err)
+			return nil, nil, fmt.Errorf("%s: %w: %w", d.label(), ErrInvalidSummary, err)
 		}
 	}
 	if err := checkDistinct(dirs); err != nil {

@@ -35,6 +35,10 @@ type Host struct {
 	OS       string `json:"os"`
 	Arch     string `json:"arch"`
 	CPUs     int    `json:"cpus"`
+	// CPUModel is /proc/cpuinfo's model name, Kernel the kernel release;
+	// "" where they cannot be read.
+	CPUModel string `json:"cpu_model,omitempty"`
+	Kernel   string `json:"kernel,omitempty"`
 }
 
 // Run is one cell: a backend, client, strategy and workload measured for a
@@ -206,7 +210,8 @@ func NewSummary(started time.Time, config any) (*Summary, error) {
 	host, _ := os.Hostname()
 	return &Summary{
 		Schema: Schema, Started: started.UTC(), // to the ns: part of a run's identity (RunID)
-		Host:     Host{Hostname: host, OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU()},
+		Host: Host{Hostname: host, OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(),
+			CPUModel: cpuModel(), Kernel: kernelRelease()},
 		Versions: Versions(), Config: raw,
 	}, nil
 }

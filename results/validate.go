@@ -9,70 +9,98 @@ import (
 	"strings"
 )
 
-// ErrInvalidSummary marks a summary that no merge or verdict can be made
-// from (Summary.Validate).
+// ErrInvalidSummary marks an input that no merge or verdict can be made
+// from: merge wraps Summary.Validate's error in it.
 var ErrInvalidSummary = errors.New("results: invalid summary")
 
-// Validate refuses a summary as input to merge or gate: a schema this
-// lockbench does not know (another version), no runs, a run twice in it
-// (the same identity, RunID: it would count as two), a run with an
-// impossible value (Run.Validate). Every error wraps ErrInvalidSummary.
+// Validate refuses a summary no verdict can be made of, with a FieldError
+// naming the field ("schema", "runs", "runs[2].counts"): a schema this
+// lockbench does not know, no runs, a run given twice (two copies would
+// count as two agreeing samples), and any run Run.Validate refuses. Gate
+// and merge read their inputs through it.
 func (s *Summary) Validate() error {
 	if s.Schema != Schema {
-		return fmt.Errorf("%w: unknown schema %q (this lockbench reads %s)", ErrInvalidSummary, s.Schema, Schema)
+		return Invalid("schema", s.Schema, "unknown schema version (this lockbench reads %s)", Schema)
 	}
 	if len(s.Runs) == 0 {
-		return fmt.Errorf("%w: no runs", ErrInvalidSummary)
+		return Invalid("runs", nil, "empty: the summary has no runs to judge")
 	}
-	seen := map[string]bool{}
-	for _, r := range s.Runs {
-		id := RunID(s, r)
-		if seen[id] {
-			return fmt.Errorf("%w: run %q is in it twice (same start, host, name and round)", ErrInvalidSummary, LogName(r))
+	seen := map[string]int{}
+	for i, r := range s.Runs {
+		field := fmt.Sprintf("runs[%d]", i)
+		if j, ok := seen[RunID(s, r)]; ok {
+			return Invalid(field, r.Name, "is the same run as runs[%d]: a run given twice (repeated runs are samples: give distinct runs)", j)
 		}
-		seen[id] = true
+		seen[RunID(s, r)] = i
 		if err := r.Validate(); err != nil {
-			return fmt.Errorf("%w: run %q: %v", ErrInvalidSummary, LogName(r), err)
+			if fe, ok := err.(*FieldError); ok && fe.Field == "" {
+				return &FieldError{Field: field, Err: fe.Err}
+			}
+			return Within(field, err)
 		}
 	}
 	return nil
 }
 
-// Validate returns r's first impossible value: a negative or non-finite
-// count, latency, throughput, duration or ratio, as a hand-edited or
-// corrupt summary has. Measures under "extra", lists (errors_by_master,
-// whose times are negative during the warmup) and the validity margin
-// (honestly negative for a grant that arrived after its validity ended)
-// are not checked.
+// Validate returns the first thing that makes r no result: nothing
+// measured (interrupted in its warmup), a negative or non-finite number
+// (a hand-edited or corrupt summary), or counts that do not add up or are
+// missing while the rates say cycles were measured. Backend-specific extras
+// and the validity margin (honestly negative for a grant that arrived after
+// its validity ended) are not checked. The error's Field is within the run
+// ("counts"), or "" for the run as a whole.
 func (r Run) Validate() error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("impossible value: %v", err) // NaN or ±Inf
+	if r.NothingMeasured {
+		return Invalid("nothing_measured", r.NothingMeasured, "run %q measured nothing (interrupted before its window began)", r.Name)
 	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return err
+	if _, err := json.Marshal(r); err != nil {
+		return &FieldError{Err: fmt.Errorf("run %q: impossible value: %v", r.Name, err)} // NaN or ±Inf
 	}
-	delete(m, "extra")
-	delete(m, "validity_margin_us")
 	var bad []string
-	var walk func(path string, v any)
-	walk = func(path string, v any) {
+	for p, v := range r.Fields() {
+		if strings.HasPrefix(p, "extra.") || strings.HasPrefix(p, "validity_margin_us.") {
+			continue
+		}
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			bad = append(bad, fmt.Sprintf("%s %v", p, v))
+		}
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		return Invalid(strings.Fields(bad[0])[0], nil, "run %q: impossible value %s", r.Name, bad[0])
+	}
+	c := r.Counts
+	if sum := c.Acquired + c.Busy + c.SplitBrain + c.Timeouts + c.Errors; sum != c.Attempts {
+		return Invalid("counts", nil, "do not add up in run %q: attempts %d, but acquired + busy + split_brain + timeouts + errors = %d", r.Name, c.Attempts, sum)
+	}
+	if r.Throughput.CyclesPerS > 0 && c.Cycles == 0 || r.Throughput.AttemptsPerS > 0 && c.Attempts == 0 {
+		return Invalid("counts", nil, "missing or incomplete in run %q: cycles_per_s %v, attempts_per_s %v over %d cycles, %d attempts",
+			r.Name, r.Throughput.CyclesPerS, r.Throughput.AttemptsPerS, c.Cycles, c.Attempts)
+	}
+	return nil
+}
+
+// Fields are r's numeric JSON fields as dotted paths
+// ("latency_us.cycle.p99", "cost.client_cpu_us_per_cycle").
+func (r Run) Fields() map[string]float64 {
+	b, _ := json.Marshal(r)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	out := map[string]float64{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
 		switch x := v.(type) {
 		case map[string]any:
 			for k, e := range x {
-				walk(strings.TrimPrefix(path+"."+k, "."), e)
+				if prefix != "" {
+					k = prefix + "." + k
+				}
+				walk(k, e)
 			}
 		case float64:
-			if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-				bad = append(bad, fmt.Sprintf("%s %v", path, x))
-			}
+			out[prefix] = x
 		}
 	}
 	walk("", m)
-	if len(bad) == 0 {
-		return nil
-	}
-	sort.Strings(bad)
-	return fmt.Errorf("impossible value %s", bad[0])
+	return out
 }

@@ -48,7 +48,7 @@ func TestLibraryFieldsHaveFlags(t *testing.T) {
 		"sweep": {sc.bind(fresh()), []string{"by", "slo", "factor", "max_steps", "max_error_rate", "start", "refine", "op", "muxes",
 			"base.workload.rate", "base.driver.mux", "base.workload.workers", "base.driver.client_tuning.rueidis_pipes"}},
 		"gate": {flagtag.New(gateFlags).Bind(&gate.Request{}), []string{"ThroughputTol", "LatencyTol", "Alpha", "LatencyOp",
-			"Count", "Thresholds", "Baseline"}},
+			"Count", "Thresholds", "Baseline", "CPUTol", "CountTol", "Metrics", "StrictEnv", "UntilDecided", "Budget", "BaseCmd", "HeadCmd"}},
 	} {
 		for _, field := range c.fields {
 			name := flagOf(field, c.set)

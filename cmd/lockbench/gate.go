@@ -16,14 +16,22 @@ func newGateCmd() *cobra.Command {
 	var flags *flagtag.Set
 	cmd := &cobra.Command{
 		Use:   "gate SUMMARY|DIR...",
-		Short: "CI gate: check runs against thresholds and a baseline; exit 1 on a regression",
+		Short: "CI gate: check runs against thresholds and a baseline; exit 1 on a regression, 3 when inconclusive",
 		Long:  gate.Help,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Current = args
 			if err := req.Validate(); err != nil {
 				return gateUsage(err, flags)
 			}
-			v, err := gate.Run(req)
+			var v gate.Verdict
+			var err error
+			if req.UntilDecided {
+				v, err = req.Measure(cmd.Context(), func(rounds int, v gate.Verdict) {
+					fmt.Fprintf(cmd.ErrOrStderr(), "lockbench gate: %d rounds: %s\n", rounds, v.Outcome)
+				})
+			} else {
+				v, err = gate.Run(req)
+			}
 			if err != nil {
 				return gateUsage(err, flags)
 			}
@@ -33,8 +41,12 @@ func newGateCmd() *cobra.Command {
 			if err := gate.Write(cmd.OutOrStdout(), v, req.Markdown()); err != nil {
 				return err
 			}
-			if v.Failed {
+			switch v.Outcome {
+			case gate.Regressed:
 				return exitError{code: exitFailure, msg: "gate failed: " + strings.Join(v.FailedChecks(), "; ")}
+			case gate.Inconclusive:
+				return exitError{code: exitInconclusive, msg: "gate inconclusive: " + strings.Join(v.UndecidedChecks(), "; ") +
+					" (more runs a side, or --until-decided, may decide)"}
 			}
 			return nil
 		},
@@ -44,13 +56,17 @@ func newGateCmd() *cobra.Command {
 }
 
 // gateFlag names the flag of a gate option or input field; the current
-// summaries are the arguments.
+// summaries are the arguments, and a field inside a summary ("runs[0].counts")
+// is named as it is.
 func gateFlag(flags *flagtag.Set) func(field string) string {
 	return func(field string) string {
 		if field == "Current" {
 			return "summary"
 		}
-		return flags.Flag(field)
+		if f := flags.Flag(field); f != "" {
+			return f
+		}
+		return field
 	}
 }
 

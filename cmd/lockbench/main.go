@@ -21,10 +21,13 @@ import (
 
 // Exit statuses.
 const (
-	exitOK          = 0
-	exitFailure     = 1 // the run failed, or a gate found a regression
-	exitUsage       = 2 // bad input: nothing was started or written
-	exitInterrupted = 130
+	exitOK      = 0
+	exitFailure = 1 // the run failed, or a gate found a regression
+	exitUsage   = 2 // bad input: nothing was started or written
+	// exitInconclusive: a gate could not decide (too few or too noisy
+	// samples); neither a pass nor a regression.
+	exitInconclusive = 3
+	exitInterrupted  = 130
 )
 
 // usageError is bad input: one line naming the flag and value, exit 2.

@@ -2,7 +2,7 @@ package gate
 
 import (
 	"fmt"
-	"math"
+	"strings"
 
 	"github.com/lockbench/lockbench/results"
 )
@@ -21,6 +21,9 @@ type Input struct {
 	Current, Baseline []Source
 	// Count is how many runs of every name each side must hold (0: 1).
 	Count int
+	// Paired: Baseline[i] and Current[i] were measured in one round, side
+	// by side, so each pair's difference is a sample (UntilDecided's).
+	Paired bool
 }
 
 // FieldError is bad input, named by the Options or Input field it is
@@ -31,35 +34,18 @@ func fieldErr(field, value, format string, a ...any) *FieldError {
 	return &FieldError{Field: field, Value: value, Err: fmt.Errorf(format, a...)}
 }
 
-// Validate refuses options no verdict can be made with: a NaN tolerance
-// compares false with everything, so it would pass any change.
-func (o Options) Validate() error {
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"ThroughputTol", o.ThroughputTol}, {"LatencyTol", o.LatencyTol}} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v < 0 {
-			return fieldErr(f.name, fmt.Sprint(f.v), "want a finite tolerance of 0 or more (0.10 = 10 %%)")
-		}
-	}
-	if !(o.Alpha > 0 && o.Alpha < 1) {
-		return fieldErr("Alpha", fmt.Sprint(o.Alpha), "want a value in (0, 1)")
-	}
-	if !results.KnownOp(o.LatencyOp) {
-		return fieldErr("LatencyOp", fmt.Sprintf("%q", o.LatencyOp), "want one of %s", results.OpNames())
-	}
-	return nil
-}
-
 // Check validates opt and in, then judges the current runs against opt's
 // thresholds and, when in has a baseline, against it. Refused (a
 // *FieldError): invalid options, a side without summaries, a summary
-// without runs, a run with impossible values (CheckRun), the same run given
-// twice (it would count as two agreeing samples), a run name with fewer
-// than Count runs on a side and, with a baseline, a run on either side that
-// never measured opt.LatencyOp (a p99 of nothing passes any comparison).
-// Warnings say what is allowed but rarely meant: summaries of different
-// configs, interrupted runs.
+// results.Summary.Validate refuses (unknown schema, no runs, a run given
+// twice, nothing measured, impossible values, counts missing), the same
+// run given twice or on both sides (it would count as agreeing samples, or
+// compare a run with itself), a run name with fewer than Count runs on a
+// side, with a baseline a run on either side that never measured
+// opt.LatencyOp (a p99 of nothing passes any comparison), and with
+// opt.StrictEnv a baseline from another environment (Env). Warnings say
+// what is allowed but rarely meant: summaries of different configs,
+// interrupted runs.
 func Check(in Input, opt Options) (Verdict, error) {
 	if err := opt.Validate(); err != nil {
 		return Verdict{}, err
@@ -73,46 +59,51 @@ func Check(in Input, opt Options) (Verdict, error) {
 	}
 	var first *Source
 	var warnings []*FieldError
-	cur, err := runsOf("Current", in.Current, in.Count, op, &first, &warnings)
+	seen := map[string]string{} // run identity → the summary it was read from
+	cur, err := runsOf("Current", in.Current, in.Count, op, &first, &warnings, seen)
 	if err != nil {
 		return Verdict{}, err
 	}
 	var base []results.Run
+	var env []string
 	if len(in.Baseline) > 0 {
-		if base, err = runsOf("Baseline", in.Baseline, in.Count, op, &first, &warnings); err != nil {
+		first = nil // a config differing across the sides is the environment's
+		if base, err = runsOf("Baseline", in.Baseline, in.Count, op, &first, &warnings, seen); err != nil {
 			return Verdict{}, err
 		}
+		env = Env(in.Current[0].Summary, in.Baseline[0].Summary)
+		if opt.StrictEnv && len(env) > 0 {
+			return Verdict{}, fieldErr("StrictEnv", "", "refuses the baseline %q: another environment (%s)", in.Baseline[0].Path, strings.Join(env, "; "))
+		}
 	}
-	v := Judge(cur, base, opt)
-	v.Warnings = warnings
+	v := judge(cur, base, opt, in.Paired && len(in.Current) == len(in.Baseline))
+	v.Warnings, v.Env = warnings, env
 	return v, nil
 }
 
 // runsOf checks one side's summaries and returns their runs.
-func runsOf(side string, srcs []Source, count int, op string, first **Source, warnings *[]*FieldError) ([]results.Run, error) {
+// runsOf checks one side's summaries and returns their runs; seen holds
+// the runs of both sides by identity.
+func runsOf(side string, srcs []Source, count int, op string, first **Source, warnings *[]*FieldError, seen map[string]string) ([]results.Run, error) {
 	if len(srcs) == 0 {
 		return nil, fieldErr(side, "", "has no summaries")
 	}
 	var runs []results.Run
-	seen := map[string]string{} // run identity → the summary it was read from
 	for i := range srcs {
 		src := &srcs[i]
 		s, path := src.Summary, fmt.Sprintf("%q", src.Path)
+		if err := s.Validate(); err != nil {
+			return nil, &FieldError{Field: side, Value: path, Err: err}
+		}
 		for _, r := range s.Runs {
 			if prev, ok := seen[results.RunID(s, r)]; ok {
-				return nil, fieldErr(side, path, "run %q is the same run as in %q (repeated runs are samples: give distinct runs)", r.Name, prev)
+				return nil, fieldErr(side, path, "run %q is the same run as in %q (repeated runs are samples, a baseline another measurement: give distinct runs)", r.Name, prev)
 			}
 		}
 		for _, r := range s.Runs {
 			seen[results.RunID(s, r)] = src.Path
 		}
-		if len(s.Runs) == 0 {
-			return nil, fieldErr(side, path, "the summary has no runs to judge")
-		}
 		for _, r := range s.Runs {
-			if err := CheckRun(r); err != nil {
-				return nil, fieldErr(side, path, "run %q: %v", r.Name, err)
-			}
 			if op != "" && !results.Measured(r, op) {
 				return nil, &FieldError{Field: "LatencyOp", Value: op, Err: fieldErr(side, path, "run %q never measured %s latency", r.Name, op)}
 			}

@@ -2,72 +2,23 @@ package gate
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/lockbench/lockbench/results"
 )
 
-// Options configure a CI gate.
-type Options struct {
-	Thresholds []Threshold
-	// ThroughputTol and LatencyTol are the relative changes tolerated as
-	// noise against the baseline (0.10 = 10 %).
-	ThroughputTol float64 `flag:"throughput-tol" help:"tolerated relative drop of cycles/s vs the baseline"`
-	LatencyTol    float64 `flag:"latency-tol" help:"tolerated relative rise of p99 vs the baseline"`
-	// LatencyOp's p99 is the latency compared against the baseline.
-	LatencyOp string `flag:"op" help:"op whose p99 is compared with the baseline: acquire|acquire_total|release|cycle|extend"`
-	// Alpha is the significance level of the Mann-Whitney U test, used
-	// when both sides have at least two samples of a run.
-	Alpha float64 `flag:"alpha" help:"significance level of the Mann-Whitney U test"`
-}
+// Judge checks cur (runs grouped by name; repeated runs are samples)
+// against the thresholds and, when base is not empty, against the
+// baseline: every metric of opt.judged for every run name, each judged
+// pass, regressed or inconclusive at opt.Alpha with the Holm correction
+// over all of them (judgeShifts).
+func Judge(cur, base []results.Run, opt Options) Verdict { return judge(cur, base, opt, false) }
 
-// DefaultOptions: 10 % throughput, 20 % p99 of cycle, α = 0.05.
-func DefaultOptions() Options {
-	return Options{ThroughputTol: 0.10, LatencyTol: 0.20, LatencyOp: "cycle", Alpha: 0.05}
-}
-
-// Row is one check.
-type Row struct {
-	Run, Check        string
-	Baseline, Current float64 // medians; Baseline NaN for thresholds
-	Change            float64 // relative, current vs baseline
-	P                 float64 // Mann-Whitney p; NaN when not tested
-	Samples           [2]int  // baseline, current
-	Pass              bool
-	Note              string
-}
-
-// Verdict is the gate's judgement: one row per check.
-type Verdict struct {
-	Rows   []Row
-	Failed bool
-	// Warnings: what Check allowed but is rarely meant (summaries of
-	// different configs, interrupted runs).
-	Warnings []*FieldError
-}
-
-// FailedChecks are the rows that failed, each as "RUN CHECK".
-func (v Verdict) FailedChecks() []string {
-	var failed []string
-	for _, r := range v.Rows {
-		if !r.Pass {
-			failed = append(failed, r.Run+" "+r.Check)
-		}
-	}
-	return failed
-}
-
-// Judge checks cur (runs grouped by name; repeated runs are samples) against
-// thresholds and, when base is not empty, against the baseline.
-func Judge(cur, base []results.Run, opt Options) Verdict {
+// judge is Judge; paired: the i-th runs of a name on both sides were
+// measured in one round (PairedShiftTest).
+func judge(cur, base []results.Run, opt Options, paired bool) Verdict {
 	var res Verdict
-	add := func(r Row) {
-		res.Rows = append(res.Rows, r)
-		res.Failed = res.Failed || !r.Pass
-	}
 	curBy, names := groupRuns(cur)
 	for _, t := range opt.Thresholds {
 		matched := false
@@ -78,190 +29,126 @@ func Judge(cur, base []results.Run, opt Options) Verdict {
 			matched = true
 			vs := samples(curBy[name], t.Metric)
 			v := Median(vs)
-			row := Row{Run: name, Check: t.Expr, Baseline: math.NaN(), Current: v, Change: math.NaN(),
-				P: math.NaN(), Samples: [2]int{0, len(vs)}, Pass: len(vs) > 0 && t.Holds(v)}
+			p, _ := resolveMetric(t.Metric)
+			row := Row{Run: name, Check: t.Expr, Path: p, Baseline: math.NaN(), Current: v, Change: math.NaN(),
+				Lo: math.NaN(), Hi: math.NaN(), Tol: math.NaN(), P: math.NaN(), Samples: [2]int{0, len(vs)}}
+			if len(vs) == 0 || !t.Holds(v) {
+				row.Outcome = Regressed
+			}
 			if len(vs) == 0 {
 				row.Note = "the run has no " + t.Metric
 			}
-			add(row)
+			res.add(row)
 		}
 		if !matched {
-			add(Row{Run: t.Runs, Check: t.Expr, Baseline: math.NaN(), Current: math.NaN(), Change: math.NaN(),
-				P: math.NaN(), Note: "no run matches"})
+			res.add(noRow(t.Runs, t.Expr, Regressed, "no run matches"))
 		}
 	}
 	if len(base) == 0 {
 		return res
 	}
-	baseBy, baseNames := groupRuns(base)
-	checks := []struct {
-		metric string
-		tol    float64
-		higher bool // higher is better
-	}{
-		{"throughput.cycles_per_s", opt.ThroughputTol, true},
-		{"latency_us." + opt.LatencyOp + ".p99", opt.LatencyTol, false},
+	metrics, err := opt.judged()
+	if err != nil {
+		res.add(noRow("", "metrics", Inconclusive, err.Error()))
+		return res
 	}
+	baseBy, baseNames := groupRuns(base)
+	var cmp []comparison
 	for _, name := range names {
 		b, ok := baseBy[name]
 		if !ok {
-			add(Row{Run: name, Check: "baseline", Baseline: math.NaN(), Current: math.NaN(), Change: math.NaN(),
-				P: math.NaN(), Pass: true, Note: "new: not in the baseline"})
+			res.add(noRow(name, "baseline", Pass, "new: not in the baseline"))
 			continue
 		}
-		for _, c := range checks {
-			add(compare(name, c.metric, c.tol, c.higher, samples(b, c.metric), samples(curBy[name], c.metric), opt.Alpha))
+		pairs := paired && len(b) == len(curBy[name])
+		for i, m := range metrics {
+			bs, cs := samples(b, m.path), samples(curBy[name], m.path)
+			if pairs {
+				bs, cs = pairedSamples(b, curBy[name], m.path)
+			}
+			if len(bs) == 0 && len(cs) == 0 && i < costMetrics {
+				continue // a cost this kind of run does not measure
+			}
+			cmp = append(cmp, comparison{run: name, m: m, base: bs, cur: cs, paired: pairs})
 		}
+	}
+	for _, r := range judgeShifts(cmp, opt.Alpha) {
+		res.add(r)
 	}
 	for _, name := range baseNames {
 		if _, ok := curBy[name]; !ok {
-			add(Row{Run: name, Check: "baseline", Baseline: math.NaN(), Current: math.NaN(), Change: math.NaN(),
-				P: math.NaN(), Note: "missing: in the baseline, not in this run"})
+			res.add(noRow(name, "baseline", Regressed, "missing: in the baseline, not in this run"))
 		}
 	}
 	return res
 }
 
-// compare fails only on a change in the bad direction beyond tol that is
-// also significant when there are samples enough to test it.
-func compare(name, metric string, tol float64, higher bool, b, c []float64, alpha float64) Row {
-	bm, cm := Median(b), Median(c)
-	r := Row{Run: name, Check: shortMetric(metric), Baseline: bm, Current: cm, P: math.NaN(),
-		Samples: [2]int{len(b), len(c)}}
-	switch {
-	case len(b) == 0 || len(c) == 0:
-		r.Change = math.NaN()
-		r.Note = "cannot judge: no " + shortMetric(metric) + " on one side"
-		return r
-	case math.IsNaN(tol) || math.IsInf(tol, 0) || tol < 0:
-		r.Change = math.NaN()
-		r.Note = fmt.Sprintf("cannot judge: tolerance %v", tol)
-		return r
-	}
-	r.Change = (cm - bm) / bm
-	if bm == 0 {
-		r.Change = 0
-		if cm != bm {
-			r.Change = math.Inf(1)
-		}
-	}
-	worse := r.Change < -tol
-	if !higher {
-		worse = r.Change > tol
-	}
-	if len(b) >= 2 && len(c) >= 2 {
-		_, r.P = MannWhitney(b, c)
-		if MinP(len(b), len(c)) >= alpha {
-			// The test cannot reach alpha with so few samples: the
-			// tolerance on the medians decides alone.
-			r.Note = fmt.Sprintf("too few runs for the U test at α=%.2g (4 a side needed); medians vs tolerance", alpha)
-		} else if worse && r.P >= alpha {
-			r.Note = fmt.Sprintf("beyond ±%.0f%% but not significant (p ≥ %.2g)", tol*100, alpha)
-			worse = false
-		}
-	}
-	r.Pass = !worse
-	if worse {
-		r.Note = strings.TrimSuffix(fmt.Sprintf("regression beyond %.0f%%; %s", tol*100, r.Note), "; ")
-	}
-	return r
+// costMetrics is how many of opt.judged's first metrics are per-cycle
+// costs, which runs without a cost section (or masters whose CPU cannot be
+// read) lack on both sides.
+const costMetrics = 6
+
+func noRow(run, check string, o Outcome, note string) Row {
+	nan := math.NaN()
+	return Row{Run: run, Check: check, Baseline: nan, Current: nan, Change: nan, Lo: nan, Hi: nan, Tol: nan, P: nan,
+		Outcome: o, Note: note}
 }
 
-func shortMetric(p string) string {
-	p = strings.TrimPrefix(p, "throughput.")
-	return strings.TrimPrefix(p, "latency_us.")
+// measured is a run with its metrics, read once.
+type measured struct {
+	run    results.Run
+	fields map[string]float64
 }
 
-func groupRuns(runs []results.Run) (map[string][]results.Run, []string) {
-	by := map[string][]results.Run{}
+// groupRuns groups runs by name, names sorted.
+func groupRuns(runs []results.Run) (map[string][]measured, []string) {
+	by := map[string][]measured{}
 	var names []string
 	for _, r := range runs {
 		if _, ok := by[r.Name]; !ok {
 			names = append(names, r.Name)
 		}
-		by[r.Name] = append(by[r.Name], r)
+		by[r.Name] = append(by[r.Name], measured{run: r, fields: flatten(r)})
 	}
 	sort.Strings(names)
 	return by, names
 }
 
-func samples(runs []results.Run, metric string) []float64 {
+func samples(runs []measured, metric string) []float64 {
 	out := make([]float64, 0, len(runs))
-	for _, r := range runs {
-		if v, ok := sample(r, metric); ok {
+	for _, m := range runs {
+		if v, ok := sample(m, metric); ok {
 			out = append(out, v)
 		}
 	}
 	return out
 }
 
-// Write prints the verdict as an aligned table or, with md, as a
-// markdown table for CI job summaries.
-func Write(w io.Writer, res Verdict, md bool) error {
-	header := []string{"run", "check", "baseline", "current", "change", "p", "n", "verdict"}
-	rows := [][]string{}
-	for _, r := range res.Rows {
-		verdict := "pass"
-		if !r.Pass {
-			verdict = "FAIL"
-		}
-		if r.Note != "" {
-			verdict += ": " + r.Note
-		}
-		rows = append(rows, []string{r.Run, r.Check, fnum(r.Baseline), fnum(r.Current), pct(r.Change),
-			fnum(r.P), fmt.Sprintf("%d/%d", r.Samples[0], r.Samples[1]), verdict})
-	}
-	status := "PASS"
-	if res.Failed {
-		status = "FAIL"
-	}
-	if md {
-		fmt.Fprintf(w, "### lockbench gate: %s\n\n", status)
-		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
-		for _, r := range rows {
-			for i := range r {
-				r[i] = strings.ReplaceAll(r[i], "|", `\|`)
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
-		}
-		return nil
-	}
-	widths := make([]int, len(header))
-	for i, h := range header {
-		widths[i] = len([]rune(h))
-	}
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], len([]rune(c)))
+// pairedSamples are metric of the runs of both sides that have it on both.
+func pairedSamples(b, c []measured, metric string) (bs, cs []float64) {
+	for i := range b {
+		x, okB := sample(b[i], metric)
+		y, okC := sample(c[i], metric)
+		if okB && okC {
+			bs, cs = append(bs, x), append(cs, y)
 		}
 	}
-	line := func(cells []string) {
-		for i, c := range cells {
-			fmt.Fprintf(w, "%s%s  ", c, strings.Repeat(" ", widths[i]-len([]rune(c))))
-		}
-		fmt.Fprintln(w)
-	}
-	line(header)
-	for _, r := range rows {
-		line(r)
-	}
-	_, err := fmt.Fprintf(w, "gate: %s\n", status)
-	return err
+	return bs, cs
 }
 
-func fnum(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "-"
-	case v != 0 && math.Abs(v) < 1:
-		return fmt.Sprintf("%.3g", v)
+// needed is the fewest samples a side with which m one-sided tests can
+// reach alpha after the Holm correction: the smallest one-sided p is
+// 1/C(2n, n) for the U test, 1/2^n for the signed-rank test of n pairs.
+func needed(m int, alpha float64, paired bool) int {
+	for n := 1; ; n++ {
+		minP := MinP(n, n) / 2
+		if paired {
+			minP = math.Ldexp(1, -n)
+		}
+		if minP < alpha/float64(max(m, 1)) {
+			return n
+		}
 	}
-	return fmt.Sprintf("%.1f", v)
 }
 
-func pct(v float64) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf("%+.1f%%", v*100)
-}
+func fmtTol(tol float64) string { return fmt.Sprintf("%.0f %%", tol*100) }

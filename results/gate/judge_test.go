@@ -96,68 +96,177 @@ func TestParseThreshold(t *testing.T) {
 	}
 }
 
+// run is a plausible run of name: counts that add up, cycles/s and the
+// p99 of cycle.
 func run(name string, cyclesPerS, p99 float64) results.Run {
-	return results.Run{Name: name, Throughput: results.Throughput{CyclesPerS: cyclesPerS},
+	return results.Run{Name: name, DurationS: 1, Throughput: results.Throughput{CyclesPerS: cyclesPerS},
+		Counts:    results.Counts{Attempts: 100, Acquired: 100, Cycles: 100},
 		LatencyUS: map[string]results.Percentiles{"cycle": {Count: 100, P99: p99}}}
+}
+
+// runs are n runs of name around cyclesPerS and p99, each ±spread apart
+// in a fixed pattern (samples with noise, deterministically).
+func runs(name string, n int, cyclesPerS, p99, spread float64) []results.Run {
+	pattern := []float64{0, 1, -1, 0.5, -0.5, 0.8, -0.8, 0.2, -0.2, 0.6, -0.6}
+	out := make([]results.Run, n)
+	for i := range out {
+		f := 1 + spread*pattern[i%len(pattern)]
+		out[i] = run(name, cyclesPerS*f, p99/f)
+	}
+	return out
 }
 
 func TestGate(t *testing.T) {
 	th := func(s string) Threshold { x, _ := ParseThreshold(s); return x }
-	cur := []results.Run{run("a", 10000, 1000)}
+	cur := runs("a", 8, 10000, 1000, 0.02)
+	withoutCycle := runs("a", 8, 10000, 1000, 0.02)
+	for i := range withoutCycle {
+		withoutCycle[i].LatencyUS = nil
+	}
 	tests := []struct {
 		name       string
 		cur, base  []results.Run
 		thresholds []Threshold
-		fail       bool
-		failCheck  string
+		outcome    Outcome
+		check      string // a row with that outcome (for pass: every row)
 	}{
-		{"against itself", cur, cur, nil, false, ""},
-		{"baseline 30% faster", cur, []results.Run{run("a", 13000, 1000)}, nil, true, "cycles_per_s"},
-		{"baseline 5% faster is noise", cur, []results.Run{run("a", 10500, 1000)}, nil, false, ""},
-		{"p99 up 50%", cur, []results.Run{run("a", 10000, 650)}, nil, true, "cycle.p99"},
-		{"threshold breach", cur, nil, []Threshold{th("cycle.p99<0.5ms")}, true, "cycle.p99<0.5ms"},
-		{"threshold holds", cur, nil, []Threshold{th("cycle.p99<2ms"), th("violations==0")}, false, ""},
-		{"threshold on an op the run never recorded", cur, nil, []Threshold{th("extend.p99<2ms")}, true, "extend.p99<2ms"},
-		{"threshold matching no run", cur, nil, []Threshold{th("etcd/*:cycle.p99<2ms")}, true, "etcd/*:cycle.p99<2ms"},
-		{"run missing from current", cur, []results.Run{run("a", 10000, 1000), run("b", 1, 1)}, nil, true, "baseline"},
-		{"baseline without the compared latency", cur, []results.Run{{Name: "a", Throughput: results.Throughput{CyclesPerS: 10000}}}, nil, true, "cycle.p99"},
-		{"current recorded no cycle (count 0)", []results.Run{{Name: "a", Throughput: results.Throughput{CyclesPerS: 10000},
-			LatencyUS: map[string]results.Percentiles{"cycle": {}}}}, cur, nil, true, "cycle.p99"},
-		{"threshold on a latency of no samples", []results.Run{{Name: "a", LatencyUS: map[string]results.Percentiles{"release": {}}}}, nil,
-			[]Threshold{th("release.p99<1ms")}, true, "release.p99<1ms"},
-		{"medians, significant",
-			[]results.Run{run("a", 100, 1), run("a", 101, 1), run("a", 99, 1), run("a", 102, 1)},
-			[]results.Run{run("a", 150, 1), run("a", 151, 1), run("a", 149, 1), run("a", 152, 1)}, nil, true, "cycles_per_s"},
-		{"two a side: medians vs tolerance decide",
-			[]results.Run{run("a", 100, 1), run("a", 102, 1)},
-			[]results.Run{run("a", 150, 1), run("a", 152, 1)}, nil, true, "cycles_per_s"},
-		{"medians, beyond tolerance but not significant",
-			[]results.Run{run("a", 100, 1), run("a", 200, 1), run("a", 60, 1), run("a", 300, 1)},
-			[]results.Run{run("a", 150, 1), run("a", 90, 1), run("a", 250, 1), run("a", 180, 1)}, nil, false, ""},
+		{"the same samples", cur, runs("a", 8, 10000, 1000, 0.02), nil, Pass, ""},
+		{"one run a side cannot decide", cur[:1], []results.Run{run("a", 13000, 1000)}, nil, Inconclusive, "cycles_per_s"},
+		{"30% drop", cur, runs("a", 8, 14300, 1000, 0.02), nil, Regressed, "cycles_per_s"},
+		{"3% drop within 10% tolerance", cur, runs("a", 8, 10300, 1000, 0.01), nil, Pass, ""},
+		{"p99 up 50%", runs("a", 8, 10000, 1500, 0.02), cur, nil, Regressed, "cycle.p99"},
+		{"15% drop in 30% noise", runs("a", 8, 8500, 1000, 0.3), runs("a", 8, 10000, 1000, 0.3), nil, Inconclusive, "cycles_per_s"},
+		{"threshold breach", cur, nil, []Threshold{th("cycle.p99<0.5ms")}, Regressed, "cycle.p99<0.5ms"},
+		{"threshold holds", cur, nil, []Threshold{th("cycle.p99<2ms"), th("violations==0"), th("error_rate<0.01")}, Pass, ""},
+		{"threshold on an op the run never recorded", cur, nil, []Threshold{th("extend.p99<2ms")}, Regressed, "extend.p99<2ms"},
+		{"threshold matching no run", cur, nil, []Threshold{th("etcd/*:cycle.p99<2ms")}, Regressed, "etcd/*:cycle.p99<2ms"},
+		{"run missing from current", cur, append(runs("a", 8, 10000, 1000, 0.02), run("b", 1, 1)), nil, Regressed, "baseline"},
+		{"baseline without the compared latency", cur, withoutCycle, nil, Inconclusive, "cycle.p99"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opt := DefaultOptions()
 			opt.Thresholds = tt.thresholds
 			res := Judge(tt.cur, tt.base, opt)
-			if res.Failed != tt.fail {
-				t.Fatalf("failed=%v, want %v: %+v", res.Failed, tt.fail, res.Rows)
+			if res.Outcome != tt.outcome || res.Failed != (tt.outcome == Regressed) {
+				t.Fatalf("outcome %v (failed %v), want %v: %+v", res.Outcome, res.Failed, tt.outcome, res.Rows)
 			}
 			var buf bytes.Buffer
 			if err := Write(&buf, res, true); err != nil {
 				t.Fatal(err)
 			}
-			if tt.fail && !strings.Contains(buf.String(), tt.failCheck) {
-				t.Fatalf("output does not name %q:\n%s", tt.failCheck, buf.String())
+			if !strings.Contains(buf.String(), "gate: "+strings.ToUpper(tt.outcome.String())) {
+				t.Fatalf("output does not say %v:\n%s", tt.outcome, buf.String())
+			}
+			if tt.check == "" {
+				return
 			}
 			for _, r := range res.Rows {
-				if !r.Pass && r.Check == tt.failCheck {
+				if r.Outcome == tt.outcome && r.Check == tt.check {
 					return
 				}
 			}
-			if tt.fail {
-				t.Fatalf("no failing row for %q: %+v", tt.failCheck, res.Rows)
-			}
+			t.Fatalf("no %v row for %q: %+v", tt.outcome, tt.check, res.Rows)
 		})
+	}
+}
+
+// TestHolm: adjusted p-values against hand-computed ones.
+func TestHolm(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct{ ps, want []float64 }{
+		{nil, []float64{}},
+		{[]float64{0.2}, []float64{0.2}},
+		// sorted 0.01, 0.03, 0.04 of m=3: 3×0.01, 2×0.03, max(0.06, 1×0.04)
+		{[]float64{0.01, 0.04, 0.03, nan}, []float64{0.03, 0.06, 0.06, nan}},
+		{[]float64{0.5, 0.6}, []float64{1, 1}},
+	} {
+		got := Holm(tc.ps)
+		for i := range tc.want {
+			if !(math.Abs(got[i]-tc.want[i]) < 1e-12 || math.IsNaN(got[i]) && math.IsNaN(tc.want[i])) {
+				t.Errorf("Holm(%v) = %v, want %v", tc.ps, got, tc.want)
+				break
+			}
+		}
+	}
+}
+
+// TestJudgeHolm: a change that one metric's test shows alone is not called
+// a regression when it is one of many metrics judged, each with the same
+// evidence (4 runs a side fully apart: one-sided p = 1/70 each).
+func TestJudgeHolm(t *testing.T) {
+	opt := DefaultOptions()
+	for _, tc := range []struct {
+		names   []string
+		outcome Outcome
+	}{
+		{[]string{"a"}, Regressed},
+		{[]string{"a", "b", "c", "d"}, Inconclusive},
+	} {
+		var cur, base []results.Run
+		for _, n := range tc.names {
+			cur = append(cur, runs(n, 4, 5000, 1000, 0.01)...)
+			base = append(base, runs(n, 4, 10000, 1000, 0.01)...)
+		}
+		for i := range cur { // p99 alike on both sides: only cycles/s is tested
+			cur[i].LatencyUS, base[i].LatencyUS = nil, nil
+		}
+		opt.LatencyOp = "extend"
+		v := Judge(cur, base, opt)
+		if v.Outcome != tc.outcome {
+			t.Errorf("%d runs: %v, want %v: %+v", len(tc.names), v.Outcome, tc.outcome, v.Rows)
+		}
+	}
+}
+
+// TestShiftTest: the Hodges–Lehmann shift, its interval and the one-sided
+// tests on samples whose answers are known.
+func TestShiftTest(t *testing.T) {
+	a := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+	b := make([]float64, len(a))
+	for i, x := range a {
+		b[i] = x + 10
+	}
+	s := ShiftTest(a, b, 12, 0.05)
+	// 8 v 8: P(U ≤ 13) = 0.0249 (tables), so the interval is the 14th
+	// smallest and largest of the 64 differences: 10 − 3 and 10 + 3.
+	if s.Est != 10 || s.Lo != 7 || s.Hi != 13 {
+		t.Errorf("shift %v [%v, %v], want 10 [7, 13]", s.Est, s.Lo, s.Hi)
+	}
+	if want := 1 / 12870.0; math.Abs(s.PAbove-want) > 1e-12 {
+		t.Errorf("p of no rise %v, want %v (every b above every a)", s.PAbove, want)
+	}
+	if s.PBelow < 0.05 {
+		t.Errorf("p of a rise of 12 or more: %v; a shift of 10 with spread 7 cannot show it below 12", s.PBelow)
+	}
+	if s := ShiftTest(a, a, 5, 0.05); s.Est != 0 || s.PAbove < 0.4 || s.PBelow > 0.001 {
+		t.Errorf("a against itself: %+v, want shift 0, no rise, shown below 5", s)
+	}
+}
+
+// TestPairedShiftTest: the signed-rank shift of pairs whose answers are
+// known, and the pairing's point: a load shared by each pair cancels.
+func TestPairedShiftTest(t *testing.T) {
+	load := []float64{1, 5, 2, 8, 3, 9, 4, 7} // swings shared by each pair
+	a, b := make([]float64, len(load)), make([]float64, len(load))
+	for i, l := range load {
+		a[i], b[i] = l, l+0.1+0.01*float64(i%3)
+	}
+	s := PairedShiftTest(a, b, 0.5, 0.05)
+	if want := 1 / 256.0; math.Abs(s.PAbove-want) > 1e-12 {
+		t.Errorf("p of no rise %v, want %v (every pair rose)", s.PAbove, want)
+	}
+	if s.PBelow > 1/256.0+1e-12 || s.Est < 0.099 || s.Est > 0.121 || !(s.Lo >= 0.099 && s.Hi <= 0.121) {
+		t.Errorf("%+v: want a shift in [0.1, 0.12] shown below 0.5", s)
+	}
+	if u := ShiftTest(a, b, 0.5, 0.05); u.PAbove < 0.3 {
+		t.Errorf("unpaired, the shared load hides the rise: p %v", u.PAbove)
+	}
+	// wDist: 3 pairs, T+ over 0…6 with counts 1 1 1 2 1 1 1 of 8.
+	want := []float64{1, 1, 1, 2, 1, 1, 1}
+	for i, p := range wDist(3) {
+		if math.Abs(p*8-want[i]) > 1e-12 {
+			t.Fatalf("wDist(3) = %v, want %v/8", wDist(3), want)
+		}
 	}
 }

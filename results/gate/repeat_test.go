@@ -62,6 +62,9 @@ func TestCheckRepeatSummary(t *testing.T) {
 				t.Errorf("failed %q, want %q: %+v", got, tc.failed, v.Rows)
 			}
 			for _, r := range v.Rows {
+				if r.Check != "cycles_per_s" {
+					continue // the same on every sample: nothing to test
+				}
 				if r.Samples != tc.samples || math.IsNaN(r.P) {
 					t.Errorf("%s %s: samples %v, p %v: want %v rounds a side, U-tested", r.Run, r.Check, r.Samples, r.P, tc.samples)
 				}

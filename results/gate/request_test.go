@@ -4,15 +4,13 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
-
-	"github.com/lockbench/lockbench/results"
 )
 
 // TestRun: a request's thresholds are parsed and its summaries read and
 // judged; a bad threshold or path is a field error of its Request field.
 func TestRun(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "s.json")
-	if err := src("", 1, results.Run{Name: "a", Throughput: results.Throughput{CyclesPerS: 100}}).Summary.WriteJSON(file); err != nil {
+	if err := src("", 1, run("a", 100, 1000)).Summary.WriteJSON(file); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -65,6 +63,14 @@ func TestRequestValidate(t *testing.T) {
 		{"count 0", func(r *Request) { r.Count, r.Alpha = 0, 2 }, "Count", nil, false},
 		{"bad option", func(r *Request) { r.Alpha = 2 }, "Alpha", nil, false},
 		{"nothing to check", func(*Request) {}, "", ErrNothingToCheck, false},
+		{"until decided", func(r *Request) { r.Current, r.UntilDecided, r.BaseCmd, r.HeadCmd = nil, true, "a", "b" }, "", nil, false},
+		{"until decided without a base command", func(r *Request) { r.Current, r.UntilDecided, r.HeadCmd = nil, true, "b" }, "BaseCmd", nil, false},
+		{"until decided without a head command", func(r *Request) { r.Current, r.UntilDecided, r.BaseCmd = nil, true, "a" }, "HeadCmd", nil, false},
+		{"until decided without a budget", func(r *Request) {
+			r.Current, r.UntilDecided, r.BaseCmd, r.HeadCmd, r.Budget = nil, true, "a", "b", 0
+		}, "Budget", nil, false},
+		{"until decided with summaries", func(r *Request) { r.UntilDecided, r.BaseCmd, r.HeadCmd = true, "a", "b" }, "UntilDecided", nil, false},
+		{"a command without until decided", func(r *Request) { r.Thresholds, r.HeadCmd = []string{"violations==0"}, "b" }, "HeadCmd", nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := NewRequest()

@@ -73,11 +73,24 @@ func MannWhitney(a, b []float64) (u, p float64) {
 	return u, math.Min(1, math.Erfc(z/math.Sqrt2))
 }
 
-// exactP is the two-sided p of U under the null, by counting the
-// arrangements of ranks: c[m][k][u] = c[m-1][k][u-k] + c[m][k-1][u].
+// exactP is the two-sided p of U under the null (uDist).
 func exactP(n1, n2 int, u float64) float64 {
-	maxU := n1 * n2
-	// counts[i][j] is the distribution of U for sample sizes i and j.
+	var le, ge float64
+	for x, p := range uDist(n1, n2) {
+		if float64(x) <= u {
+			le += p
+		}
+		if float64(x) >= u {
+			ge += p
+		}
+	}
+	return math.Min(1, 2*math.Min(le, ge))
+}
+
+// uDist is the distribution of U under the null for samples of n1 and n2
+// without ties, by counting the arrangements of ranks:
+// c[i][j][u] = c[i-1][j][u-j] + c[i][j-1][u]. dist[u] is P(U = u).
+func uDist(n1, n2 int) []float64 {
 	counts := make([][][]float64, n1+1)
 	for i := range counts {
 		counts[i] = make([][]float64, n2+1)
@@ -100,17 +113,14 @@ func exactP(n1, n2 int, u float64) float64 {
 		}
 	}
 	dist := counts[n1][n2]
-	var total, le, ge float64
-	for x := 0; x <= maxU; x++ {
-		total += dist[x]
-		if float64(x) <= u {
-			le += dist[x]
-		}
-		if float64(x) >= u {
-			ge += dist[x]
-		}
+	var total float64
+	for _, c := range dist {
+		total += c
 	}
-	return math.Min(1, 2*math.Min(le, ge)/total)
+	for x := range dist {
+		dist[x] /= total
+	}
+	return dist
 }
 
 // MinP is the smallest two-sided p-value the exact U test can give for

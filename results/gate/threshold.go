@@ -1,8 +1,8 @@
 package gate
 
 import (
-	"encoding/json"
 	"fmt"
+	"math"
 	"path"
 	"sort"
 	"strconv"
@@ -82,15 +82,15 @@ func parseValue(s string) (value, error) {
 	for _, u := range units {
 		if strings.HasSuffix(s, u.suffix) {
 			f, err := strconv.ParseFloat(strings.TrimSuffix(s, u.suffix), 64)
-			if err != nil {
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 				return value{}, fmt.Errorf("bad value %q", s)
 			}
 			return value{f * u.us, true}, nil
 		}
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return value{}, fmt.Errorf("bad value %q (a number, or a duration like 2ms)", s)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return value{}, fmt.Errorf("bad value %q (a finite number, or a duration like 2ms)", s)
 	}
 	return value{v: f}, nil
 }
@@ -130,7 +130,9 @@ func (t Threshold) Applies(name string) bool {
 // latencies are listed for every op so a metric resolves even when a run
 // did not record it.
 var metricPaths = func() []string {
-	r := results.Run{LatencyUS: map[string]results.Percentiles{}, ServiceUS: map[string]results.Percentiles{}}
+	one := 1.0
+	r := results.Run{LatencyUS: map[string]results.Percentiles{}, ServiceUS: map[string]results.Percentiles{},
+		Repeat: 1, AddedRTTUS: 1, MissedStarts: 1, Cost: &results.Cost{}, VsSequential: &one, OfCeiling: &one}
 	for _, op := range results.Ops() {
 		r.LatencyUS[op.String()] = results.Percentiles{}
 		r.ServiceUS[op.String()] = results.Percentiles{}
@@ -139,6 +141,7 @@ var metricPaths = func() []string {
 	for p := range flatten(r) {
 		out = append(out, p)
 	}
+	out = append(out, derivedMetrics...)
 	sort.Strings(out)
 	return out
 }()
@@ -146,6 +149,9 @@ var metricPaths = func() []string {
 // resolveMetric maps a short name to a JSON path: the exact path, an op's
 // latency ("cycle.p99" is latency_us.cycle.p99), or the one path it ends.
 func resolveMetric(name string) (string, bool) {
+	if op, pct, ok := csvLatency(name); ok {
+		name = "latency_us." + op + "." + pct
+	}
 	var suffix []string
 	for _, p := range metricPaths {
 		if p == name {
@@ -185,26 +191,33 @@ func errUnknownMetric(name string) error {
 	return fmt.Errorf("unknown metric %q (e.g. cycle.p99, acquire.p50, cycles_per_s, attempts_per_s, violations, stale_overlaps, errors, split_brain_rate)", name)
 }
 
-// flatten turns a Run into dotted paths of its numeric JSON fields.
+// derivedMetrics are metrics made of a run's fields, as its CSV has them:
+// error_rate = (errors + timeouts + release_errors) / attempts,
+// attempts_per_cycle = attempts / cycles (each attempt sends its acquire
+// and its release to every master, so commands per cycle follow from it).
+var derivedMetrics = []string{"error_rate", "attempts_per_cycle"}
+
+// flatten is a Run's numeric JSON fields as dotted paths, with the derived
+// metrics.
 func flatten(r results.Run) map[string]float64 {
-	b, _ := json.Marshal(r)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	out := map[string]float64{}
-	var walk func(prefix string, v any)
-	walk = func(prefix string, v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				if prefix != "" {
-					k = prefix + "." + k
-				}
-				walk(k, e)
-			}
-		case float64:
-			out[prefix] = x
-		}
+	out := r.Fields()
+	out["error_rate"] = results.ErrorRate(r)
+	if c := r.Counts; c.Cycles > 0 {
+		out["attempts_per_cycle"] = float64(c.Attempts) / float64(c.Cycles)
 	}
-	walk("", m)
 	return out
+}
+
+// csvLatency reads a CSV latency column, "acquire_p99_us", as op and
+// percentile.
+func csvLatency(name string) (op, pct string, ok bool) {
+	rest, ok := strings.CutSuffix(name, "_us")
+	if !ok {
+		return "", "", false
+	}
+	i := strings.LastIndex(rest, "_")
+	if i < 0 || !results.KnownOp(rest[:i]) {
+		return "", "", false
+	}
+	return rest[:i], rest[i+1:], true
 }

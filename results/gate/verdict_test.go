@@ -12,8 +12,9 @@ func TestFailedChecks(t *testing.T) {
 		want []string
 	}{
 		{nil, nil},
-		{[]Row{{Run: "a", Check: "p99", Pass: true}}, nil},
-		{[]Row{{Run: "a", Check: "p99", Pass: true}, {Run: "b", Check: "cycles/s"}, {Run: "a", Check: "violations==0"}},
+		{[]Row{{Run: "a", Check: "p99"}}, nil},
+		{[]Row{{Run: "a", Check: "p99"}, {Run: "b", Check: "cycles/s", Outcome: Regressed}, {Run: "c", Check: "x", Outcome: Inconclusive},
+			{Run: "a", Check: "violations==0", Outcome: Regressed}},
 			[]string{"b cycles/s", "a violations==0"}},
 	} {
 		if got := (Verdict{Rows: c.rows}).FailedChecks(); !slices.Equal(got, c.want) {
