@@ -74,7 +74,7 @@ func chromiumBin(t *testing.T) string {
 			return p
 		}
 	}
-	t.Fatal("chromium not found: install with make deps (or set LOCKBENCH_NO_BROWSER=1 to skip this test)")
+	t.Fatal("chromium not found: apt-get install chromium or scripts/deps.sh browser (or set LOCKBENCH_NO_BROWSER=1 to skip this test)")
 	return ""
 }
 
