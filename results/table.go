@@ -44,7 +44,7 @@ type column struct {
 
 // columns in table order. The essentials are what a reader compares at a
 // glance: throughput, acquire p50/p99, cycle p99, split-brain and error
-// shares, violations and the ratio.
+// shares of the attempts, violations and the ratio.
 var columns = []column{
 	{head: "run", essential: true, cell: func(r Run, _ TableOptions) string {
 		if r.Interrupted {
@@ -78,8 +78,8 @@ var columns = []column{
 	{head: "split", cell: count(func(c Counts) int64 { return c.SplitBrain })},
 	{head: "timeouts", cell: count(func(c Counts) int64 { return c.Timeouts })},
 	{head: "errors", cell: count(func(c Counts) int64 { return c.Errors })},
-	{head: "split\n%", essential: true, cell: func(r Run, _ TableOptions) string { return percent(r.SplitBrainRate) }},
-	{head: "errors\n%", essential: true, cell: func(r Run, _ TableOptions) string { return percent(ErrorRate(r)) }},
+	{head: "split\n% att", essential: true, cell: func(r Run, _ TableOptions) string { return percent(SplitShare(r)) }},
+	{head: "errors\n% att", essential: true, cell: func(r Run, _ TableOptions) string { return percent(ErrorRate(r)) }},
 	{head: "viola-\ntions", essential: true, cell: count(func(c Counts) int64 { return c.Violations })},
 	{head: "stale", essential: true, when: func(runs []Run, _ TableOptions) bool {
 		for _, r := range runs {
@@ -111,6 +111,16 @@ var columns = []column{
 			}
 			return "-"
 		}},
+}
+
+// SplitShare is the share of attempts that were split brain: nobody won
+// the round (the table's "split % att"). split_brain_rate is another
+// share, of the failed attempts (busy + split brain).
+func SplitShare(r Run) float64 {
+	if r.Counts.Attempts == 0 {
+		return 0
+	}
+	return float64(r.Counts.SplitBrain) / float64(r.Counts.Attempts)
 }
 
 // ErrorRate is the share of attempts that failed on the masters (errors and

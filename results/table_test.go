@@ -151,3 +151,23 @@ func TestTableStaleColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestTableSplitShare: the split column is split-brain attempts of all
+// attempts, so a run with a few split rounds and no busy ones is not
+// "100 % split".
+func TestTableSplitShare(t *testing.T) {
+	c := Counts{Attempts: 15439, Acquired: 15386, SplitBrain: 53}
+	r := Run{Name: "r", Counts: c}
+	r.SplitBrainRate, r.RetriesPerAcquire = c.Rates()
+	var b strings.Builder
+	if err := WriteTable(&b, []Run{r}, TableOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if !strings.Contains(lines[0]+lines[1], "split") || !strings.Contains(lines[1], "% att") {
+		t.Fatalf("no split column of attempts:\n%s", b.String())
+	}
+	if row := lines[3]; !strings.Contains(row, " 0.3 ") || strings.Contains(row, "100.0") {
+		t.Errorf("split share of 53/15439 attempts not 0.3 %%:\n%s", b.String())
+	}
+}

@@ -208,7 +208,8 @@ func Write(w io.Writer, res Verdict, md bool) error {
 		if r.Note != "" {
 			verdict += ": " + r.Note
 		}
-		rows = append(rows, []string{r.Run, r.Check, fnum(r.Baseline), fnum(r.Current), pct(r.Change),
+		unit := unitOf(r.Check)
+		rows = append(rows, []string{r.Run, r.Check, fnum(r.Baseline) + unit(r.Baseline), fnum(r.Current) + unit(r.Current), pct(r.Change),
 			fnum(r.P), fmt.Sprintf("%d/%d", r.Samples[0], r.Samples[1]), verdict})
 	}
 	status := "PASS"
@@ -247,6 +248,27 @@ func Write(w io.Writer, res Verdict, md bool) error {
 	}
 	_, err := fmt.Fprintf(w, "gate: %s\n", status)
 	return err
+}
+
+// unitOf is how a value of check is suffixed: " µs" after a latency's
+// number, nothing else.
+func unitOf(check string) func(v float64) string {
+	name := check
+	if i := strings.IndexAny(name, "<>=!"); i >= 0 { // a threshold's expression
+		name = name[:i]
+	}
+	if i := strings.LastIndex(name, ":"); i >= 0 { // after a run glob
+		name = name[i+1:]
+	}
+	if p, ok := resolveMetric(strings.TrimSpace(name)); ok && strings.HasPrefix(p, "latency_us.") {
+		return func(v float64) string {
+			if math.IsNaN(v) {
+				return ""
+			}
+			return " µs"
+		}
+	}
+	return func(float64) string { return "" }
 }
 
 func fnum(v float64) string {

@@ -161,3 +161,30 @@ func TestGate(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteUnits: a latency's values are printed with their unit, a
+// throughput's and a count's without one.
+func TestWriteUnits(t *testing.T) {
+	th := func(s string) Threshold { x, _ := ParseThreshold(s); return x }
+	opt := DefaultOptions()
+	opt.Thresholds = []Threshold{th("cycle.p99<2ms"), th("a*:cycle.p99<3ms"), th("violations==0")}
+	res := Judge([]results.Run{run("a", 100, 1500)}, []results.Run{run("a", 100, 1400)}, opt)
+	var buf bytes.Buffer
+	if err := Write(&buf, res, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Rows {
+		want := unitOf(r.Check)(r.Current)
+		if latency := strings.Contains(r.Check, ".p"); latency != (want == " µs") {
+			t.Errorf("%s: unit %q", r.Check, want)
+		}
+	}
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(line, "cycle.p99") && !strings.Contains(line, "1500.0 µs") {
+			t.Errorf("cycle.p99 row without its unit: %q", line)
+		}
+		if strings.Contains(line, "cycles_per_s") && strings.Contains(line, "µs") {
+			t.Errorf("cycles_per_s row with a latency unit: %q", line)
+		}
+	}
+}

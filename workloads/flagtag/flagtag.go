@@ -76,6 +76,20 @@ func Lookup(sets []*Set, fields ...string) string {
 	return ""
 }
 
+// FieldAnnotation is the pflag annotation of a bound flag that holds the
+// JSON path of the field it sets ("workload.workers"): a help renderer
+// groups flags by it.
+const FieldAnnotation = "flagtag-field"
+
+// Field is the JSON path of the field flag f sets, "" for a flag Bind did
+// not register.
+func Field(f *pflag.Flag) string {
+	if p := f.Annotations[FieldAnnotation]; len(p) == 1 {
+		return p[0]
+	}
+	return ""
+}
+
 // FlagSet is the FlagSet the flags are registered on.
 func (s *Set) FlagSet() *pflag.FlagSet { return s.fs }
 
@@ -118,6 +132,7 @@ func (s *Set) walk(v reflect.Value, jsonPath, goPath string, skip map[string]boo
 			panic(fmt.Sprintf("flagtag: %s (--%s): no help tag", gp, name))
 		}
 		s.bind(fv, name, f.Tag.Get("short"), help, opt == "array", gp)
+		_ = s.fs.SetAnnotation(name, FieldAnnotation, []string{jp})
 		s.names[jp], s.names[gp] = "--"+name, "--"+name
 		flags = append(flags, "--"+name)
 	}

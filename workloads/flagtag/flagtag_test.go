@@ -166,3 +166,16 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestField: a bound flag carries the JSON path of its field, so a help
+// renderer can group flags by where their fields are.
+func TestField(t *testing.T) {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	New(fs).Bind(&sample{})
+	fs.Bool("own", false, "registered by hand")
+	for name, want := range map[string]string{"in-wait": "wait", "name": "name", "g": "group.g", "file": "file", "own": ""} {
+		if got := Field(fs.Lookup(name)); got != want {
+			t.Errorf("Field(--%s) = %q, want %q", name, got, want)
+		}
+	}
+}
