@@ -14,9 +14,10 @@ func tableRuns() []Run {
 	var runs []Run
 	names := []string{"redlock/goredis/sequential/uncontended", "redlock/rueidis/pipeline/contended/7m",
 		"etcd/client-wait/session-per-cycle/contended", "redsync/goredis/contended"}
+	durability := []string{"memory ×5", "AOF always ×5", "fsync raft×3", "memory ×5"}
 	for i, n := range names {
 		runs = append(runs, Run{
-			Name: n, Workers: 256, Rate: 20000, Interrupted: i == 1,
+			Name: n, Durability: durability[i], Workers: 256, Rate: 20000, Interrupted: i == 1,
 			Throughput: Throughput{CyclesPerS: 123456, AttemptsPerS: 1234567},
 			LatencyUS: map[string]Percentiles{
 				"acquire": {Count: 1, P50: 12345, P99: 123456}, "acquire_total": {Count: 1, P99: 1234567}, "cycle": {Count: 1, P50: 12345, P99: 1234567}},
@@ -49,7 +50,7 @@ func TestTableWidth(t *testing.T) {
 		width int
 		heads []string
 	}{
-		{"run", runs, TableOptions{}, TableWidth, []string{"run", "cycles/s", "acquire", "cycle", "split", "errors", "viola", "stale"}},
+		{"run", runs, TableOptions{}, TableWidth, []string{"run", "durability", "cycles/s", "acquire", "cycle", "split", "errors", "viola", "stale"}},
 		{"compare", runs, TableOptions{Ratios: ratios, RatioName: "vs seq"}, TableWidth, []string{"vs seq"}},
 		{"terminal 90", runs, TableOptions{Ratios: ratios, MaxWidth: 90}, 90, []string{"ratio"}},
 		{"compare --repeat", rounds, TableOptions{Ratios: ratios, RatioName: "vs seq"}, TableWidth, []string{"vs seq", "spread", "±8.3%", "medians of 3 rounds"}},
@@ -169,5 +170,33 @@ func TestTableSplitShare(t *testing.T) {
 	}
 	if row := lines[3]; !strings.Contains(row, " 0.3 ") || strings.Contains(row, "100.0") {
 		t.Errorf("split share of 53/15439 attempts not 0.3 %%:\n%s", b.String())
+	}
+}
+
+// TestTableDurabilityColumn: runs that keep their lock state differently
+// (a debate table of backends) show where; runs that all keep it alike
+// spend no column on it.
+func TestTableDurabilityColumn(t *testing.T) {
+	for _, tc := range []struct {
+		durability []string
+		shown      bool
+	}{
+		{[]string{"memory ×5", "memory ×5"}, false},
+		{[]string{"memory ×5", "fsync raft×3", "memory ×1"}, true},
+	} {
+		var runs []Run
+		for i, d := range tc.durability {
+			runs = append(runs, Run{Name: "r" + string(rune('a'+i)), Durability: d})
+		}
+		var b strings.Builder
+		if err := WriteTable(&b, runs, TableOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "durability"); got != tc.shown {
+			t.Errorf("%v: column shown %v\n%s", tc.durability, got, b.String())
+		}
+		if tc.shown && !strings.Contains(b.String(), "fsync raft×3") {
+			t.Errorf("durability values missing:\n%s", b.String())
+		}
 	}
 }
