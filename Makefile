@@ -20,9 +20,10 @@ build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/lockbench
 
 # The main job on local, self-started servers: both clients × every strategy
-# × {uncontended, contended} on 5 masters, ~30 s, one table and one JSON.
+# × {uncontended, contended} on 5 masters, ~30 s: progress on stderr, one
+# table (with a line on what its errors mean, if any) and one JSON.
 run: deps build
-	$(BIN) compare --duration 1500ms --warmup 300ms -q --json compare.json
+	$(BIN) compare --duration 1500ms --warmup 300ms --json compare.json
 
 # GORACE atexit_sleep_ms: a -race binary sleeps 1 s (the default) before it
 # exits, so late reports of goroutines still running can print; every test

@@ -135,5 +135,6 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 	case sum.Interrupted:
 		return errInterrupted
 	}
+	explainErrors(cc.Base.errOut(), cc.Base, sum.Runs)
 	return checkFailures(cc.Base.errOut(), cc.Base, sum.Runs)
 }

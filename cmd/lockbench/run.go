@@ -63,6 +63,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	if sum.Interrupted {
 		return errInterrupted
 	}
+	explainErrors(cfg.errOut(), cfg, sum.Runs)
 	return checkFailures(cfg.errOut(), cfg, sum.Runs)
 }
 
