@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -153,6 +154,25 @@ func TestSuggestions(t *testing.T) {
 		code := executeIO(context.Background(), tc.args, &stdout, &stderr)
 		if code != exitUsage || !strings.Contains(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("lockbench %v: exit %d, stderr %q; want exit 2 and one line with %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestCLIDocCoversHelp: docs/cli.md names every command and every flag
+// group the help shows.
+func TestCLIDocCoversHelp(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range newRoot().Commands() {
+		if c.IsAvailableCommand() && !strings.Contains(string(doc), "| `"+c.Name()+"` |") {
+			t.Errorf("docs/cli.md: no row for command %s", c.Name())
+		}
+	}
+	for _, g := range groupOrder {
+		if !strings.Contains(string(doc), "**"+g+"**") {
+			t.Errorf("docs/cli.md: no flag group %q", g)
 		}
 	}
 }
