@@ -20,7 +20,7 @@ type compareConfig struct {
 	Base RunConfig `json:"base"`
 	// CPUProfile, when set, receives a pprof CPU profile of lockbench
 	// during the whole compare.
-	CPUProfile string `json:"-" flag:"cpuprofile" help:"write a pprof CPU profile of lockbench during the cells to FILE"`
+	CPUProfile string `json:"-" flag:"cpuprofile" value:"FILE" help:"write a pprof CPU profile of lockbench during the cells to FILE"`
 	flags      *flagtag.Set
 }
 

@@ -29,7 +29,7 @@ host and run name, whatever the path; a merged run remembers its inputs).`
 // flags (workloads/flagtag).
 type MergeRequest struct {
 	Inputs []string
-	Out    string `flag:"out" short:"o" help:"write the merged summary.json, config.json and .hlog files into DIR"`
+	Out    string `flag:"out" short:"o" value:"DIR" help:"write the merged summary.json, config.json and .hlog files into DIR"`
 	Force  bool   `flag:"force" help:"merge runs of different configs, or runs that did not overlap in time"`
 	Quiet  bool   `flag:"quiet" short:"q" help:"no table on stdout"`
 }

@@ -24,6 +24,8 @@ import (
 //	flag:"-"           neither the field nor what it holds gets a flag
 //	short:"q"          a one-letter shorthand
 //	help:"text"        the flag's help (required with flag)
+//	value:"FILE"       the help's name of the flag's value (a word of the help), shown
+//	                   as its placeholder: "--json FILE" rather than "--json string"
 //
 // A field of struct type is walked for its own tagged fields; its flag tag,
 // if any, is how errors name the group ("tls-*", "etcd-user/etcd-cert"),
@@ -130,6 +132,12 @@ func (s *Set) walk(v reflect.Value, jsonPath, goPath string, skip map[string]boo
 		help := f.Tag.Get("help")
 		if help == "" {
 			panic(fmt.Sprintf("flagtag: %s (--%s): no help tag", gp, name))
+		}
+		if value := f.Tag.Get("value"); value != "" {
+			if !strings.Contains(help, value) {
+				panic(fmt.Sprintf("flagtag: %s (--%s): value %q not in its help", gp, name, value))
+			}
+			help = strings.Replace(help, value, "`"+value+"`", 1) // pflag's placeholder quoting
 		}
 		s.bind(fv, name, f.Tag.Get("short"), help, opt == "array", gp)
 		_ = s.fs.SetAnnotation(name, FieldAnnotation, []string{jp})

@@ -179,3 +179,24 @@ func TestField(t *testing.T) {
 		}
 	}
 }
+
+// TestValuePlaceholder: a value tag names the flag's value in its help.
+func TestValuePlaceholder(t *testing.T) {
+	var c struct {
+		Out string `flag:"out" value:"DIR" help:"write into DIR"`
+	}
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	New(fs).Bind(&c)
+	if name, usage := pflag.UnquoteUsage(fs.Lookup("out")); name != "DIR" || usage != "write into DIR" {
+		t.Fatalf("placeholder %q, usage %q", name, usage)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a value not in the help: no panic")
+		}
+	}()
+	var bad struct {
+		Out string `flag:"out" value:"FILE" help:"write into DIR"`
+	}
+	New(pflag.NewFlagSet("t", pflag.ContinueOnError)).Bind(&bad)
+}
