@@ -220,7 +220,7 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 		for _, r := range rows {
 			r[0] = breakAtSlash(r[0].(string), name)
 		}
-		widths := tw.Mapper[int, int]{0: name}
+		widths := tw.Mapper[int, int]{0: name + 1} // tablewriter counts the padding in
 		for i, c := range cols {
 			if c.words { // as wide as its widest cell (and padding): no word broken
 				widths[i] = columnWidth(header, rows, i) + 1

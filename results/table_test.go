@@ -200,3 +200,25 @@ func TestTableDurabilityColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestTableNameNotBrokenInWords: the run name column is as wide as the
+// table leaves it, so a name that fits it whole, or after a "/", is never
+// broken inside a word.
+func TestTableNameNotBrokenInWords(t *testing.T) {
+	ratios := map[string]float64{}
+	var runs []Run
+	for _, n := range []string{"redlock/rueidis/auto/uncontended", "redlock/goredis/sequential/uncontended", "redlock/rueidis/auto/contended"} {
+		runs = append(runs, Run{Name: n, Repeat: 1, Throughput: Throughput{CyclesPerS: 35308},
+			LatencyUS: map[string]Percentiles{"acquire": {Count: 1, P50: 1304, P99: 26400}, "cycle": {Count: 1, P99: 1348469}}})
+		ratios[n] = 11.48
+	}
+	for _, width := range []int{100, 96, 90} {
+		var b strings.Builder
+		if err := WriteTable(&b, runs, TableOptions{MaxWidth: width, Ratios: ratios, RatioName: "vs seq"}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(b.String(), "↩") {
+			t.Errorf("width %d: a name broken inside a word:\n%s", width, b.String())
+		}
+	}
+}
