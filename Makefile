@@ -1,12 +1,18 @@
 GO ?= go
 BIN := bin/lockbench
 
-.PHONY: all deps build run test bench vet fmt clean
+.PHONY: all deps deps-all build run test bench vet fmt clean
 
 all: build
 
+# deps: redis-server and redis-benchmark, all `make run` needs. deps-all:
+# also zookeeper, postgresql, redis-sentinel, a C compiler and chromium, for
+# the test suite. Neither touches a service it did not install (scripts/deps.sh).
 deps:
 	@scripts/deps.sh
+
+deps-all:
+	@scripts/deps.sh --all
 
 # -buildvcs=auto: some machines set GOFLAGS=-buildvcs=false; --version
 # should still name the revision when the tree is a git checkout.
@@ -41,7 +47,7 @@ export GORACE ?= atexit_sleep_ms=100
 # packages while the earlier ones' timed tests run, and on 2 cores that
 # starved them (a ZooKeeper kill, a release timing out, an open loop at a
 # third of its rate). With a warm cache the step takes ~5 s.
-test: deps
+test: deps-all
 	$(GO) vet -trimpath ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) list -e -export -deps -test -race -trimpath ./... >/dev/null

@@ -107,15 +107,15 @@ func TestSentinelAuth(t *testing.T) {
 	}
 }
 
-// TestZooKeeperMissing: without the server, a clear "make deps" error, not
+// TestZooKeeperMissing: without the server, a clear error naming the package, not
 // a skip.
 func TestZooKeeperMissing(t *testing.T) {
 	saved := ZooKeeperJar
 	ZooKeeperJar = "/nonexistent/zookeeper.jar"
 	defer func() { ZooKeeperJar = saved }()
 	_, err := StartZooKeeper(context.Background(), ZooKeeperOptions{})
-	if !errors.Is(err, ErrNoZooKeeper) || !strings.Contains(err.Error(), "make deps") {
-		t.Fatalf("err = %v, want ErrNoZooKeeper naming make deps", err)
+	if !errors.Is(err, ErrNoZooKeeper) || !strings.Contains(err.Error(), "apt-get install zookeeper") {
+		t.Fatalf("err = %v, want ErrNoZooKeeper naming the package", err)
 	}
 }
 

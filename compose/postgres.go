@@ -22,7 +22,7 @@ import (
 )
 
 // ErrNoPostgres is returned when the PostgreSQL server binaries are missing.
-var ErrNoPostgres = errors.New("compose: PostgreSQL not installed (no /usr/lib/postgresql/*/bin/postgres): install with `make deps` (or apt-get install postgresql)")
+var ErrNoPostgres = errors.New("compose: PostgreSQL not installed (no /usr/lib/postgresql/*/bin/postgres): apt-get install postgresql (or scripts/deps.sh postgres)")
 
 // PostgresOptions describe the local PostgreSQL to start.
 type PostgresOptions struct {
@@ -65,7 +65,7 @@ func serverCredential() (*syscall.Credential, error) {
 	}
 	u, err := user.Lookup("postgres")
 	if err != nil {
-		return nil, fmt.Errorf("compose: running as root and no `postgres` user to run PostgreSQL as: %w (install with `make deps`)", err)
+		return nil, fmt.Errorf("compose: running as root and no `postgres` user to run PostgreSQL as: %w (apt-get install postgresql, or scripts/deps.sh postgres)", err)
 	}
 	uid, _ := strconv.Atoi(u.Uid)
 	gid, _ := strconv.Atoi(u.Gid)

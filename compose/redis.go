@@ -104,7 +104,7 @@ type Redis struct {
 }
 
 // ErrNoRedisServer is returned when redis-server is not installed.
-var ErrNoRedisServer = errors.New("compose: redis-server not found in PATH: run `make deps` (or apt-get install redis-server)")
+var ErrNoRedisServer = errors.New("compose: redis-server not found in PATH: apt-get install redis-server (or make deps)")
 
 // RedisArgs is the command line for one master: loopback only, no
 // persistence unless asked, no protected mode.

@@ -54,7 +54,7 @@ func TestStartRedisErrors(t *testing.T) {
 	}
 	t.Setenv("PATH", t.TempDir())
 	if _, err := StartRedis(ctx, RedisOptions{Masters: 1}); !errors.Is(err, ErrNoRedisServer) {
-		t.Fatalf("no redis-server in PATH: err = %v, want ErrNoRedisServer (naming make deps)", err)
+		t.Fatalf("no redis-server in PATH: err = %v, want ErrNoRedisServer (naming the package)", err)
 	}
 }
 

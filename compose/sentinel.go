@@ -21,7 +21,7 @@ import (
 const SentinelMaster = "lockbench"
 
 // ErrNoRedisSentinel is returned when redis-sentinel is not installed.
-var ErrNoRedisSentinel = errors.New("compose: redis-sentinel not found in PATH: install with `make deps` (or apt-get install redis-sentinel)")
+var ErrNoRedisSentinel = errors.New("compose: redis-sentinel not found in PATH: apt-get install redis-sentinel (or scripts/deps.sh sentinel)")
 
 // Sentinel is the single-instance Redis topology the Redlock post argues
 // against: one master, one replica, and one redis-sentinel that promotes the

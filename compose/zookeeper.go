@@ -18,7 +18,7 @@ import (
 var ZooKeeperJar = "/usr/share/java/zookeeper.jar"
 
 // ErrNoZooKeeper is returned when the ZooKeeper server or a JVM is missing.
-var ErrNoZooKeeper = errors.New("compose: ZooKeeper not installed (need java and " + ZooKeeperJar + "): install with `make deps` (or apt-get install zookeeper)")
+var ErrNoZooKeeper = errors.New("compose: ZooKeeper not installed (need java and " + ZooKeeperJar + "): apt-get install zookeeper (or scripts/deps.sh zookeeper)")
 
 // ZooKeeperOptions describe the local ZooKeeper to start.
 type ZooKeeperOptions struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,7 +75,7 @@ func chromiumBin(t *testing.T) string {
 			return p
 		}
 	}
-	t.Fatal("chromium not found: install with make deps (or set LOCKBENCH_NO_BROWSER=1 to skip this test)")
+	t.Fatal("chromium not found: apt-get install chromium or scripts/deps.sh browser (or set LOCKBENCH_NO_BROWSER=1 to skip this test)")
 	return ""
 }
 
@@ -213,5 +214,71 @@ func TestReportVisibleInBrowser(t *testing.T) {
 				t.Errorf("%s in %q overflows the %.0f px window: %.0f px wide", e.Title, e.Section, v.Width, e.W)
 			}
 		})
+	}
+}
+
+// seriesStyles reads the stroke colour and dash of every line of the first
+// chart, as the browser computed them.
+const seriesStylesJS = `[...document.querySelector("#dist svg").querySelectorAll("polyline")].map(p =>
+  ({stroke: getComputedStyle(p).stroke, dash: p.getAttribute("stroke-dasharray") || "none"}))`
+
+// TestReportSeriesDistinct: compare's default matrix (2 clients × 4
+// strategies × 2 workloads) draws 16 lines no two of which look alike: each
+// has its own colour and dash, and two lines of one dash differ clearly in
+// colour.
+func TestReportSeriesDistinct(t *testing.T) {
+	browser := newBrowser(t)
+	rep := newFixtureReport("compare")
+	var runs []Run
+	logs := map[string]RunLogs{}
+	for _, w := range []string{"uncontended", "contended"} {
+		for _, mux := range []string{"sequential", "fanout", "pipeline", "auto"} {
+			for _, client := range []string{"goredis", "rueidis"} {
+				name := "redlock/" + client + "/" + mux + "/" + w
+				r, l := fixtureRun(t, name, 1, 1)
+				runs, logs[name] = append(runs, r), l
+			}
+		}
+	}
+	rep.AddSource("compare/", fixtureSummary(runs...), logs)
+	viewReport(t, browser, rep) // renders cleanly
+	var buf bytes.Buffer
+	if err := rep.WriteHTML(&buf); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab, cancel := chromedp.NewContext(browser)
+	defer cancel()
+	if err := chromedp.Do(tab, chromedp.Navigate("file://"+page), chromedp.WaitVisible("body[data-rendered]")); err != nil {
+		t.Fatal(err)
+	}
+	type style struct{ Stroke, Dash string }
+	lines, err := chromedp.Run(tab, chromedp.Evaluate[[]style](seriesStylesJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != len(runs) {
+		t.Fatalf("%d lines drawn for %d runs", len(lines), len(runs))
+	}
+	rgb := func(s string) (c [3]float64) {
+		if _, err := fmt.Sscanf(s, "rgb(%g, %g, %g)", &c[0], &c[1], &c[2]); err != nil {
+			t.Fatalf("stroke %q: %v", s, err)
+		}
+		return c
+	}
+	for i, a := range lines {
+		for j, b := range lines[:i] {
+			if a == b {
+				t.Errorf("%s and %s drawn alike: %+v", runs[i].Name, runs[j].Name, a)
+			}
+			ca, cb := rgb(a.Stroke), rgb(b.Stroke)
+			d := math.Sqrt((ca[0]-cb[0])*(ca[0]-cb[0]) + (ca[1]-cb[1])*(ca[1]-cb[1]) + (ca[2]-cb[2])*(ca[2]-cb[2]))
+			if a.Dash == b.Dash && d < 60 {
+				t.Errorf("%s and %s: same dash, colours %s and %s only %.0f apart", runs[i].Name, runs[j].Name, a.Stroke, b.Stroke, d)
+			}
+		}
 	}
 }

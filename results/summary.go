@@ -44,16 +44,20 @@ type Host struct {
 // Run is one cell: a backend, client, strategy and workload measured for a
 // duration.
 type Run struct {
-	Name      string  `json:"name"`
-	Backend   string  `json:"backend"`
-	Client    string  `json:"client"`
-	Mux       string  `json:"mux"`
-	Masters   int     `json:"masters"`
-	Workload  string  `json:"workload"`
-	Keys      int     `json:"keys"`
-	Workers   int     `json:"workers"`
-	Rate      float64 `json:"rate"`
-	DurationS float64 `json:"duration_s"`
+	Name    string `json:"name"`
+	Backend string `json:"backend"`
+	Client  string `json:"client"`
+	Mux     string `json:"mux"`
+	Masters int    `json:"masters"`
+	// Durability is where the lock state was kept, so what a grant
+	// survives: "memory ×5", "AOF always ×5", "fsync raft×3", "external"
+	// (workloads/lab.Durability).
+	Durability string  `json:"durability,omitempty"`
+	Workload   string  `json:"workload"`
+	Keys       int     `json:"keys"`
+	Workers    int     `json:"workers"`
+	Rate       float64 `json:"rate"`
+	DurationS  float64 `json:"duration_s"`
 	// AddedRTTUS is the round trip added to every master (compare --rtt).
 	AddedRTTUS float64 `json:"added_rtt_us,omitempty"`
 	// Repeat is the round (1…N) of compare --repeat N that measured the

@@ -39,13 +39,14 @@ type TableOptions struct {
 type column struct {
 	head      string // "\n" splits a header over two lines
 	essential bool
+	words     bool // cells of words, kept whole
 	when      func(runs []Run, opt TableOptions) bool
 	cell      func(r Run, opt TableOptions) string
 }
 
 // columns in table order. The essentials are what a reader compares at a
 // glance: throughput, acquire p50/p99, cycle p99, split-brain and error
-// shares, violations and the ratio.
+// shares of the attempts, violations and the ratio.
 var columns = []column{
 	{head: "run", essential: true, cell: func(r Run, _ TableOptions) string {
 		if r.Interrupted {
@@ -53,6 +54,14 @@ var columns = []column{
 		}
 		return r.Name
 	}},
+	{head: "durability", essential: true, words: true, when: func(runs []Run, _ TableOptions) bool {
+		for _, r := range runs {
+			if r.Durability != runs[0].Durability {
+				return true
+			}
+		}
+		return false
+	}, cell: func(r Run, _ TableOptions) string { return r.Durability }},
 	{head: "workers", cell: func(r Run, _ TableOptions) string { return strconv.Itoa(r.Workers) }},
 	{head: "cycles/s", essential: true, cell: func(r Run, _ TableOptions) string { return num(r.Throughput.CyclesPerS) }},
 	{head: "spread", essential: true, when: func(runs []Run, _ TableOptions) bool {
@@ -79,8 +88,8 @@ var columns = []column{
 	{head: "split", cell: count(func(c Counts) int64 { return c.SplitBrain })},
 	{head: "timeouts", cell: count(func(c Counts) int64 { return c.Timeouts })},
 	{head: "errors", cell: count(func(c Counts) int64 { return c.Errors })},
-	{head: "split\n%", essential: true, cell: func(r Run, _ TableOptions) string { return percent(r.SplitBrainRate) }},
-	{head: "errors\n%", essential: true, cell: func(r Run, _ TableOptions) string { return percent(ErrorRate(r)) }},
+	{head: "split\n% att", essential: true, cell: func(r Run, _ TableOptions) string { return percent(SplitShare(r)) }},
+	{head: "errors\n% att", essential: true, cell: func(r Run, _ TableOptions) string { return percent(ErrorRate(r)) }},
 	{head: "viola-\ntions", essential: true, cell: count(func(c Counts) int64 { return c.Violations })},
 	{head: "stale", essential: true, when: func(runs []Run, _ TableOptions) bool {
 		for _, r := range runs {
@@ -120,6 +129,16 @@ var columns = []column{
 			}
 			return "-"
 		}},
+}
+
+// SplitShare is the share of attempts that were split brain: nobody won
+// the round (the table's "split % att"). split_brain_rate is another
+// share, of the failed attempts (busy + split brain).
+func SplitShare(r Run) float64 {
+	if r.Counts.Attempts == 0 {
+		return 0
+	}
+	return float64(r.Counts.SplitBrain) / float64(r.Counts.Attempts)
 }
 
 // ErrorRate is the share of attempts that failed on the masters (errors and
@@ -188,18 +207,15 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 		width = TableWidth
 	}
 	cols := tableColumns(runs, opt)
-	header := make([]any, len(cols))
-	for i, c := range cols {
-		header[i] = c.head
+	header, rows := tableCells(cols, runs, opt)
+	if width > 0 && !fits(cols, header, rows, width) {
+		// Too wide for the terminal: the columns of words go first.
+		cols = slices.DeleteFunc(cols, func(c column) bool { return c.words })
+		header, rows = tableCells(cols, runs, opt)
 	}
-	rows := make([][]any, len(runs))
 	interrupted := false
-	for j, r := range runs {
+	for _, r := range runs {
 		interrupted = interrupted || r.Interrupted
-		rows[j] = make([]any, len(cols))
-		for i, c := range cols {
-			rows[j][i] = c.cell(r, opt)
-		}
 	}
 	t := NewTable(w, width)
 	t.Header(header...)
@@ -212,8 +228,14 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 		for _, r := range rows {
 			r[0] = breakAtSlash(r[0].(string), name)
 		}
+		widths := tw.Mapper[int, int]{0: name + 1} // tablewriter counts the padding in
+		for i, c := range cols {
+			if c.words { // as wide as its widest cell (and padding): no word broken
+				widths[i] = columnWidth(header, rows, i) + 1
+			}
+		}
 		t.Configure(func(cfg *tablewriter.Config) {
-			cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
+			cfg.Row.ColMaxWidths.PerColumn = widths
 			cfg.Header.ColMaxWidths.PerColumn = tw.Mapper[int, int]{0: name}
 		})
 	}
@@ -238,6 +260,35 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 		return err
 	}
 	return WriteErrors(w, all)
+}
+
+// tableCells is the header and the rows of cols for runs.
+func tableCells(cols []column, runs []Run, opt TableOptions) ([]any, [][]any) {
+	header := make([]any, len(cols))
+	for i, c := range cols {
+		header[i] = c.head
+	}
+	rows := make([][]any, len(runs))
+	for j, r := range runs {
+		rows[j] = make([]any, len(cols))
+		for i, c := range cols {
+			rows[j][i] = c.cell(r, opt)
+		}
+	}
+	return header, rows
+}
+
+// fits reports whether the columns leave the run name its 16 columns
+// (FlexWidth's floor) of width.
+func fits(cols []column, header []any, rows [][]any, width int) bool {
+	used := 1 + 16 // the name and its padding
+	for i := 1; i < len(cols); i++ {
+		used += columnWidth(header, rows, i) + 1
+		if cols[i].words {
+			used++ // kept whole: tablewriter counts its padding in its width
+		}
+	}
+	return used <= width
 }
 
 // writeRoundsNote says, under a table of runs repeated in rounds, what
@@ -272,16 +323,21 @@ func FlexWidth(header []any, rows [][]any, flex, width int) int {
 			used++ // its padding
 			continue
 		}
-		w := 0
-		for _, line := range strings.Split(fmt.Sprint(header[i]), "\n") {
-			w = max(w, twwidth.Width(line))
-		}
-		for _, r := range rows {
-			w = max(w, twwidth.Width(fmt.Sprint(r[i])))
-		}
-		used += w + 1
+		used += columnWidth(header, rows, i) + 1
 	}
 	return max(width-used, 16)
+}
+
+// columnWidth is the width of column i's widest header line or cell.
+func columnWidth(header []any, rows [][]any, i int) int {
+	w := 0
+	for _, line := range strings.Split(fmt.Sprint(header[i]), "\n") {
+		w = max(w, twwidth.Width(line))
+	}
+	for _, r := range rows {
+		w = max(w, twwidth.Width(fmt.Sprint(r[i])))
+	}
+	return w
 }
 
 // breakAtSlash splits name into lines of at most width columns after a

@@ -14,9 +14,10 @@ func tableRuns() []Run {
 	var runs []Run
 	names := []string{"redlock/goredis/sequential/uncontended", "redlock/rueidis/pipeline/contended/7m",
 		"etcd/client-wait/session-per-cycle/contended", "redsync/goredis/contended"}
+	durability := []string{"memory ×5", "AOF always ×5", "fsync raft×3", "memory ×5"}
 	for i, n := range names {
 		runs = append(runs, Run{
-			Name: n, Workers: 256, Rate: 20000, Interrupted: i == 1,
+			Name: n, Durability: durability[i], Workers: 256, Rate: 20000, Interrupted: i == 1,
 			Throughput: Throughput{CyclesPerS: 123456, AttemptsPerS: 1234567},
 			LatencyUS: map[string]Percentiles{
 				"acquire": {Count: 1, P50: 12345, P99: 123456}, "acquire_total": {Count: 1, P99: 1234567}, "cycle": {Count: 1, P50: 12345, P99: 1234567}},
@@ -49,7 +50,7 @@ func TestTableWidth(t *testing.T) {
 		width int
 		heads []string
 	}{
-		{"run", runs, TableOptions{}, TableWidth, []string{"run", "cycles/s", "acquire", "cycle", "split", "errors", "viola", "stale"}},
+		{"run", runs, TableOptions{}, TableWidth, []string{"run", "durability", "cycles/s", "acquire", "cycle", "split", "errors", "viola", "stale"}},
 		{"compare", runs, TableOptions{Ratios: ratios, RatioName: "vs seq"}, TableWidth, []string{"vs seq"}},
 		{"terminal 90", runs, TableOptions{Ratios: ratios, MaxWidth: 90}, 90, []string{"ratio"}},
 		{"compare --repeat", rounds, TableOptions{Ratios: ratios, RatioName: "vs seq"}, TableWidth, []string{"vs seq", "spread", "±8.3%", "medians of 3 rounds"}},
@@ -149,6 +150,76 @@ func TestTableStaleColumn(t *testing.T) {
 		}
 		if got := strings.Contains(b.String(), "stale"); got != (n > 0) {
 			t.Errorf("stale overlaps %d: column shown %v\n%s", n, got, b.String())
+		}
+	}
+}
+
+// TestTableSplitShare: the split column is split-brain attempts of all
+// attempts, so a run with a few split rounds and no busy ones is not
+// "100 % split".
+func TestTableSplitShare(t *testing.T) {
+	c := Counts{Attempts: 15439, Acquired: 15386, SplitBrain: 53}
+	r := Run{Name: "r", Counts: c}
+	r.SplitBrainRate, r.RetriesPerAcquire = c.Rates()
+	var b strings.Builder
+	if err := WriteTable(&b, []Run{r}, TableOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if !strings.Contains(lines[0]+lines[1], "split") || !strings.Contains(lines[1], "% att") {
+		t.Fatalf("no split column of attempts:\n%s", b.String())
+	}
+	if row := lines[3]; !strings.Contains(row, " 0.3 ") || strings.Contains(row, "100.0") {
+		t.Errorf("split share of 53/15439 attempts not 0.3 %%:\n%s", b.String())
+	}
+}
+
+// TestTableDurabilityColumn: runs that keep their lock state differently
+// (a debate table of backends) show where; runs that all keep it alike
+// spend no column on it.
+func TestTableDurabilityColumn(t *testing.T) {
+	for _, tc := range []struct {
+		durability []string
+		shown      bool
+	}{
+		{[]string{"memory ×5", "memory ×5"}, false},
+		{[]string{"memory ×5", "fsync raft×3", "memory ×1"}, true},
+	} {
+		var runs []Run
+		for i, d := range tc.durability {
+			runs = append(runs, Run{Name: "r" + string(rune('a'+i)), Durability: d})
+		}
+		var b strings.Builder
+		if err := WriteTable(&b, runs, TableOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "durability"); got != tc.shown {
+			t.Errorf("%v: column shown %v\n%s", tc.durability, got, b.String())
+		}
+		if tc.shown && !strings.Contains(b.String(), "fsync raft×3") {
+			t.Errorf("durability values missing:\n%s", b.String())
+		}
+	}
+}
+
+// TestTableNameNotBrokenInWords: the run name column is as wide as the
+// table leaves it, so a name that fits it whole, or after a "/", is never
+// broken inside a word.
+func TestTableNameNotBrokenInWords(t *testing.T) {
+	ratios := map[string]float64{}
+	var runs []Run
+	for _, n := range []string{"redlock/rueidis/auto/uncontended", "redlock/goredis/sequential/uncontended", "redlock/rueidis/auto/contended"} {
+		runs = append(runs, Run{Name: n, Repeat: 1, Throughput: Throughput{CyclesPerS: 35308},
+			LatencyUS: map[string]Percentiles{"acquire": {Count: 1, P50: 1304, P99: 26400}, "cycle": {Count: 1, P99: 1348469}}})
+		ratios[n] = 11.48
+	}
+	for _, width := range []int{100, 96, 90} {
+		var b strings.Builder
+		if err := WriteTable(&b, runs, TableOptions{MaxWidth: width, Ratios: ratios, RatioName: "vs seq"}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(b.String(), "↩") {
+			t.Errorf("width %d: a name broken inside a word:\n%s", width, b.String())
 		}
 	}
 }

@@ -58,7 +58,7 @@ conn() {
   if [[ $m == rediss://* ]]; then CONN+=(--tls "${TLS_ARGS[@]}"); fi
 }
 for bin in redis-benchmark redis-cli; do
-  command -v "$bin" >/dev/null || { echo "ceiling: $bin not found: run make deps" >&2; exit 1; }
+  command -v "$bin" >/dev/null || { echo "ceiling: $bin not found: apt-get install redis-tools (or make deps)" >&2; exit 1; }
 done
 REQUESTS=${REQUESTS:-200000}
 CLIENTS=${CLIENTS:-50}

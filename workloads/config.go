@@ -11,7 +11,7 @@ import (
 
 // Config is one workload's parameters. It serialises into results.
 type Config struct {
-	Workload   string        "json:\"workload\" flag:\"workload\" help:\"key pattern: see `lockbench workloads`\""
+	Workload   string        "json:\"workload\" flag:\"workload\" help:\"key pattern: uncontended, contended or zipf (lockbench workloads describes each)\""
 	Keys       int           `json:"keys" flag:"keys" help:"hot keys shared by all workers (contended workloads)"`
 	Workers    int           `json:"workers" flag:"workers" help:"concurrent workers, each one lock cycle at a time"`
 	Duration   time.Duration `json:"duration" flag:"duration" help:"measured time per run"`

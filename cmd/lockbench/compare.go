@@ -21,7 +21,7 @@ type compareConfig struct {
 	Base RunConfig `json:"base"`
 	// CPUProfile, when set, receives a pprof CPU profile of lockbench
 	// during the whole compare.
-	CPUProfile string `json:"-" flag:"cpuprofile" help:"write a pprof CPU profile of lockbench during the cells to FILE"`
+	CPUProfile string `json:"-" flag:"cpuprofile" value:"FILE" help:"write a pprof CPU profile of lockbench during the cells to FILE"`
 	flags      *flagtag.Set
 }
 
@@ -144,6 +144,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 	case sum.Interrupted:
 		return errInterrupted
 	}
+	explainErrors(cc.Base.errOut(), cc.Base, sum.Runs)
 	return checkFailures(cc.Base.errOut(), cc.Base, sum.Runs)
 }
 

@@ -64,7 +64,7 @@ func TestLibraryFieldsHaveFlags(t *testing.T) {
 func TestListingHelps(t *testing.T) {
 	root := newRoot()
 	for _, tc := range []struct{ cmd, flag, want string }{
-		{"compare", "baselines", "all or " + strings.Join(compare.BaselineNames(), ",")},
+		{"compare", "baselines", "all, or a list of " + strings.Join(compare.BaselineNames(), ", ")},
 		{"sweep", "op", ": " + strings.Join(sweep.Ops(), "|")},
 		{"gate", "op", ": " + strings.ReplaceAll(results.OpNames(), ", ", "|")},
 	} {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // TestFormatCSV: --format csv prints the runs table as CSV, one row per
@@ -20,7 +22,7 @@ func TestFormatCSV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v:\n%s", err, stdout)
 	}
-	if len(recs) != 2 || recs[0][0] != "name" || recs[1][0] != "redlock/goredis/fanout/uncontended" {
+	if len(recs) != 2 || recs[0][0] != "name" || recs[1][0] != "redlock/goredis/"+lab.DefaultMux+"/uncontended" {
 		t.Fatalf("want a header and one run:\n%s", stdout)
 	}
 	_, stderr, code = cli(t, 10*time.Second, "run", "--format", "csv", "--json", "-")

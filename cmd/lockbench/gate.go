@@ -18,6 +18,9 @@ func newGateCmd() *cobra.Command {
 		Use:   "gate SUMMARY|DIR...",
 		Short: "CI gate: check runs against thresholds and a baseline; exit 1 on a regression, 3 when inconclusive",
 		Long:  gate.Help,
+		Example: `  lockbench gate runs/ --threshold 'cycle.p99<2ms' --threshold 'violations==0'
+  lockbench gate current.json --baseline main.json --latency-tol 0.2 --format md
+  lockbench gate cur1.json cur2.json cur3.json cur4.json --baseline base/ --count 4`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Current = args
 			if err := req.Validate(); err != nil {

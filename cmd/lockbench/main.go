@@ -120,12 +120,20 @@ func newRoot() *cobra.Command {
 		Args:          noArgs,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		Version:       version(),
+		Example: `  lockbench compare                   # every client × strategy, 5 local masters, ~2 min
+  lockbench run --client rueidis --workload contended
+  lockbench sweep --slo 2ms           # the load where p99 passes 2 ms
+  lockbench gate runs/ --baseline main.json`,
+		// mistyped commands and flags are answered with the names within
+		// this edit distance (suggest.go)
+		SuggestionsMinimumDistance: 2,
 	}
 	root.SetVersionTemplate("lockbench {{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{suggestFlag(c, err)} })
 	for _, c := range commands {
 		root.AddCommand(c())
 	}
+	setHelp(root)
 	return root
 }
 
@@ -141,7 +149,7 @@ var commands = []func() *cobra.Command{
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		if cmd.HasSubCommands() {
-			return usagef("unknown command %q for %q", args[0], cmd.CommandPath())
+			return usagef("unknown command %q for %q%s", args[0], cmd.CommandPath(), didYouMean(cmd.Root().SuggestionsFor(args[0])))
 		}
 		return usagef("%s: unexpected argument %q", cmd.CommandPath(), args[0])
 	}

@@ -14,8 +14,12 @@ func newMergeCmd() *cobra.Command {
 	var req output.MergeRequest
 	cmd := &cobra.Command{
 		Use:   "merge DIR DIR... -o OUT",
-		Short: "Merge runs measured at the same time (several machines or processes) from their .hlog files",
+		Short: "Merge runs measured at once by several processes or machines, from their .hlog files",
 		Long:  output.MergeHelp,
+		Example: `  lockbench run --redis "$MASTERS" --prefix host1 --out runs/host1   # on host1
+  lockbench run --redis "$MASTERS" --prefix host2 --out runs/host2   # on host2, at once
+  lockbench merge runs/host1 runs/host2 -o runs/merged
+  lockbench gate runs/merged --threshold 'violations==0'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Inputs, req.Log = args, cmd.ErrOrStderr()
 			if err := req.Validate(); errors.Is(err, output.ErrNoOut) {

@@ -15,6 +15,8 @@ func newReportCmd() *cobra.Command {
 		Use:   "report DIR|SUMMARY.json... -o report.html",
 		Short: "Render runs as one self-contained HTML page (plots, config, versions)",
 		Long:  output.ReportHelp,
+		Example: `  lockbench compare --out runs/compare && lockbench report runs/compare -o report.html
+  lockbench report compare.json sweep/ -o - --title 'nightly' > nightly.html`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("report: no input (want an --out DIR or a summary JSON)")

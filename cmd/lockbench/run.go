@@ -21,7 +21,18 @@ func newRunCmd() *cobra.Command {
 		Use:   "run",
 		Short: "Run one backend/client/strategy/workload cell and report its latencies",
 		Long:  lab.Help,
-		Args:  noArgs,
+		Example: `  lockbench run
+  lockbench run --client rueidis --mux auto --workload contended --keys 4 --json out.json
+  lockbench run --rate 20000 --workers 128 --duration 30s --out runs/open
+  lockbench run --redis 10.0.0.1:6379,10.0.0.2:6379,10.0.0.3:6379 --duration 1m
+  lockbench run --backend etcd --etcd-members 3 --workload contended
+  lockbench run --fault kill:masters=3:at=5s:restart=delayed:delay=ttl+1s --ttl 2s
+  lockbench run --fault stop:masters=1:at=5s:for=2s
+  lockbench run --fault latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s
+  lockbench run --fault partition:masters=1,2:at=5s:for=3s --fault reset:masters=4:at=9s
+  lockbench run --fault pause-client:workers=1:at=2s:for=ttl+1s --ttl 1s --workload contended
+  lockbench run --fault clock-jump:masters=2:+5s:at=2s:for=3s`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg.setIO(cmd)
 			if err := cfg.validate(); err != nil {
@@ -69,6 +80,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	if sum.Interrupted {
 		return errInterrupted
 	}
+	explainErrors(cfg.errOut(), cfg, sum.Runs)
 	return checkFailures(cfg.errOut(), cfg, sum.Runs)
 }
 

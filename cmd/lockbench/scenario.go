@@ -20,6 +20,9 @@ func newScenarioCmd() *cobra.Command {
 		Use:   "scenario NAME|all",
 		Short: "Run a named Redlock failure scenario and print measured vs expected",
 		Long:  scenario.Intro + scenario.Help(),
+		Example: `  lockbench scenario --list
+  lockbench scenario minority-down
+  lockbench scenario all --json scenarios.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("%s: one scenario NAME or all, not %q", cmd.CommandPath(), strings.Join(args, " "))

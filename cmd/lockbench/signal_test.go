@@ -16,6 +16,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // proc is lockbench as a separate process, its stderr kept line by line
@@ -142,7 +143,7 @@ func TestNoOrphansOnTermOrKill(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
 			p, pids := startRun(t, "run", "--masters", "3", "--workers", "2", "--warmup", "0s", "--duration", "60s")
-			p.waitLine(t, "redlock/goredis/fanout/uncontended") // measuring
+			p.waitLine(t, "redlock/goredis/"+lab.DefaultMux+"/uncontended") // measuring
 			_ = p.cmd.Process.Signal(sig)
 			_ = p.cmd.Wait()
 			waitGone(t, pids)
@@ -159,7 +160,7 @@ func TestRunWritesSchema(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "redlock/goredis/fanout/uncontended") {
+	if !strings.Contains(stdout, "redlock/goredis/"+lab.DefaultMux+"/uncontended") {
 		t.Fatalf("table lacks the run:\n%s", stdout)
 	}
 	var doc map[string]any

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // TestSweepFindsKnee: a small sweep end to end, in-process: two steps by
@@ -28,7 +29,7 @@ func TestSweepFindsKnee(t *testing.T) {
 	if !strings.Contains(stdout.String(), "knee: highest load with cycle p99 < 1s") || !strings.Contains(stdout.String(), "2 workers") {
 		t.Errorf("knee table:\n%s", stdout.String())
 	}
-	if !strings.Contains(stderr.String(), "step redlock/goredis/fanout/uncontended@workers=2:") {
+	if !strings.Contains(stderr.String(), "step redlock/goredis/"+lab.DefaultMux+"/uncontended@workers=2:") {
 		t.Errorf("step lines:\n%s", stderr.String())
 	}
 	var sw []capacity.Sweep

@@ -30,7 +30,7 @@ var source []byte
 const EnvFile = "LOCKBENCH_CLOCKSHIFT_FILE"
 
 // ErrNoCompiler: the library cannot be built on this machine.
-var ErrNoCompiler = errors.New("clockshift: no C compiler (cc) to build the clock-jump preload library: run `make deps` (or apt-get install gcc)")
+var ErrNoCompiler = errors.New("clockshift: no C compiler (cc) to build the clock-jump preload library: apt-get install gcc libc6-dev (or scripts/deps.sh clockjump)")
 
 var build struct {
 	sync.Mutex

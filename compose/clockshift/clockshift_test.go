@@ -16,7 +16,7 @@ func library(t *testing.T) string {
 	t.Helper()
 	lib, err := Library(context.Background())
 	if errors.Is(err, ErrNoCompiler) {
-		t.Fatal(err) // make deps installs gcc: a missing compiler is a broken setup, not a skip
+		t.Fatal(err) // make deps-all installs gcc: a missing compiler is a broken setup, not a skip
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -22,9 +22,9 @@ import (
 
 // Spec selects and configures a Locker. It serialises into results.
 type Spec struct {
-	Backend   string            `json:"backend" flag:"backend" help:"lock backend: etcd|postgres|redislock|redlock|redsync|rueidislock|single|zookeeper"`
+	Backend   string            `json:"backend" flag:"backend" help:"lock backend: etcd, postgres, redislock, redlock, redsync, rueidislock, single, zookeeper"`
 	Client    string            `json:"client,omitempty" flag:"client" help:"Redis client library: goredis|rueidis"`
-	Mux       string            `json:"mux,omitempty" flag:"mux" help:"how a command reaches the N masters: sequential|fanout|pipeline|auto"`
+	Mux       string            `json:"mux,omitempty" flag:"mux" help:"how a command reaches the N masters: sequential, fanout, pipeline or auto; the default is the fastest in the measured tables"`
 	Redlock   redlock.Config    `json:"redlock"`
 	Multiplex multiplex.Options `json:"multiplex"`
 	// Tuning is the client libraries' settings (tuning.go).

@@ -79,7 +79,7 @@ type Auth struct {
 	TLS      TLSFiles `json:"tls" flag:"tls-*"`
 	// PasswordFile is where the password is read from (LoadAuth's
 	// passwordFile), never serialised.
-	PasswordFile string `json:"-" flag:"redis-password-file" help:"read the masters' password from FILE (else LOCKBENCH_REDIS_PASSWORD; the user from LOCKBENCH_REDIS_USER)"`
+	PasswordFile string `json:"-" flag:"redis-password-file" value:"FILE" help:"read the masters' password from FILE (else LOCKBENCH_REDIS_PASSWORD; the user from LOCKBENCH_REDIS_USER)"`
 }
 
 // LoadAuth fills a's user and password from the environment and from

@@ -37,7 +37,7 @@ non-finite count or figure).`
 // flags (workloads/flagtag).
 type MergeRequest struct {
 	Inputs []string
-	Out    string `flag:"out" short:"o" help:"write the merged summary.json, config.json and .hlog files into DIR"`
+	Out    string `flag:"out" short:"o" value:"DIR" help:"write the merged summary.json, config.json and .hlog files into DIR"`
 	Force  bool   `flag:"force" help:"merge runs of different configs, or runs that did not overlap in time"`
 	Quiet  bool   `flag:"quiet" short:"q" help:"no table on stdout"`
 	// Log is told when Out's earlier result is replaced (nil: os.Stderr).

@@ -15,11 +15,11 @@ import (
 // (json:"-"). Tagged fields are flags (workloads/flagtag); errors name the
 // Go field ("Format", "MetricsAddr"), the CLI names the flag.
 type Options struct {
-	JSON        string `json:"-" flag:"json" help:"write the summary JSON to FILE (- for stdout)"`
-	Out         string `json:"-" flag:"out" help:"write summary.json, config.json and .hlog interval logs into DIR"`
+	JSON        string `json:"-" flag:"json" value:"FILE" help:"write the summary JSON to FILE (- for stdout)"`
+	Out         string `json:"-" flag:"out" value:"DIR" help:"write summary.json, config.json and .hlog interval logs into DIR"`
 	Quiet       bool   `json:"-" flag:"quiet" short:"q" help:"no progress line on stderr"`
 	Format      string `json:"-" flag:"format" help:"stdout: table | csv (the runs table, every column) | gobench (Go benchmark lines for benchstat and CI benchmark actions)"`
-	MetricsAddr string `json:"-" flag:"metrics-addr" help:"serve Prometheus metrics at http://HOST:PORT/metrics while measuring (e.g. :9464)"`
+	MetricsAddr string `json:"-" flag:"metrics-addr" value:"HOST:PORT" help:"serve Prometheus metrics at http://HOST:PORT/metrics while measuring (e.g. :9464)"`
 	Wide        bool   `json:"-" flag:"wide" help:"table: every column (default: the essentials, fitted to 100 columns or the terminal)"`
 }
 

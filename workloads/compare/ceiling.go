@@ -85,7 +85,7 @@ func ceilingCycles(n int, set, release float64) float64 {
 func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, ttl time.Duration, server results.ServerCPU, log io.Writer) (Ceiling, error) {
 	bin, err := exec.LookPath("redis-benchmark")
 	if err != nil {
-		return Ceiling{}, fmt.Errorf("redis-benchmark not found in PATH (make deps installs it): %w", err)
+		return Ceiling{}, fmt.Errorf("redis-benchmark not found in PATH (apt-get install redis-tools, or make deps): %w", err)
 	}
 	sha, err := loadReleaseScript(ctx, addrs)
 	if err != nil {

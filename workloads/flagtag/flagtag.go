@@ -24,6 +24,8 @@ import (
 //	flag:"-"           neither the field nor what it holds gets a flag
 //	short:"q"          a one-letter shorthand
 //	help:"text"        the flag's help (required with flag)
+//	value:"FILE"       the help's name of the flag's value (a word of the help), shown
+//	                   as its placeholder: "--json FILE" rather than "--json string"
 //
 // A field of struct type is walked for its own tagged fields; its flag tag,
 // if any, is how errors name the group ("tls-*", "etcd-user/etcd-cert"),
@@ -76,6 +78,20 @@ func Lookup(sets []*Set, fields ...string) string {
 	return ""
 }
 
+// FieldAnnotation is the pflag annotation of a bound flag that holds the
+// JSON path of the field it sets ("workload.workers"): a help renderer
+// groups flags by it.
+const FieldAnnotation = "flagtag-field"
+
+// Field is the JSON path of the field flag f sets, "" for a flag Bind did
+// not register.
+func Field(f *pflag.Flag) string {
+	if p := f.Annotations[FieldAnnotation]; len(p) == 1 {
+		return p[0]
+	}
+	return ""
+}
+
 // FlagSet is the FlagSet the flags are registered on.
 func (s *Set) FlagSet() *pflag.FlagSet { return s.fs }
 
@@ -117,7 +133,14 @@ func (s *Set) walk(v reflect.Value, jsonPath, goPath string, skip map[string]boo
 		if help == "" {
 			panic(fmt.Sprintf("flagtag: %s (--%s): no help tag", gp, name))
 		}
+		if value := f.Tag.Get("value"); value != "" {
+			if !strings.Contains(help, value) {
+				panic(fmt.Sprintf("flagtag: %s (--%s): value %q not in its help", gp, name, value))
+			}
+			help = strings.Replace(help, value, "`"+value+"`", 1) // pflag's placeholder quoting
+		}
 		s.bind(fv, name, f.Tag.Get("short"), help, opt == "array", gp)
+		_ = s.fs.SetAnnotation(name, FieldAnnotation, []string{jp})
 		s.names[jp], s.names[gp] = "--"+name, "--"+name
 		flags = append(flags, "--"+name)
 	}

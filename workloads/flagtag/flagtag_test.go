@@ -166,3 +166,37 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestField: a bound flag carries the JSON path of its field, so a help
+// renderer can group flags by where their fields are.
+func TestField(t *testing.T) {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	New(fs).Bind(&sample{})
+	fs.Bool("own", false, "registered by hand")
+	for name, want := range map[string]string{"in-wait": "wait", "name": "name", "g": "group.g", "file": "file", "own": ""} {
+		if got := Field(fs.Lookup(name)); got != want {
+			t.Errorf("Field(--%s) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestValuePlaceholder: a value tag names the flag's value in its help.
+func TestValuePlaceholder(t *testing.T) {
+	var c struct {
+		Out string `flag:"out" value:"DIR" help:"write into DIR"`
+	}
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	New(fs).Bind(&c)
+	if name, usage := pflag.UnquoteUsage(fs.Lookup("out")); name != "DIR" || usage != "write into DIR" {
+		t.Fatalf("placeholder %q, usage %q", name, usage)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a value not in the help: no panic")
+		}
+	}()
+	var bad struct {
+		Out string `flag:"out" value:"FILE" help:"write into DIR"`
+	}
+	New(pflag.NewFlagSet("t", pflag.ContinueOnError)).Bind(&bad)
+}

@@ -21,7 +21,7 @@ type Config struct {
 	Topology compose.Spec     `json:"topology"`
 	Workload workloads.Config `json:"workload"`
 	// Faults are --fault specs played during the run (compose/faults).
-	Faults []string `json:"faults,omitempty" flag:"fault,array" help:"inject a fault during the run (repeatable), e.g. kill:masters=3:at=5s:restart=immediate|delayed|never, stop:masters=1:at=5s:for=2s, latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s, partition:masters=1,2:at=5s:for=3s, reset:masters=1:at=5s, pause-client:workers=1:at=2s:for=ttl+1s, clock-jump:masters=2:+5s[:at=2s][:for=3s]; at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s); masters=N names the backend's servers: Redis masters, etcd members, the ZooKeeper or PostgreSQL server (1), single: master 1, replica 2"`
+	Faults []string `json:"faults,omitempty" flag:"fault,array" value:"SPEC" help:"inject a fault during the run (repeatable); a SPEC is KIND:key=value:..., KIND one of kill, stop, latency, partition, reset, pause-client, clock-jump, e.g. kill:masters=3:at=5s:restart=delayed (more under Examples); at= counts from the start of the load (warmup included); durations may be ttl-relative (ttl+1s); masters=N numbers the backend's servers: Redis masters, etcd members, the ZooKeeper or PostgreSQL server (1), single's master 1 and replica 2"`
 	// RTT is a round trip added to every master by a delay line in a
 	// process of its own (compare --rtt): network distance on loopback.
 	RTT time.Duration `json:"rtt,omitempty"`
@@ -33,11 +33,19 @@ type Config struct {
 	RTTPerMaster []time.Duration `json:"rtt_per_master,omitempty" flag:"rtt-per-master" help:"each master's own added round trip, in order, e.g. 300us,300us,1ms,1ms,2ms (masters in three zones); as many as there are masters"`
 }
 
-// DefaultConfig is Redlock over go-redis fan-out on 5 local masters, the
+// DefaultMux is the strategy of a run that names none: the one the measured
+// strategy tables recommend. Over 5 local masters, go-redis and rueidis,
+// uncontended and contended, pipeline led every client and workload
+// (compare --repeat 3; docs/cli.md has the numbers): one write per master
+// for the commands of many workers, where fan-out and sequential write one
+// per command.
+const DefaultMux = "pipeline"
+
+// DefaultConfig is Redlock over go-redis, DefaultMux, on 5 local masters, the
 // workloads' defaults, and every backend's own defaults.
 func DefaultConfig() Config {
 	return Config{
-		Driver: backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout",
+		Driver: backends.Spec{Backend: "redlock", Client: "goredis", Mux: DefaultMux,
 			Redlock: redlock.DefaultConfig(), Multiplex: multiplex.Options{Batch: multiplex.DefaultBatch}, Etcd: etcdlock.DefaultConfig(), Tuning: backends.DefaultTuning(),
 			ZooKeeper: zklock.DefaultConfig(), Postgres: pglock.DefaultConfig(), WaitTimeout: 100 * time.Millisecond},
 		Topology: compose.Spec{Redis: compose.RedisOptions{Masters: 5, Persistence: "none"}, Etcd: compose.EtcdOptions{Members: 3},

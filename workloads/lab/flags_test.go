@@ -31,7 +31,7 @@ func TestBindFlags(t *testing.T) {
 		t.Fatalf("Validate: %v, want --workers named", err)
 	}
 	for flag, want := range map[string]string{
-		"backend":             "lock backend: " + strings.Join(backends.Names(), "|"),
+		"backend":             "lock backend: " + strings.Join(backends.Names(), ", "),
 		"redis":               redisconn.EnvPassword,
 		"redis-password-file": redisconn.EnvUser,
 		"etcd-user":           etcdconn.EnvPassword,

@@ -18,8 +18,8 @@ import (
 type Request struct {
 	Name        string
 	List        bool   `flag:"list" help:"list the scenarios and what each expects (as without NAME)"`
-	MetricsAddr string `flag:"metrics-addr" help:"serve Prometheus metrics at http://HOST:PORT/metrics while measuring"`
-	JSON        string `flag:"json" help:"write the scenarios' summary JSON (runs with their fault events, timelines and outcomes) to FILE"`
+	MetricsAddr string `flag:"metrics-addr" value:"HOST:PORT" help:"serve Prometheus metrics at http://HOST:PORT/metrics while measuring"`
+	JSON        string `flag:"json" value:"FILE" help:"write the scenarios' summary JSON (runs with their fault events, timelines and outcomes) to FILE"`
 }
 
 // Pick is the scenarios r names (Pick), once it is known that the JSON

@@ -19,7 +19,7 @@ func TestZeroConfigIsDefaults(t *testing.T) {
 	d := DefaultConfig()
 	base := lab.DefaultConfig()
 	base.Workload.Duration, base.Workload.Warmup = 3*time.Second, time.Second
-	want := Config{Base: base, Muxes: []string{"fanout"}, By: ByRate, Op: "cycle", SLO: 2 * time.Millisecond, Start: 200,
+	want := Config{Base: base, Muxes: []string{lab.DefaultMux}, By: ByRate, Op: "cycle", SLO: 2 * time.Millisecond, Start: 200,
 		Factor: 1.5, MaxSteps: 20, Refine: 2, Repeat: 3, MaxErrorRate: 0.001}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("DefaultConfig\n%+v\nwant\n%+v", d, want)

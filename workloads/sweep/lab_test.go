@@ -46,7 +46,7 @@ func TestRunOnLab(t *testing.T) {
 	for i, c := range res.Cells {
 		r := c.Run
 		load := 1 << i
-		if r.Name != fmt.Sprintf("redlock/goredis/fanout/uncontended@workers=%d", load) || r.Workers != load || sw.Steps[i].Workers != load {
+		if r.Name != fmt.Sprintf("redlock/goredis/%s/uncontended@workers=%d", lab.DefaultMux, load) || r.Workers != load || sw.Steps[i].Workers != load {
 			t.Errorf("step %d: run %q with %d workers, step %+v: want %d workers", i, r.Name, r.Workers, sw.Steps[i], load)
 		}
 		if math.Abs(r.DurationS-0.3) > 0.01 {

@@ -1,0 +1,43 @@
+package lab
+
+import (
+	"fmt"
+
+	"github.com/lockbench/lockbench/drivers/backends"
+)
+
+// Durability says where a cell's lock state is kept, and so what a grant
+// survives: results' "durability", the tables' column of it. masters is how
+// many servers hold the state (Lab.Masters).
+//
+//	memory ×N, AOF 1s ×N, AOF always ×N   N Redis masters (--persistence none, everysec, always)
+//	memory +replica                       single: a master and its asynchronous replica
+//	fsync raft×N                          etcd: N members, each write fsynced by a quorum
+//	fsync ×1                              ZooKeeper: one server, its transaction log fsynced
+//	memory ×1                             PostgreSQL advisory locks: the server's memory, no WAL
+//	external                              servers lockbench did not start: their settings are not known
+func Durability(c Config, masters int) string {
+	b, _ := backends.Lookup(c.Driver.Backend)
+	t := c.Topology
+	switch {
+	case b.NeedsEtcd && len(t.EtcdAddrs) > 0, b.NeedsZooKeeper && len(t.ZooKeeperAddrs) > 0,
+		b.NeedsPostgres && t.PostgresURL != "", b.NeedsSentinel && len(c.Driver.SentinelAddrs) > 0,
+		!b.NeedsEtcd && !b.NeedsSentinel && !b.NeedsZooKeeper && !b.NeedsPostgres && len(t.RedisAddrs) > 0:
+		return "external"
+	case b.NeedsEtcd:
+		return fmt.Sprintf("fsync raft×%d", masters)
+	case b.NeedsZooKeeper:
+		return "fsync ×1"
+	case b.NeedsPostgres:
+		return "memory ×1"
+	case b.NeedsSentinel:
+		return "memory +replica"
+	}
+	switch t.Redis.Persistence {
+	case "everysec":
+		return fmt.Sprintf("AOF 1s ×%d", masters)
+	case "always":
+		return fmt.Sprintf("AOF always ×%d", masters)
+	}
+	return fmt.Sprintf("memory ×%d", masters)
+}
