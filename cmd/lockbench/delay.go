@@ -14,7 +14,7 @@ func newDelayCmd() *cobra.Command {
 	var rtt string
 	cmd := &cobra.Command{
 		Use:   "delay LISTEN=TARGET[@RTT[±JITTER]]...",
-		Short: "Relay TCP with an added round trip (a longer wire): each chunk delivered at its arrival + RTT/2, each way",
+		Short: "Relay TCP with an added round trip: each chunk delivered at arrival + RTT/2, each way",
 		Long: `delay relays each LISTEN address to its TARGET and delays every chunk by half the
 round trip in each direction. Chunks in flight overlap (a chunk's delivery
 does not wait for the delay of those ahead of it), order is kept (with

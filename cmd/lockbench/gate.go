@@ -16,7 +16,7 @@ func newGateCmd() *cobra.Command {
 	var flags *flagtag.Set
 	cmd := &cobra.Command{
 		Use:   "gate SUMMARY|DIR...",
-		Short: "CI gate: check runs against thresholds and a baseline; exit 1 on a regression, 3 when inconclusive",
+		Short: "CI gate: runs against thresholds and a baseline; exit 1 regressed, 3 inconclusive",
 		Long:  gate.Help,
 		Example: `  lockbench gate runs/ --threshold 'cycle.p99<2ms' --threshold 'violations==0'
   lockbench gate current.json --baseline main.json --latency-tol 0.2 --format md
