@@ -29,9 +29,10 @@ type EtcdOptions struct {
 	// (lockbench does) or TestMain (the tests that start etcd do).
 	Bin string    `json:"-"`
 	Log io.Writer `json:"-"` // members' output; default discarded
-	// Secure serves clients over mutual TLS (a CA made for the run) with
-	// auth enabled (user root, a generated password): --etcd-secure.
-	Secure bool `json:"secure,omitempty" flag:"etcd-secure" help:"local etcd: serve clients over TLS (a CA made for the run) with auth on (root, a generated password)"`
+	// Secure serves clients over mutual TLS (a CA made for the run):
+	// --etcd-secure. Auth is on either way (user root, a generated
+	// password).
+	Secure bool `json:"secure,omitempty" flag:"etcd-secure" help:"local etcd: serve clients over mutual TLS (a CA made for the run); auth (root, a generated password) is on either way"`
 }
 
 // EtcdMemberCounts are the cluster sizes lockbench starts.
@@ -86,8 +87,8 @@ type Etcd struct {
 	Members []*EtcdMember
 	root    string
 	owner   *os.File // holds root's owner lock (tempdir.go)
-	// Access is how clients reach the members (TLS and root's password
-	// when Secure).
+	// Access is how clients reach the members: root's password, and TLS
+	// when Secure.
 	Access etcdconn.Access
 }
 
@@ -190,10 +191,10 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 			return nil, err
 		}
 	}
-	if opt.Secure {
-		if e.Access, err = enableEtcdAuth(wctx, e.Addrs(), e.Access); err != nil {
-			return nil, err
-		}
+	// Auth always: a member listens on loopback, where every local user
+	// could otherwise read and write the cluster.
+	if e.Access, err = enableEtcdAuth(wctx, e.Addrs(), e.Access); err != nil {
+		return nil, err
 	}
 	for _, m := range e.Members {
 		m.access = e.Access

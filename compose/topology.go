@@ -75,6 +75,9 @@ type Topology struct {
 	// ZooKeeperAddrs are the ZooKeeper servers; ZooKeeper is set when local.
 	ZooKeeperAddrs []string
 	ZooKeeper      *ZooKeeper
+	// ZooKeeperDigest is the digest credentials (user:password) of a local
+	// server, "" for an external one.
+	ZooKeeperDigest string
 	// PostgresURL is the PostgreSQL server; Postgres is set when local.
 	PostgresURL string
 	Postgres    *Postgres

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Environment variables that give every --redis entry without its own
@@ -99,6 +100,7 @@ func (a *Auth) LoadAuth(passwordFile string) error {
 			return results.Invalid("password_file", passwordFile, "%s is set too; give one", EnvPassword)
 		}
 		a.Password = strings.TrimRight(string(b), "\r\n")
+		redact.Add(a.Password)
 		if a.Password == "" {
 			return results.Invalid("password_file", passwordFile, "empty")
 		}
@@ -107,13 +109,15 @@ func (a *Auth) LoadAuth(passwordFile string) error {
 	if a.Password == "" {
 		a.Password = env
 	}
+	redact.Add(a.Password)
 	return nil
 }
 
 // Parse reads the masters' entries: host:port,
 // redis://[user[:password]@]host:port[/db] or rediss://… (TLS). Spaces
 // around an entry are dropped; an empty entry, a master listed twice or an
-// unknown scheme is an error naming the (redacted) entry. Errors are
+// unknown scheme is an error naming the entry (shown redacted, as every
+// FieldError value is). Errors are
 // *results.FieldError named as Resolve's.
 func Parse(entries []string, a Auth) ([]Endpoint, error) {
 	var tlsBase *tls.Config
@@ -130,7 +134,7 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 		entry := strings.TrimSpace(raw)
 		e, err := parseOne(entry)
 		if err != nil {
-			return nil, results.Invalid("redis_addrs", RedactURL(raw), "%v", err)
+			return nil, results.Invalid("redis_addrs", raw, "%v", err)
 		}
 		if e.Password == "" { // redis://alice@host takes its password from the environment
 			if e.Username == "" {
@@ -138,6 +142,7 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 			}
 			e.Password = a.Password
 		}
+		redact.Add(e.Password)
 		if e.TLS != nil {
 			anyTLS = true
 			if tlsBase != nil {
@@ -149,7 +154,7 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 			}
 		}
 		if seen[e.Addr] {
-			return nil, results.Invalid("redis_addrs", RedactURL(entry), "listed twice")
+			return nil, results.Invalid("redis_addrs", entry, "listed twice")
 		}
 		seen[e.Addr] = true
 		out = append(out, e)
@@ -199,27 +204,4 @@ func parseOne(entry string) (Endpoint, error) {
 		return Endpoint{}, fmt.Errorf("database %d: must not be negative", o.DB)
 	}
 	return Endpoint{Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB, TLS: o.TLSConfig}, nil
-}
-
-// RedactURL masks the password of a URL-like string that may not parse:
-// everything between the user's ':' and the last '@' of the authority.
-func RedactURL(s string) string {
-	i := strings.Index(s, "://")
-	if i < 0 {
-		return s
-	}
-	rest := s[i+3:]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	at := strings.LastIndex(rest[:end], "@")
-	if at < 0 {
-		return s
-	}
-	user := rest[:at]
-	if c := strings.Index(user, ":"); c >= 0 {
-		user = user[:c+1] + Mask
-	}
-	return s[:i+3] + user + rest[at:]
 }

@@ -84,20 +84,6 @@ func TestParseRefuses(t *testing.T) {
 	}
 }
 
-func TestRedactURL(t *testing.T) {
-	for in, want := range map[string]string{
-		"redis://u:p@h:1/0":     "redis://u:xxxxx@h:1/0",
-		"redis://:p@h:1":        "redis://:xxxxx@h:1",
-		"redis://u@h:1":         "redis://u@h:1",
-		"rediss://u:p@ss@h:bad": "rediss://u:xxxxx@h:bad",
-		"h:1":                   "h:1",
-	} {
-		if got := RedactURL(in); got != want {
-			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestLoadAuth(t *testing.T) {
 	dir := t.TempDir()
 	file := dir + "/pw"
