@@ -111,7 +111,7 @@ func TestUpEtcd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	ext, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, EtcdAddrs: e.Addrs()})
+	ext, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, EtcdAddrs: e.Addrs(), EtcdAccess: e.Access})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,6 +170,10 @@ func (p *Postgres) superURL() string {
 // Addr is the server's host:port.
 func (p *Postgres) Addr() string { return hostPort(p.Port) }
 
+// SocketDir is the directory of the server's unix socket: only the
+// server's user may enter it.
+func (p *Postgres) SocketDir() string { return p.root }
+
 // Pid is the postmaster's process id, 0 when stopped.
 func (p *Postgres) Pid() int { return p.proc.Pid() }
 
