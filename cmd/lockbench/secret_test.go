@@ -336,3 +336,40 @@ func TestHostileSecretsRun(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalSecretsRun: with every kind of server lockbench starts itself
+// (Redis masters, PostgreSQL, ZooKeeper, etcd, the Sentinel topology), no
+// generated password appears in any output, on any process's command line
+// or in /metrics while the run goes.
+func TestLocalSecretsRun(t *testing.T) {
+	for _, backend := range []string{"redlock", "postgres", "zookeeper", "etcd", "single"} {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			cpuBound(t)
+			port, err := compose.FreePort()
+			if err != nil {
+				t.Fatal(err)
+			}
+			metrics := fmt.Sprintf("127.0.0.1:%d", port)
+			watch := watchLeaks(t, "http://"+metrics+"/metrics")
+			d := t.TempDir()
+			stdout, stderr, code := cli(t, 3*time.Minute, "run", "--backend", backend, "--workers", "2", "--rate", "200",
+				"--warmup", "200ms", "--duration", "1500ms", "--ttl", "2s", "--json", filepath.Join(d, "s.json"), "--out", filepath.Join(d, "out"),
+				"--metrics-addr", metrics)
+			if code != exitOK {
+				t.Fatalf("run: exit %d\n%s", code, stderr)
+			}
+			watch.check(t)
+			texts := map[string]string{"stdout": stdout, "stderr": stderr}
+			showsIn(t, texts, []string{d})
+			for where, text := range texts {
+				if redact.Known(text) != text {
+					t.Errorf("%s shows a generated password", where)
+				}
+			}
+			if len(texts) < 4 {
+				t.Errorf("only %d outputs checked", len(texts))
+			}
+		})
+	}
+}
