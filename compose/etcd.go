@@ -132,17 +132,20 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 			_ = e.Close()
 		}
 	}()
-	var tls etcdmember.Config
+	// Members talk to each other over mutual TLS with certificates of a
+	// CA made for the run (its key never leaves memory): the peer port
+	// takes nothing from a process without one.
+	files, err := certs.Generate(root)
+	if err != nil {
+		return nil, err
+	}
+	tls := etcdmember.Config{PeerCertFile: files.ServerCert, PeerKeyFile: files.ServerKey, PeerCAFile: files.CA}
 	scheme := "http://"
 	if opt.Secure {
-		files, err := certs.Generate(root)
-		if err != nil {
-			return nil, err
-		}
-		// Mutual TLS (a trusted CA makes etcd ask for client
-		// certificates) and, once up, password auth.
+		// Mutual TLS for clients too (a trusted CA makes etcd ask for
+		// client certificates).
 		e.Access = etcdconn.Access{TLS: true, CACert: files.CA, Cert: files.ClientCert, Key: files.ClientKey}
-		tls = etcdmember.Config{CertFile: files.ServerCert, KeyFile: files.ServerKey, CAFile: files.CA}
+		tls.CertFile, tls.KeyFile, tls.CAFile = files.ServerCert, files.ServerKey, files.CA
 		scheme = "https://"
 	}
 	peers := make([]string, opt.Members)
@@ -166,7 +169,8 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 		mc := etcdmember.Config{Name: m.Name, Dir: m.Dir,
 			ClientURL: scheme + hostPort(m.ClientPort), PeerURL: url(m.PeerPort),
 			Cluster: cluster, Token: filepath.Base(root),
-			CertFile: tls.CertFile, KeyFile: tls.KeyFile, CAFile: tls.CAFile}
+			CertFile: tls.CertFile, KeyFile: tls.KeyFile, CAFile: tls.CAFile,
+			PeerCertFile: tls.PeerCertFile, PeerKeyFile: tls.PeerKeyFile, PeerCAFile: tls.PeerCAFile}
 		env, err := mc.Env()
 		if err != nil {
 			return nil, err
@@ -202,7 +206,8 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	return e, nil
 }
 
-func url(port int) string { return "http://" + hostPort(port) }
+// url is a member's peer URL.
+func url(port int) string { return "https://" + hostPort(port) }
 
 // Addrs lists the members' client addresses in order.
 func (e *Etcd) Addrs() []string {

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/user"
@@ -43,6 +45,7 @@ type strangerSpec struct {
 	ZooKeeper       string
 	ZooKeeperDigest string
 	Etcd            []string
+	EtcdPeers       []string
 	EtcdUser        string
 	EtcdPassword    string
 }
@@ -95,6 +98,9 @@ func TestSelfStartedServersRefuseStrangers(t *testing.T) {
 		Postgres: p.Addr(), PostgresSocket: p.SocketDir(), PostgresURL: p.URL(),
 		ZooKeeper: z.Addr(), ZooKeeperDigest: z.Digest(),
 		Etcd: e.Addrs(), EtcdUser: e.Access.Username, EtcdPassword: e.Access.Password}
+	for _, m := range e.Members {
+		spec.EtcdPeers = append(spec.EtcdPeers, fmt.Sprintf("127.0.0.1:%d", m.PeerPort))
+	}
 	for _, c := range cmdlines(t) {
 		if redact.Known(c) != c {
 			t.Errorf("a command line shows a server's password: %s", c)
@@ -118,7 +124,7 @@ func TestSelfStartedServersRefuseStrangers(t *testing.T) {
 			t.Error(line)
 		}
 	}
-	if want := 2*len(spec.Redis) + 2*len(spec.Sentinel) + 3 + 3 + 2*len(spec.Etcd); refused != want || controls != 5 {
+	if want := 2*len(spec.Redis) + 2*len(spec.Sentinel) + 3 + 3 + 2*len(spec.Etcd) + len(spec.EtcdPeers); refused != want || controls != 5 {
 		t.Errorf("%d refusals and %d controls, want %d and 5:\n%s", refused, controls, want, out)
 	}
 }
@@ -126,7 +132,8 @@ func TestSelfStartedServersRefuseStrangers(t *testing.T) {
 // authRefusal is each server's way of saying "authenticate first":
 // Redis and Sentinel, PostgreSQL (and the socket's directory), ZooKeeper
 // (-124: the session closed, authentication required; NoAuth), etcd.
-var authRefusal = regexp.MustCompile(`NOAUTH|password authentication failed|permission denied|error: -124|zk: not authenticated|user name is empty`)
+// etcd's peer port asks for a certificate of the run's CA.
+var authRefusal = regexp.MustCompile(`NOAUTH|password authentication failed|permission denied|error: -124|zk: not authenticated|user name is empty|certificate required`)
 
 // cmdlines are every process's command line.
 func cmdlines(t *testing.T) []string {
@@ -312,6 +319,17 @@ func TestStranger(t *testing.T) {
 		try("etcd "+a+" get", etcdDo(a, "", "", false))
 	}
 	control("etcd", etcdDo(s.Etcd[0], s.EtcdUser, s.EtcdPassword, false))
+	peer := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // a stranger trusts anything
+	for _, a := range s.EtcdPeers {
+		try("etcd peer "+a+" members", func() error {
+			resp, err := peer.Get("https://" + a + "/members")
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			return nil
+		}())
+	}
 }
 
 type zkQuiet struct{}
