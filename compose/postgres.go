@@ -247,6 +247,23 @@ func (p *Postgres) Close() error {
 	return errors.Join(errs...)
 }
 
+// parsePostgresURL checks raw (a URL or key=value DSN) as pgx reads it
+// and registers its password (from raw or PGPASSWORD) with redact. pgx's
+// reason quotes a piece of the input, often of the password: the reason
+// given is that of raw with its password masked, or, when that parses,
+// the password's.
+func parsePostgresURL(raw string) error {
+	c, err := pgx.ParseConfig(raw)
+	if err == nil {
+		redact.Add(c.Password)
+		return nil
+	}
+	if _, merr := pgx.ParseConfig(redact.Value(raw)); merr != nil {
+		return errors.New(redact.String(merr.Error()))
+	}
+	return errors.New("the password is not readable: percent-escape / # ? @ : % and spaces in a URL, quote it in a DSN (password='…', \\' and \\\\ inside)")
+}
+
 // PostgresPing connects to url and runs SELECT 1.
 func PostgresPing(ctx context.Context, url string) error {
 	c, err := pgx.Connect(ctx, url)
@@ -260,15 +277,15 @@ func PostgresPing(ctx context.Context, url string) error {
 // upPostgres dials spec.PostgresURL or starts a server; Up calls it.
 func (t *Topology) upPostgres(ctx context.Context, spec Spec) error {
 	if spec.PostgresURL != "" {
-		// The password may be in the URL or DSN, or in PGPASSWORD.
-		if c, err := pgx.ParseConfig(spec.PostgresURL); err == nil {
-			redact.Add(c.Password)
+		shown := redact.Value(spec.PostgresURL)
+		if err := parsePostgresURL(spec.PostgresURL); err != nil {
+			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, shown, err)
 		}
 		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		err := PostgresPing(pctx, spec.PostgresURL)
 		cancel()
 		if err != nil {
-			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, redact.String(spec.PostgresURL), err)
+			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, shown, err)
 		}
 		t.PostgresURL = spec.PostgresURL
 		return nil

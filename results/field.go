@@ -27,7 +27,7 @@ func Invalid(field string, value any, format string, a ...any) *FieldError {
 	switch x := value.(type) {
 	case nil:
 	case string:
-		v = fmt.Sprintf("%q", redact.String(x))
+		v = fmt.Sprintf("%q", redact.Value(x))
 	default:
 		v = fmt.Sprint(x)
 	}

@@ -29,9 +29,36 @@ func secretURLs(r *compose.Redis) []string {
 }
 
 // hostilePassword is a password holding every character that breaks a URL
-// parser or a scanner looking for the authority's end; each use gets its
-// own (n), so a password one case taught redact does not hide another's.
-func hostilePassword(n int) string { return fmt.Sprintf("p/w#x?y@z:%%41q-%d", n) }
+// parser, a list split or a scanner looking for the authority's end
+// (spaced adds a comma and a space); each use gets its own (n), so a
+// password one case taught redact does not hide another's.
+func hostilePassword(n int, spaced bool) string {
+	pw := fmt.Sprintf("Sekr3t%d/w#x?y@z:%%41q", n)
+	if spaced {
+		pw += ",Qv9k xWm2"
+	}
+	return pw
+}
+
+// userinfo is u:pw as a URL carries it (a comma escaped too: --redis is
+// a comma-separated list).
+func userinfo(u, pw string) string {
+	return strings.ReplaceAll(url.UserPassword(u, pw).String(), ",", "%2C")
+}
+
+// fragments are the secret and its alphanumeric runs of 4 or more: a
+// message that shows part of a password shows one of them.
+func fragments(secret string) []string {
+	out := []string{secret}
+	for _, f := range strings.FieldsFunc(secret, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if len(f) >= 4 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
 
 // leakWatch records, while a test runs, every process command line and
 // /metrics page that shows a secret: one of want, or any secret the
@@ -142,8 +169,10 @@ func showsIn(t *testing.T, texts map[string]string, dirs []string, secrets ...st
 	}
 	for where, text := range texts {
 		for _, s := range secrets {
-			if strings.Contains(text, s) || strings.Contains(text, url.QueryEscape(s)) || strings.Contains(text, url.PathEscape(s)) {
-				t.Errorf("%s shows %q:\n%.400s", where, s, text)
+			for _, f := range append(fragments(s), url.QueryEscape(s), url.PathEscape(s)) {
+				if strings.Contains(text, f) {
+					t.Errorf("%s shows %q of %q:\n%.400s", where, f, s, text)
+				}
 			}
 		}
 	}
@@ -162,7 +191,7 @@ func TestHostileSecretsRefused(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = r.Close() })
 	addr := r.Addrs()[0]
-	esc := func(pw string) string { return url.UserPassword("u", pw).String() }
+	esc := func(pw string) string { return userinfo("u", pw) }
 	cases := []struct {
 		name string
 		args func(pw string) []string
@@ -171,6 +200,8 @@ func TestHostileSecretsRefused(t *testing.T) {
 		{"scheme typo no slash", func(pw string) []string { return []string{"--redis", "redis::" + pw + "@" + addr} }},
 		{"unescaped url", func(pw string) []string { return []string{"--redis", "redis://:" + pw + "@" + addr} }},
 		{"unescaped rediss url", func(pw string) []string { return []string{"--redis", "rediss://u:" + pw + "@" + addr} }},
+		{"bad escape", func(pw string) []string { return []string{"--redis", "redis://:%zz" + pw + "@" + addr} }},
+		{"bad port", func(pw string) []string { return []string{"--redis", "redis://" + esc(pw) + "@" + "127.0.0.1:bad"} }},
 		{"unix url", func(pw string) []string { return []string{"--redis", "unix://u:" + pw + "@/tmp/redis.sock"} }},
 		{"host port with credentials", func(pw string) []string { return []string{"--redis", "u:" + pw + "@" + addr} }},
 		{"list", func(pw string) []string { return []string{"--redis", addr + ",redis://:" + pw + "@127.0.0.1:1"} }},
@@ -202,22 +233,24 @@ func TestHostileSecretsRefused(t *testing.T) {
 	}
 	w := watchLeaks(t, "")
 	for i, c := range cases {
-		pw := hostilePassword(100 + i)
-		w.mu.Lock()
-		w.want = append(w.want, pw)
-		w.mu.Unlock()
-		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			args := append([]string{"run", "--duration", "300ms", "--json", filepath.Join(dir, "s.json"), "--out", filepath.Join(dir, "out")}, c.args(pw)...)
-			stdout, stderr, code := cli(t, time.Minute, args...)
-			if code == exitOK {
-				t.Fatalf("exit 0 for a bad endpoint\n%s", stderr)
-			}
-			if !strings.Contains(stderr, redact.Mask) && !strings.Contains(stderr, "WRONGPASS") && !strings.Contains(stderr, "unreachable") {
-				t.Errorf("stderr %q: want the endpoint shown masked", stderr)
-			}
-			showsIn(t, map[string]string{"stdout": stdout, "stderr": stderr}, []string{dir}, pw)
-		})
+		for _, spaced := range []bool{false, true} {
+			pw := hostilePassword(100+i, spaced)
+			w.mu.Lock()
+			w.want = append(w.want, fragments(pw)...)
+			w.mu.Unlock()
+			t.Run(fmt.Sprintf("%s/spaced=%t", c.name, spaced), func(t *testing.T) {
+				dir := t.TempDir()
+				args := append([]string{"run", "--duration", "300ms", "--json", filepath.Join(dir, "s.json"), "--out", filepath.Join(dir, "out")}, c.args(pw)...)
+				stdout, stderr, code := cli(t, time.Minute, args...)
+				if code == exitOK {
+					t.Fatalf("exit 0 for a bad endpoint\n%s", stderr)
+				}
+				if !strings.Contains(stderr, redact.Mask) && !strings.Contains(stderr, "WRONGPASS") && !strings.Contains(stderr, "unreachable") {
+					t.Errorf("stderr %q: want the endpoint shown masked", stderr)
+				}
+				showsIn(t, map[string]string{"stdout": stdout, "stderr": stderr}, []string{dir}, pw)
+			})
+		}
 	}
 	w.check(t)
 }
@@ -239,7 +272,7 @@ func TestHostileSecretsRun(t *testing.T) {
 	cpuBound(t)
 	// One ACL user per way of giving the password, each its own password.
 	user := func(n int) (string, string) {
-		name, pw := fmt.Sprintf("u%d", n), hostilePassword(n)
+		name, pw := fmt.Sprintf("u%d", n), hostilePassword(n, true)
 		for _, s := range r.Servers {
 			c := redis.NewClient(s.Endpoint().GoRedis())
 			err := c.Do(context.Background(), "ACL", "SETUSER", name, "on", ">"+pw, "~*", "+@all").Err()
@@ -264,7 +297,7 @@ func TestHostileSecretsRun(t *testing.T) {
 		u, pw := user(1)
 		var urls []string
 		for _, a := range r.Addrs() {
-			urls = append(urls, "redis://"+url.UserPassword(u, pw).String()+"@"+a)
+			urls = append(urls, "redis://"+userinfo(u, pw)+"@"+a)
 		}
 		ways = append(ways, way{name: "url", redis: strings.Join(urls, ","), pw: pw})
 	}
@@ -283,7 +316,7 @@ func TestHostileSecretsRun(t *testing.T) {
 	}
 	var all []string
 	for _, w := range ways {
-		all = append(all, w.pw)
+		all = append(all, fragments(w.pw)...)
 	}
 	for _, wy := range ways {
 		t.Run(wy.name, func(t *testing.T) {

@@ -127,6 +127,10 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 			return nil, results.Within("redis_auth.tls", err)
 		}
 	}
+	if i := splitPassword(entries); i > 0 {
+		return nil, results.Invalid("redis_addrs", strings.Join(entries[i-1:i+1], ","),
+			"a password holding a comma must be percent-escaped (%%2C) or the entry quoted as a CSV field")
+	}
 	out := make([]Endpoint, 0, len(entries))
 	seen := map[string]bool{}
 	anyTLS := false
@@ -165,6 +169,18 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 	return out, nil
 }
 
+// splitPassword is the index of an entry that looks like the rest of a
+// password the comma split cut in two (user information with no scheme
+// after an entry with one), 0 for none.
+func splitPassword(entries []string) int {
+	for i := 1; i < len(entries); i++ {
+		if e := strings.TrimSpace(entries[i]); !strings.Contains(e, "://") && strings.Contains(e, "@") && strings.Contains(entries[i-1], "://") {
+			return i
+		}
+	}
+	return 0
+}
+
 func parseOne(entry string) (Endpoint, error) {
 	if entry == "" {
 		return Endpoint{}, errors.New("empty entry")
@@ -181,11 +197,22 @@ func parseOne(entry string) (Endpoint, error) {
 	}
 	u, err := url.Parse(entry)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) { // url.Error quotes the whole URL, password and all
-			err = ue.Err
+		// url.Parse's reason quotes a piece of the input, often of the
+		// password ("invalid port \":secret\" after host"): the reason
+		// given is that of the entry with its password masked, or, when
+		// that parses, the password's.
+		masked := redact.Value(entry)
+		if _, merr := url.Parse(masked); merr != nil || masked == entry {
+			if merr == nil {
+				merr = err
+			}
+			var ue *url.Error
+			if errors.As(merr, &ue) { // url.Error quotes the whole URL
+				merr = ue.Err
+			}
+			return Endpoint{}, merr
 		}
-		return Endpoint{}, err
+		return Endpoint{}, errors.New("not a URL: percent-escape / # ? @ : % and spaces in a user or password (%2F %23 %3F %40 %3A %25 %20)")
 	}
 	if u.Scheme != "redis" && u.Scheme != "rediss" {
 		return Endpoint{}, fmt.Errorf("scheme %q: want redis:// or rediss://", u.Scheme)

@@ -24,10 +24,11 @@ import (
 // Mask stands in for a secret wherever one is shown.
 const Mask = "xxxxx"
 
-// MinSecretLen is the shortest value Add registers: a shorter one would
-// mask ordinary text. Shorter passwords are still masked where they stand
-// in an endpoint (String's syntax rules).
-const MinSecretLen = 4
+// MinSecretLen is the shortest value Add registers: a shorter one
+// ("redis", "test", "true") would mask ordinary text and mangle documents.
+// Shorter passwords are still masked where they stand in an endpoint
+// (String's syntax rules).
+const MinSecretLen = 8
 
 var (
 	mu       sync.Mutex
@@ -85,9 +86,46 @@ func Known(s string) string {
 	return s
 }
 
-// dsnPassword is a key=value password in a PostgreSQL DSN or a URL query:
-// a single-quoted value (backslash escapes) or up to the next white space.
-var dsnPassword = regexp.MustCompile(`(?i)\b((?:ssl)?passw(?:or)?d|pwd)(\s*=\s*)('(?:[^'\\]|\\.)*'?|\S+)`)
+// dsnKey is the start of a key=value password in a PostgreSQL DSN or a
+// URL query; dsnNextKey is the start of the key after an unquoted value.
+var (
+	dsnKey     = regexp.MustCompile(`(?i)\b(?:ssl)?(?:password|passwd|pwd)\s*=\s*`)
+	dsnNextKey = regexp.MustCompile(`\s+[A-Za-z_]+\s*=|&[A-Za-z_]+=|` + "`")
+)
+
+// dsnPasswords masks key=value passwords: a single-quoted value (with
+// backslash escapes) whole; an unquoted one up to the next key=, & of a
+// URL query or backquote (a DSN value cannot hold white space unquoted,
+// but a password typed into one does), else to the end.
+func dsnPasswords(s string) string {
+	var b strings.Builder
+	for {
+		loc := dsnKey.FindStringIndex(s)
+		if loc == nil {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:loc[1]])
+		b.WriteString(Mask)
+		s = s[loc[1]:]
+		if strings.HasPrefix(s, "'") {
+			i := 1
+			for i < len(s) && s[i] != '\'' {
+				if s[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			s = s[min(i+1, len(s)):]
+			continue
+		}
+		if next := dsnNextKey.FindStringIndex(s); next != nil {
+			s = s[next[0]:]
+		} else {
+			s = ""
+		}
+	}
+}
 
 // String is s with every password masked: the registered secrets (Known),
 // key=value passwords, and the user-information password of every
@@ -95,7 +133,7 @@ var dsnPassword = regexp.MustCompile(`(?i)\b((?:ssl)?passw(?:or)?d|pwd)(\s*=\s*)
 func String(s string) string {
 	s = Known(s)
 	if strings.Contains(s, "=") {
-		s = dsnPassword.ReplaceAllString(s, "${1}${2}"+Mask)
+		s = dsnPasswords(s)
 	}
 	if !strings.Contains(s, "@") {
 		return s
@@ -116,6 +154,17 @@ func String(s string) string {
 		s = s[i+j:]
 	}
 	return b.String()
+}
+
+// Value is String for one value that is a single endpoint or DSN (a flag's
+// value): its user information is masked as one word, so a password
+// holding white space is masked whole.
+func Value(s string) string {
+	s = String(s)
+	if strings.ContainsAny(s, " \t\r\n") {
+		s = userinfo(s)
+	}
+	return s
 }
 
 func isSpace(r rune) bool  { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }

@@ -34,6 +34,8 @@ func TestString(t *testing.T) {
 			return "host=h password='" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(pw) + "' dbname=d"
 		}},
 		{"dsn spaced", func(pw string) string { return "user=u password = " + pw }},
+		{"dsn unquoted space", func(pw string) string { return "host=h password=" + pw + " two words dbname=d" }},
+		{"dsn in backquotes", func(pw string) string { return "cannot parse `host=h password=" + pw + "`: bad" }},
 		{"quoted in message", func(pw string) string { return `--redis "redis://:` + pw + `@h:1": bad port` }},
 		{"backquoted in message", func(pw string) string { return "cannot parse `postgres://u:" + pw + "@h/db`: x" }},
 		{"flag assignment", func(pw string) string { return "--redis=redis://:" + pw + "@h:1" }},
@@ -45,7 +47,11 @@ func TestString(t *testing.T) {
 			if strings.Contains(got, pw) {
 				t.Errorf("%s %q: String = %q shows it", f.name, pw, got)
 			}
-			if !strings.Contains(got, Mask) || !strings.HasSuffix(got, " trailing text") || !strings.HasPrefix(got, "lockbench: ") {
+			if strings.Contains(got, "two words") {
+				t.Errorf("%s %q: String = %q shows the rest of an unquoted password", f.name, pw, got)
+			}
+			if !strings.Contains(got, Mask) || !strings.HasPrefix(got, "lockbench: ") ||
+				!strings.HasSuffix(got, " trailing text") && !strings.HasPrefix(f.name, "dsn") {
 				t.Errorf("%s %q: String = %q, want the mask and the text around kept", f.name, pw, got)
 			}
 		}
