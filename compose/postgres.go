@@ -261,7 +261,7 @@ func parsePostgresURL(raw string) error {
 	if _, merr := pgx.ParseConfig(redact.Value(raw)); merr != nil {
 		return errors.New(redact.String(merr.Error()))
 	}
-	return errors.New("the password is not readable: percent-escape / # ? @ : % and spaces in a URL, quote it in a DSN (password='…', \\' and \\\\ inside)")
+	return errors.New("the password is not readable: percent-escape / # ? @ : % and spaces in a URL, single-quote it in a DSN (with \\' and \\\\ inside)")
 }
 
 // PostgresPing connects to url and runs SELECT 1.

@@ -227,6 +227,13 @@ func TestHostileSecretsRefused(t *testing.T) {
 		{"postgres dsn quoted", func(pw string) []string {
 			return []string{"--backend", "postgres", "--postgres", "host=127.0.0.1 port=1 password='" + pw + "' dbname=d"}
 		}},
+		{"scheme typo, comma before the @", func(pw string) []string {
+			return []string{"--redis", "redis:/:" + strings.Replace(pw, "/", ",", 1) + "@" + addr}
+		}},
+		{"zookeeper, comma before the @", func(pw string) []string {
+			return []string{"--backend", "zookeeper", "--zookeeper", "u:" + strings.Replace(pw, "/", ",", 1) + "@127.0.0.1:1"}
+		}},
+		{"scheme inside the password", func(pw string) []string { return []string{"--redis", "redis:/:" + pw + "://x@" + addr} }},
 		{"zookeeper credentials", func(pw string) []string {
 			return []string{"--backend", "zookeeper", "--zookeeper", "u:" + pw + "@127.0.0.1:1"}
 		}},

@@ -170,11 +170,11 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 }
 
 // splitPassword is the index of an entry that looks like the rest of a
-// password the comma split cut in two (user information with no scheme
-// after an entry with one), 0 for none.
+// password the comma split cut in two (user information with no scheme,
+// a form no entry takes, after another entry), 0 for none.
 func splitPassword(entries []string) int {
 	for i := 1; i < len(entries); i++ {
-		if e := strings.TrimSpace(entries[i]); !strings.Contains(e, "://") && strings.Contains(e, "@") && strings.Contains(entries[i-1], "://") {
+		if e := strings.TrimSpace(entries[i]); !strings.Contains(e, "://") && strings.Contains(e, "@") {
 			return i
 		}
 	}

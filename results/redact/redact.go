@@ -170,6 +170,11 @@ func Value(s string) string {
 func isSpace(r rune) bool  { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
 func notSpace(r rune) bool { return !isSpace(r) }
 
+// schemePrefix is what may stand before a "://" that starts a URL within
+// a word: a scheme, after quotes or brackets and a flag= at most. A "://"
+// after anything else is inside a password.
+var schemePrefix = regexp.MustCompile(`^[^A-Za-z0-9]*(?:[A-Za-z0-9_-]+=)?[A-Za-z][A-Za-z0-9+.-]*$`)
+
 // userinfo masks the password in one word (no white space) up to its last
 // '@': after "scheme://" everything from the user's ':' on; in a word
 // without "://" (host:port lists, "redis:/:pw@h" and other typos) from
@@ -181,7 +186,7 @@ func userinfo(w string) string {
 		return w
 	}
 	start := 0
-	if i := strings.Index(w[:at], "://"); i >= 0 {
+	if i := strings.Index(w[:at], "://"); i >= 0 && schemePrefix.MatchString(w[:i]) {
 		start = i + 3
 	}
 	c := strings.IndexByte(w[start:at], ':')

@@ -8,7 +8,7 @@ import (
 
 // hostileSecrets hold every character that breaks a URL parser or a
 // scanner that looks for the authority's end.
-var hostileSecrets = []string{"p/w#x?y@z:%41q", "a@b@c", "x:/y:", "s#1", "q?r", "%zz%", "b64/Ab+Cd==", "o'neil\\s", `dq"x`}
+var hostileSecrets = []string{"p/w#x?y@z:%41q", "a@b@c", "x:/y:", "s#1", "q?r", "%zz%", "b64/Ab+Cd==", "o'neil\\s", `dq"x`, "As6:/G://J8"}
 
 // TestString: a password given in every endpoint form, well-formed or
 // not, is masked by its syntax alone (nothing registered).
