@@ -76,7 +76,11 @@ cli() {
   local flags=("${ADDR[@]}")
   [ -z "$USER" ] || flags+=(--user "$USER")
   [ -z "$DB" ] || flags+=(-n "$DB")
-  REDISCLI_AUTH=$PASS redis-cli "${flags[@]}" --no-auth-warning "$@"
+  if [ -n "$PASS" ]; then
+    REDISCLI_AUTH=$PASS redis-cli "${flags[@]}" --no-auth-warning "$@"
+  else
+    env -u REDISCLI_AUTH redis-cli "${flags[@]}" "$@"
+  fi
 }
 
 # bench_flags MASTER: sets BENCH, redis-benchmark's flags for MASTER: on a
