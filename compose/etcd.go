@@ -29,9 +29,10 @@ type EtcdOptions struct {
 	// (lockbench does) or TestMain (the tests that start etcd do).
 	Bin string    `json:"-"`
 	Log io.Writer `json:"-"` // members' output; default discarded
-	// Secure serves clients over mutual TLS (a CA made for the run) with
-	// auth enabled (user root, a generated password): --etcd-secure.
-	Secure bool `json:"secure,omitempty" flag:"etcd-secure" help:"local etcd: serve clients over TLS (a CA made for the run) with auth on (root, a generated password)"`
+	// Secure serves clients over mutual TLS (a CA made for the run):
+	// --etcd-secure. Auth is on either way (user root, a generated
+	// password).
+	Secure bool `json:"secure,omitempty" flag:"etcd-secure" help:"local etcd: serve clients over mutual TLS (a CA made for the run); auth (root, a generated password) is on either way"`
 }
 
 // EtcdMemberCounts are the cluster sizes lockbench starts.
@@ -86,8 +87,8 @@ type Etcd struct {
 	Members []*EtcdMember
 	root    string
 	owner   *os.File // holds root's owner lock (tempdir.go)
-	// Access is how clients reach the members (TLS and root's password
-	// when Secure).
+	// Access is how clients reach the members: root's password, and TLS
+	// when Secure.
 	Access etcdconn.Access
 }
 
@@ -131,17 +132,20 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 			_ = e.Close()
 		}
 	}()
-	var tls etcdmember.Config
+	// Members talk to each other over mutual TLS with certificates of a
+	// CA made for the run (its key never leaves memory): the peer port
+	// takes nothing from a process without one.
+	files, err := certs.Generate(root)
+	if err != nil {
+		return nil, err
+	}
+	tls := etcdmember.Config{PeerCertFile: files.ServerCert, PeerKeyFile: files.ServerKey, PeerCAFile: files.CA}
 	scheme := "http://"
 	if opt.Secure {
-		files, err := certs.Generate(root)
-		if err != nil {
-			return nil, err
-		}
-		// Mutual TLS (a trusted CA makes etcd ask for client
-		// certificates) and, once up, password auth.
+		// Mutual TLS for clients too (a trusted CA makes etcd ask for
+		// client certificates).
 		e.Access = etcdconn.Access{TLS: true, CACert: files.CA, Cert: files.ClientCert, Key: files.ClientKey}
-		tls = etcdmember.Config{CertFile: files.ServerCert, KeyFile: files.ServerKey, CAFile: files.CA}
+		tls.CertFile, tls.KeyFile, tls.CAFile = files.ServerCert, files.ServerKey, files.CA
 		scheme = "https://"
 	}
 	peers := make([]string, opt.Members)
@@ -165,7 +169,8 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 		mc := etcdmember.Config{Name: m.Name, Dir: m.Dir,
 			ClientURL: scheme + hostPort(m.ClientPort), PeerURL: url(m.PeerPort),
 			Cluster: cluster, Token: filepath.Base(root),
-			CertFile: tls.CertFile, KeyFile: tls.KeyFile, CAFile: tls.CAFile}
+			CertFile: tls.CertFile, KeyFile: tls.KeyFile, CAFile: tls.CAFile,
+			PeerCertFile: tls.PeerCertFile, PeerKeyFile: tls.PeerKeyFile, PeerCAFile: tls.PeerCAFile}
 		env, err := mc.Env()
 		if err != nil {
 			return nil, err
@@ -190,10 +195,10 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 			return nil, err
 		}
 	}
-	if opt.Secure {
-		if e.Access, err = enableEtcdAuth(wctx, e.Addrs(), e.Access); err != nil {
-			return nil, err
-		}
+	// Auth always: a member listens on loopback, where every local user
+	// could otherwise read and write the cluster.
+	if e.Access, err = enableEtcdAuth(wctx, e.Addrs(), e.Access); err != nil {
+		return nil, err
 	}
 	for _, m := range e.Members {
 		m.access = e.Access
@@ -201,7 +206,8 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	return e, nil
 }
 
-func url(port int) string { return "http://" + hostPort(port) }
+// url is a member's peer URL.
+func url(port int) string { return "https://" + hostPort(port) }
 
 // Addrs lists the members' client addresses in order.
 func (e *Etcd) Addrs() []string {

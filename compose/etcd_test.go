@@ -46,7 +46,7 @@ func TestStartEtcd(t *testing.T) { // not parallel: counts this process's etcd c
 					t.Fatalf("member %s: no live process", m.Name)
 				}
 				pids = append(pids, m.Pid())
-				if err := compose.EtcdPing(ctx, m.Addr()); err != nil {
+				if err := compose.EtcdPingWith(ctx, m.Addr(), e.Access); err != nil {
 					t.Fatalf("member %s: %v", m.Name, err)
 				}
 				if _, err := os.Stat(filepath.Join(m.Dir, "member", "wal")); err != nil {
@@ -111,7 +111,7 @@ func TestUpEtcd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer e.Close()
-	ext, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, EtcdAddrs: e.Addrs()})
+	ext, err := compose.Up(ctx, compose.Spec{NoRedis: true, NeedsEtcd: true, EtcdAddrs: e.Addrs(), EtcdAccess: e.Access})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // ErrNoPostgres is returned when the PostgreSQL server binaries are missing.
@@ -34,12 +36,15 @@ type PostgresOptions struct {
 
 // Postgres is one local PostgreSQL server: a cluster initdb'd into a temp
 // dir, run as the unprivileged `postgres` user when lockbench runs as root
-// (the server refuses to run as root), trust auth on loopback only.
+// (the server refuses to run as root), listening on loopback only and
+// asking every connection for a generated password (scram-sha-256); the
+// lock runs as a role that is no superuser (postgres_auth.go).
 type Postgres struct {
 	Port  int
 	proc  *process
 	root  string
 	owner *os.File // holds root's owner lock (tempdir.go)
+	auth  postgresAuth
 }
 
 // postgresBin finds the newest installed server's bin dir.
@@ -101,12 +106,22 @@ func StartPostgres(ctx context.Context, opt PostgresOptions) (_ *Postgres, err e
 			return nil, fmt.Errorf("compose: %w", err)
 		}
 	}
+	if p.auth, err = newPostgresAuth(); err != nil {
+		return nil, err
+	}
+	pwfile, err := writePwfile(root, p.auth.super, cred)
+	if err != nil {
+		return nil, err
+	}
 	data := filepath.Join(root, "data")
 	var out bytes.Buffer
-	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8")
+	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", data, "-U", postgresSuperuser, "--pwfile", pwfile,
+		"--auth=scram-sha-256", "--no-sync", "-E", "UTF8")
 	initdb.Stdout, initdb.Stderr = &out, &out
 	initdb.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Credential: cred}
-	if err := initdb.Run(); err != nil {
+	err = initdb.Run()
+	_ = os.Remove(pwfile)
+	if err != nil {
 		return nil, fmt.Errorf("compose: initdb: %w\n%s", err, out.String())
 	}
 	log := opt.Log
@@ -125,7 +140,10 @@ func StartPostgres(ctx context.Context, opt PostgresOptions) (_ *Postgres, err e
 			return nil, err
 		}
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		lastErr = waitTCP(wctx, p.proc, func(ctx context.Context) error { return PostgresPing(ctx, p.URL()) })
+		lastErr = waitTCP(wctx, p.proc, func(ctx context.Context) error { return PostgresPing(ctx, p.superURL()) })
+		if lastErr == nil {
+			lastErr = createLockRole(wctx, p.superURL(), p.auth.lock)
+		}
 		cancel()
 		if lastErr == nil {
 			return p, nil
@@ -138,13 +156,23 @@ func StartPostgres(ctx context.Context, opt PostgresOptions) (_ *Postgres, err e
 	return nil, lastErr
 }
 
-// URL is the connection string of the server's `postgres` database.
+// URL is the connection URL of the lock's role and database, password
+// included: never print or store it (redact knows the password).
 func (p *Postgres) URL() string {
-	return fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", hostPort(p.Port))
+	return postgresURL(p.Port, postgresLockRole, p.auth.lock, postgresLockDB)
+}
+
+// superURL is the bootstrap superuser's, for setting the server up.
+func (p *Postgres) superURL() string {
+	return postgresURL(p.Port, postgresSuperuser, p.auth.super, "postgres")
 }
 
 // Addr is the server's host:port.
 func (p *Postgres) Addr() string { return hostPort(p.Port) }
+
+// SocketDir is the directory of the server's unix socket: only the
+// server's user may enter it.
+func (p *Postgres) SocketDir() string { return p.root }
 
 // Pid is the postmaster's process id, 0 when stopped.
 func (p *Postgres) Pid() int { return p.proc.Pid() }
@@ -160,7 +188,7 @@ func (p *Postgres) Start(ctx context.Context) error {
 	var err error
 	for {
 		// The old backends may still hold the shared memory for a moment.
-		if err = p.proc.restart(ctx, func(ctx context.Context) error { return PostgresPing(ctx, p.URL()) }); err == nil || !p.proc.exited() {
+		if err = p.proc.restart(ctx, func(ctx context.Context) error { return PostgresPing(ctx, p.superURL()) }); err == nil || !p.proc.exited() {
 			return err
 		}
 		_ = p.proc.kill()
@@ -184,7 +212,7 @@ func (p *Postgres) Resume() error { return p.proc.signalTree(syscall.SIGCONT) }
 func PostgresHostPort(rawURL string) (string, error) {
 	u, err := neturl.Parse(rawURL)
 	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") || u.Host == "" || strings.Contains(u.Host, ",") {
-		return "", fmt.Errorf("compose: postgres URL %q: want postgres://user@host:port/db (one host)", redactURL(rawURL))
+		return "", fmt.Errorf("compose: postgres URL %q: want postgres://user@host:port/db (one host)", redact.String(rawURL))
 	}
 	if u.Port() == "" {
 		return net.JoinHostPort(u.Hostname(), "5432"), nil
@@ -200,14 +228,6 @@ func PostgresURLVia(rawURL, addr string) (string, error) {
 	u, _ := neturl.Parse(rawURL)
 	u.Host = addr
 	return u.String(), nil
-}
-
-// redactURL hides a URL's password for messages.
-func redactURL(raw string) string {
-	if u, err := neturl.Parse(raw); err == nil {
-		return u.Redacted()
-	}
-	return "(unparsable URL)"
 }
 
 // Close stops the server (SIGTERM: smart shutdown, then SIGKILL) and
@@ -227,6 +247,23 @@ func (p *Postgres) Close() error {
 	return errors.Join(errs...)
 }
 
+// parsePostgresURL checks raw (a URL or key=value DSN) as pgx reads it
+// and registers its password (from raw or PGPASSWORD) with redact. pgx's
+// reason quotes a piece of the input, often of the password: the reason
+// given is that of raw with its password masked, or, when that parses,
+// the password's.
+func parsePostgresURL(raw string) error {
+	c, err := pgx.ParseConfig(raw)
+	if err == nil {
+		redact.Add(c.Password)
+		return nil
+	}
+	if _, merr := pgx.ParseConfig(redact.Value(raw)); merr != nil {
+		return errors.New(redact.String(merr.Error()))
+	}
+	return errors.New("the password is not readable: percent-escape / # ? @ : % and spaces in a URL, single-quote it in a DSN (with \\' and \\\\ inside)")
+}
+
 // PostgresPing connects to url and runs SELECT 1.
 func PostgresPing(ctx context.Context, url string) error {
 	c, err := pgx.Connect(ctx, url)
@@ -240,11 +277,15 @@ func PostgresPing(ctx context.Context, url string) error {
 // upPostgres dials spec.PostgresURL or starts a server; Up calls it.
 func (t *Topology) upPostgres(ctx context.Context, spec Spec) error {
 	if spec.PostgresURL != "" {
+		shown := redact.Value(spec.PostgresURL)
+		if err := parsePostgresURL(spec.PostgresURL); err != nil {
+			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, shown, err)
+		}
 		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		err := PostgresPing(pctx, spec.PostgresURL)
 		cancel()
 		if err != nil {
-			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, spec.PostgresURL, err)
+			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, shown, err)
 		}
 		t.PostgresURL = spec.PostgresURL
 		return nil

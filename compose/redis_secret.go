@@ -10,15 +10,19 @@ import (
 
 	"github.com/lockbench/lockbench/compose/certs"
 	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
-// generatePassword is 128 random bits, hex.
+// generatePassword is 128 random bits, hex, registered with redact so no
+// message or output shows it.
 func generatePassword() (string, error) {
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
 		return "", fmt.Errorf("compose: password: %w", err)
 	}
-	return hex.EncodeToString(b), nil
+	pw := hex.EncodeToString(b)
+	redact.Add(pw)
+	return pw, nil
 }
 
 // writeSecretConf writes the settings that must not be on a command line

@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 
 	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/drivers/redisconn"
@@ -75,6 +76,9 @@ type Topology struct {
 	// ZooKeeperAddrs are the ZooKeeper servers; ZooKeeper is set when local.
 	ZooKeeperAddrs []string
 	ZooKeeper      *ZooKeeper
+	// ZooKeeperDigest is the digest credentials (user:password) of a local
+	// server, "" for an external one.
+	ZooKeeperDigest string
 	// PostgresURL is the PostgreSQL server; Postgres is set when local.
 	PostgresURL string
 	Postgres    *Postgres
@@ -138,6 +142,11 @@ func (t *Topology) Close() error {
 // ParseAddrs checks a host:port list: every entry well formed and none
 // twice. A bad entry is a *results.FieldError of field.
 func ParseAddrs(field string, list []string) ([]string, error) {
+	for i, a := range list {
+		if strings.Contains(a, "@") { // user:password@: shown masked, with the entry a comma may have cut off
+			return nil, results.Invalid(field, strings.Join(list[max(0, i-1):i+1], ","), "credentials in an address are not read")
+		}
+	}
 	seen := map[string]bool{}
 	out := make([]string, 0, len(list))
 	for _, a := range list {

@@ -29,12 +29,20 @@ type ZooKeeperOptions struct {
 
 // ZooKeeper is one standalone ZooKeeper server (a JVM) with its own data
 // dir; transaction log fsync stays on (ZooKeeper's default).
+//
+// The server refuses sessions that have not authenticated, and the whole
+// tree belongs to the digest user ZooKeeperUser with a generated password
+// (zookeeper_auth.go): Digest is what a client authenticates with.
 type ZooKeeper struct {
-	Port  int
-	proc  *process
-	root  string
-	owner *os.File // holds root's owner lock (tempdir.go)
+	Port     int
+	proc     *process
+	root     string
+	owner    *os.File // holds root's owner lock (tempdir.go)
+	password string
 }
+
+// Digest is the digest credentials, user:password, of the server's data.
+func (z *ZooKeeper) Digest() string { return ZooKeeperUser + ":" + z.password }
 
 // StartZooKeeper starts a standalone server on a free loopback port and
 // waits until it answers `ruok`. On error whatever was started is stopped.
@@ -54,6 +62,9 @@ func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, er
 		return nil, err
 	}
 	z := &ZooKeeper{root: root, owner: owner}
+	if z.password, err = generatePassword(); err != nil {
+		return nil, err
+	}
 	defer func() {
 		if err != nil {
 			_ = z.Close()
@@ -72,8 +83,8 @@ func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, er
 		tick := opt.TickTime.Milliseconds()
 		body := fmt.Sprintf("tickTime=%d\ndataDir=%s\nclientPort=%d\nclientPortAddress=127.0.0.1\n"+
 			"minSessionTimeout=%d\nmaxSessionTimeout=60000\nmaxClientCnxns=0\nadmin.enableServer=false\n"+
-			"4lw.commands.whitelist=ruok\n", tick, filepath.Join(root, "data"), z.Port, 2*tick)
-		if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+			"4lw.commands.whitelist=ruok\n"+zooKeeperAuthConf, tick, filepath.Join(root, "data"), z.Port, 2*tick)
+		if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
 			return nil, fmt.Errorf("compose: %w", err)
 		}
 		argv := []string{java, "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-cp", ZooKeeperJar,
@@ -84,6 +95,9 @@ func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, er
 		}
 		wctx, cancel := context.WithTimeout(ctx, 60*time.Second) // a JVM on a loaded machine
 		lastErr = waitTCP(wctx, z.proc, func(ctx context.Context) error { return ZooKeeperPing(ctx, z.Addr()) })
+		if lastErr == nil {
+			lastErr = protectZooKeeper(wctx, z.Addr(), ZooKeeperUser, z.password)
+		}
 		cancel()
 		if lastErr == nil {
 			return z, nil
@@ -174,6 +188,6 @@ func (t *Topology) upZooKeeper(ctx context.Context, spec Spec) error {
 	}
 	t.ZooKeeper = z
 	t.closers = append(t.closers, z)
-	t.ZooKeeperAddrs = z.Addrs()
+	t.ZooKeeperAddrs, t.ZooKeeperDigest = z.Addrs(), z.Digest()
 	return nil
 }

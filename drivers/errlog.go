@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // MaxErrorMessages is how many distinct error messages an ErrorLog keeps
@@ -162,12 +164,13 @@ type ErrorReporter interface {
 // error distinct.
 var localAddr = regexp.MustCompile(`\S+->`)
 
-// NormalizeError makes an error message comparable across connections and
-// bounds its length.
+// NormalizeError makes an error message comparable across connections,
+// masks any password it quotes and bounds its length.
 func NormalizeError(msg string) string {
 	if strings.Contains(msg, "->") {
 		msg = localAddr.ReplaceAllString(msg, "")
 	}
+	msg = redact.String(msg) // a driver's error may quote its endpoint, password and all
 	if len(msg) > maxMessageLen {
 		msg = strings.ToValidUTF8(msg[:maxMessageLen], "") + "…"
 	}

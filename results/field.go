@@ -3,6 +3,8 @@ package results
 import (
 	"errors"
 	"fmt"
+
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // FieldError is bad input named by the config field it is in. Field is the
@@ -17,13 +19,15 @@ type FieldError struct {
 }
 
 // Invalid is a FieldError for value in field: strings are quoted, other
-// values printed as they are (durations as 1.5s).
+// values printed as they are (durations as 1.5s). A value that carries a
+// password shows it masked (redact.String): bad input is often an
+// endpoint the parser refused.
 func Invalid(field string, value any, format string, a ...any) *FieldError {
 	v := ""
 	switch x := value.(type) {
 	case nil:
 	case string:
-		v = fmt.Sprintf("%q", x)
+		v = fmt.Sprintf("%q", redact.Value(x))
 	default:
 		v = fmt.Sprint(x)
 	}
@@ -45,9 +49,9 @@ func (e *FieldError) Name(name func(field string) string) string {
 		msg = in.Name(name)
 	}
 	if e.Value == "" {
-		return f + " " + msg
+		return redact.String(f + " " + msg)
 	}
-	return f + " " + e.Value + ": " + msg
+	return redact.String(f + " " + e.Value + ": " + msg)
 }
 
 // Within puts err's field under prefix ("workers" in "workload" is

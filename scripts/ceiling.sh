@@ -33,30 +33,68 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || usage
 
-# redact URL: the password shown as xxxxx.
-redact() { sed -E 's#(://[^:@/]*):[^@/]*@#\1:xxxxx@#' <<<"$1"; }
+# redact URL: the password shown as xxxxx (up to the last @, so a
+# password holding / # ? @ or : is masked whole).
+redact() { sed -E 's#^(([a-z]+://)?[^:@]*):.*@#\1:xxxxx@#' <<<"$1"; }
 
-# conn MASTER: sets CONN, the redis-cli/redis-benchmark flags that reach and
-# authenticate to MASTER. A password not in the URL comes from the
-# environment (redis-benchmark reads it only from -a).
+# conn MASTER: sets ADDR (-h/-p and the TLS flags), USER, DB and PASS, the
+# password (from the URL, else LOCKBENCH_REDIS_PASSWORD). No password goes
+# on a command line, where every local user can read it: redis-cli gets it
+# in REDISCLI_AUTH; redis-benchmark, which reads one only from -a, runs as
+# a throwaway ACL user (bench_flags).
 conn() {
   local m=$1
   m=${m#"${m%%[![:space:]]*}"}; m=${m%"${m##*[![:space:]]}"}
   [ -n "$m" ] || { echo "ceiling: empty master \"$1\"" >&2; exit 2; }
   case $m in
     redis://* | rediss://*) ;;
-    *://*) echo "ceiling: $(redact "$m"): want host:port, redis:// or rediss://" >&2; exit 2 ;;
+    *://* | *@*) echo "ceiling: $(redact "$m"): want host:port, redis:// or rediss://" >&2; exit 2 ;;
     *:*) m="redis://$m" ;;
     *) echo "ceiling: $m: want host:port" >&2; exit 2 ;;
   esac
-  CONN=(-u "$m")
-  local auth=${m#*://}; auth=${auth%%/*}
-  if [[ $auth != *@* && -n ${LOCKBENCH_REDIS_PASSWORD:-} ]]; then
-    CONN+=(-a "$LOCKBENCH_REDIS_PASSWORD")
-    [ -z "${LOCKBENCH_REDIS_USER:-}" ] || CONN+=(--user "$LOCKBENCH_REDIS_USER")
+  local rest=${m#*://}
+  USER="" DB="" PASS=""
+  if [[ $rest == *@* ]]; then
+    local auth=${rest%@*}; rest=${rest##*@}
+    USER=${auth%%:*}
+    if [[ $auth == *:* ]]; then PASS=$(urldecode "${auth#*:}"); fi
   fi
-  if [[ $m == rediss://* ]]; then CONN+=(--tls "${TLS_ARGS[@]}"); fi
+  if [[ $rest == */* ]]; then DB=${rest#*/}; rest=${rest%%/*}; fi
+  if [ -z "$PASS" ] && [ -n "${LOCKBENCH_REDIS_PASSWORD:-}" ]; then
+    PASS=$LOCKBENCH_REDIS_PASSWORD; USER=${USER:-${LOCKBENCH_REDIS_USER:-}}
+  fi
+  ADDR=(-h "${rest%:*}" -p "${rest##*:}")
+  if [[ $m == rediss://* ]]; then ADDR+=(--tls "${TLS_ARGS[@]}"); fi
 }
+
+# urldecode S: S with its %XX escapes decoded (and nothing else).
+urldecode() { local s=${1//\\/\\\\}; printf '%b' "${s//%/\\x}"; }
+
+# cli MASTER ARGS...: redis-cli on MASTER, the password in its environment.
+cli() {
+  conn "$1"; shift
+  local flags=("${ADDR[@]}")
+  [ -z "$USER" ] || flags+=(--user "$USER")
+  [ -z "$DB" ] || flags+=(-n "$DB")
+  if [ -n "$PASS" ]; then
+    REDISCLI_AUTH=$PASS redis-cli "${flags[@]}" --no-auth-warning "$@"
+  else
+    env -u REDISCLI_AUTH redis-cli "${flags[@]}" "$@"
+  fi
+}
+
+# bench_flags MASTER: sets BENCH, redis-benchmark's flags for MASTER: on a
+# master with a password, a throwaway ACL user allowed only the ceiling's
+# commands on its keys (made before, deleted on exit).
+BENCH_USER=lockbench-ceiling-$$-$RANDOM
+BENCH_PASS=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+bench_flags() {
+  conn "$1"
+  BENCH=("${ADDR[@]}")
+  [ -z "$DB" ] || BENCH+=(--dbnum "$DB")
+  [ -z "$PASS" ] || BENCH+=(--user "$BENCH_USER" -a "$BENCH_PASS")
+}
+
 for bin in redis-benchmark redis-cli; do
   command -v "$bin" >/dev/null || { echo "ceiling: $bin not found: apt-get install redis-tools (or make deps)" >&2; exit 1; }
 done
@@ -66,17 +104,31 @@ PIPELINE=${PIPELINE:-16}
 TTL_MS=${TTL_MS:-30000}
 RELEASE='if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end'
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+USERS=()
+cleanup() {
+  for a in "${USERS[@]}"; do cli "$a" ACL DELUSER "$BENCH_USER" >/dev/null 2>&1 || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
 
 sha=""
 for a in "$@"; do
-  conn "$a"
-  out=$(redis-cli "${CONN[@]}" --no-auth-warning SCRIPT LOAD "$RELEASE" 2>&1) || true
+  out=$(cli "$a" SCRIPT LOAD "$RELEASE" 2>&1) || true
   if ! [[ $out =~ ^[0-9a-f]{40}$ ]]; then
     echo "ceiling: $(redact "$a"): SCRIPT LOAD: $(redact "$out" | tr -s '\r\n' ' ')" >&2
     exit 2
   fi
   sha=$out
+  conn "$a"
+  if [ -n "$PASS" ]; then
+    out=$(cli "$a" ACL SETUSER "$BENCH_USER" on ">$BENCH_PASS" resetkeys '~lockbench:ceiling:*' resetchannels -@all \
+      +set +evalsha +get +del +ping +select 2>&1) || true
+    if [ "$out" != OK ]; then
+      echo "ceiling: $(redact "$a"): ACL SETUSER (a throwaway user for redis-benchmark): $(tr -s '\r\n' ' ' <<<"$out")" >&2
+      exit 2
+    fi
+    USERS+=("$a")
+  fi
 done
 
 # bench NAME CMD... : one redis-benchmark per master at once; prints their
@@ -88,8 +140,8 @@ bench() {
   local name=$1; shift
   local i=0 pids=()
   for a in "${MASTERS[@]}"; do
-    conn "$a"
-    redis-benchmark "${CONN[@]}" -n "$REQUESTS" -c "$CLIENTS" -P "$PIPELINE" \
+    bench_flags "$a"
+    redis-benchmark "${BENCH[@]}" -n "$REQUESTS" -c "$CLIENTS" -P "$PIPELINE" \
       -r 100000000 -q "$@" >"$tmp/$name.$i" 2>&1 &
     pids+=($!); i=$((i + 1))
   done

@@ -15,6 +15,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
+	"github.com/lockbench/lockbench/results/redact"
 
 	"github.com/spf13/cobra"
 )
@@ -75,7 +76,12 @@ func execute(ctx context.Context, args []string) int {
 // executeIO runs lockbench with cobra's output (help, --version, the
 // commands that write to cmd.OutOrStdout) and the final error line sent to
 // stdout and stderr, so tests run commands in-process.
+//
+// Every secret lockbench learns (passwords given or generated) is masked
+// in both streams, and the final error line has every password it may
+// quote masked (redact.String): a stream is the last place to catch one.
 func executeIO(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	stdout, stderr = redact.Writer(stdout), redact.Writer(stderr)
 	root := newRoot()
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -97,7 +103,7 @@ func executeIO(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		code = ec.ExitCode()
 	}
 	if msg := err.Error(); msg != "" {
-		fmt.Fprintln(stderr, "lockbench:", msg)
+		fmt.Fprintln(stderr, "lockbench:", redact.String(msg))
 	}
 	return code
 }

@@ -50,6 +50,11 @@ type Config struct {
 	CertFile string `json:"cert_file,omitempty"`
 	KeyFile  string `json:"key_file,omitempty"`
 	CAFile   string `json:"ca_file,omitempty"`
+	// Peer TLS, with an https PeerURL: peers must present a certificate
+	// of PeerCAFile (the certificate serves as client and server).
+	PeerCertFile string `json:"peer_cert_file,omitempty"`
+	PeerKeyFile  string `json:"peer_key_file,omitempty"`
+	PeerCAFile   string `json:"peer_ca_file,omitempty"`
 }
 
 // Env is the environment entry that makes a re-executed process serve c.
@@ -131,7 +136,10 @@ func (c Config) embed() (*embed.Config, error) {
 	}
 	pu, err := url.Parse(c.PeerURL)
 	if err != nil || pu.Host == "" {
-		return nil, fmt.Errorf("etcd member %s: PeerURL %q: want http://host:port", c.Name, c.PeerURL)
+		return nil, fmt.Errorf("etcd member %s: PeerURL %q: want http(s)://host:port", c.Name, c.PeerURL)
+	}
+	if (pu.Scheme == "https") != (c.PeerCertFile != "") {
+		return nil, fmt.Errorf("etcd member %s: PeerURL %q: https goes with PeerCertFile and PeerKeyFile", c.Name, c.PeerURL)
 	}
 	cfg := embed.NewConfig()
 	cfg.Name, cfg.Dir = c.Name, c.Dir
@@ -146,6 +154,9 @@ func (c Config) embed() (*embed.Config, error) {
 		cfg.InitialClusterToken = "lockbench"
 	}
 	cfg.ClientTLSInfo = transport.TLSInfo{CertFile: c.CertFile, KeyFile: c.KeyFile, TrustedCAFile: c.CAFile}
+	if c.PeerCertFile != "" {
+		cfg.PeerTLSInfo = transport.TLSInfo{CertFile: c.PeerCertFile, KeyFile: c.PeerKeyFile, TrustedCAFile: c.PeerCAFile, ClientCertAuth: true}
+	}
 	// The local cluster's password is random and lives for one run: the
 	// lowest bcrypt cost keeps each client's Authenticate from costing
 	// the benchmark (and a race-built member) seconds of CPU.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Resolve checks a against the cluster it is for and completes it.
@@ -32,6 +33,9 @@ func Resolve(endpoints []string, a *Access, secure bool) error {
 		} else {
 			e = strings.TrimPrefix(e, "http://")
 		}
+		if strings.Contains(e, "@") { // user:password@host: never read from a URL, and shown masked
+			return results.Invalid("etcd_addrs", endpoints[i], "credentials in an endpoint are not read: give the user with etcd_access.username and the password in %s", EnvPassword)
+		}
 		endpoints[i] = strings.TrimSuffix(e, "/")
 	}
 	if a.CACert != "" || a.Cert != "" || a.Key != "" {
@@ -43,5 +47,6 @@ func Resolve(endpoints []string, a *Access, secure bool) error {
 			return results.Invalid("etcd_access.username", a.Username, "set its password in %s", EnvPassword)
 		}
 	}
+	redact.Add(a.Password)
 	return nil
 }

@@ -3,6 +3,7 @@ package etcdconn
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lockbench/lockbench/results"
@@ -30,6 +31,8 @@ func TestResolve(t *testing.T) {
 		{name: "user", endpoints: []string{"h:1"}, access: Access{Username: "u"}, env: "pw", want: []string{"h:1"}, password: "pw"},
 		{name: "user without password", endpoints: []string{"h:1"}, access: Access{Username: "u"}, field: "etcd_access.username"},
 		{name: "access for the local cluster", access: Access{Cert: "c.pem"}, field: "etcd_access"},
+		{name: "credentials in a url", endpoints: []string{"https://u:p/w#x?y@z@h:1"}, field: "etcd_addrs"},
+		{name: "credentials in a host port", endpoints: []string{"u:pw@h:1"}, field: "etcd_addrs"},
 		{name: "secure external", endpoints: []string{"h:1"}, secure: true, field: "etcd.secure"},
 	}
 	for _, c := range cases {
@@ -41,6 +44,9 @@ func TestResolve(t *testing.T) {
 				var fe *results.FieldError
 				if !errors.As(err, &fe) || fe.Field != c.field {
 					t.Fatalf("error %v, want a field error of %s", err, c.field)
+				}
+				if strings.Contains(err.Error(), "p/w") || strings.Contains(err.Error(), ":pw") {
+					t.Fatalf("error %v shows the password", err)
 				}
 				return
 			}

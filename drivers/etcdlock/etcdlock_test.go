@@ -16,11 +16,22 @@ import (
 	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/etcdconn"
 )
 
 // endpoints are a real one-member etcd (this test binary re-executed as an
 // etcdmember, fsync on) started for the package's tests.
 var endpoints []string
+
+// access is the root user's credentials of the test cluster (a local
+// cluster always has auth on).
+var access etcdconn.Access
+
+// withAccess is cfg authenticated to the test cluster.
+func withAccess(cfg Config) Config {
+	cfg.Access = access
+	return cfg
+}
 
 func TestMain(m *testing.M) {
 	etcdmember.ServeIfChild()
@@ -36,14 +47,14 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		defer e.Close()
-		endpoints = e.Addrs()
+		endpoints, access = e.Addrs(), e.Access
 		return m.Run()
 	}())
 }
 
 func open(t *testing.T, cfg Config) *Locker {
 	t.Helper()
-	l, err := New(context.Background(), endpoints, cfg)
+	l, err := New(context.Background(), endpoints, withAccess(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +83,7 @@ func TestConformance(t *testing.T) {
 				// attempt on a held key must answer busy, not time out.
 				cfg.KeepAlive, cfg.TTL, cfg.WaitTimeout = false, ttl, slow.D(300*time.Millisecond)
 				tc.cfg(&cfg)
-				l, err := New(context.Background(), endpoints, cfg)
+				l, err := New(context.Background(), endpoints, withAccess(cfg))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -12,10 +12,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/rueidis"
+
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Mask stands in for a password wherever an endpoint is shown.
-const Mask = "xxxxx"
+const Mask = redact.Mask
 
 // Endpoint is one master. Its password never leaves memory: String,
 // MarshalText and every error of this package show it as Mask.

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Environment variables that give every --redis entry without its own
@@ -99,6 +100,7 @@ func (a *Auth) LoadAuth(passwordFile string) error {
 			return results.Invalid("password_file", passwordFile, "%s is set too; give one", EnvPassword)
 		}
 		a.Password = strings.TrimRight(string(b), "\r\n")
+		redact.Add(a.Password)
 		if a.Password == "" {
 			return results.Invalid("password_file", passwordFile, "empty")
 		}
@@ -107,13 +109,15 @@ func (a *Auth) LoadAuth(passwordFile string) error {
 	if a.Password == "" {
 		a.Password = env
 	}
+	redact.Add(a.Password)
 	return nil
 }
 
 // Parse reads the masters' entries: host:port,
 // redis://[user[:password]@]host:port[/db] or rediss://… (TLS). Spaces
 // around an entry are dropped; an empty entry, a master listed twice or an
-// unknown scheme is an error naming the (redacted) entry. Errors are
+// unknown scheme is an error naming the entry (shown redacted, as every
+// FieldError value is). Errors are
 // *results.FieldError named as Resolve's.
 func Parse(entries []string, a Auth) ([]Endpoint, error) {
 	var tlsBase *tls.Config
@@ -123,6 +127,10 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 			return nil, results.Within("redis_auth.tls", err)
 		}
 	}
+	if i := splitPassword(entries); i > 0 {
+		return nil, results.Invalid("redis_addrs", strings.Join(entries[i-1:i+1], ","),
+			"a password holding a comma must be percent-escaped (%%2C) or the entry quoted as a CSV field")
+	}
 	out := make([]Endpoint, 0, len(entries))
 	seen := map[string]bool{}
 	anyTLS := false
@@ -130,7 +138,7 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 		entry := strings.TrimSpace(raw)
 		e, err := parseOne(entry)
 		if err != nil {
-			return nil, results.Invalid("redis_addrs", RedactURL(raw), "%v", err)
+			return nil, results.Invalid("redis_addrs", raw, "%v", err)
 		}
 		if e.Password == "" { // redis://alice@host takes its password from the environment
 			if e.Username == "" {
@@ -138,6 +146,7 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 			}
 			e.Password = a.Password
 		}
+		redact.Add(e.Password)
 		if e.TLS != nil {
 			anyTLS = true
 			if tlsBase != nil {
@@ -149,7 +158,7 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 			}
 		}
 		if seen[e.Addr] {
-			return nil, results.Invalid("redis_addrs", RedactURL(entry), "listed twice")
+			return nil, results.Invalid("redis_addrs", entry, "listed twice")
 		}
 		seen[e.Addr] = true
 		out = append(out, e)
@@ -158,6 +167,18 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 		return nil, &results.FieldError{Field: "redis_auth.tls", Err: errors.New("apply to rediss:// masters, and none is given")}
 	}
 	return out, nil
+}
+
+// splitPassword is the index of an entry that looks like the rest of a
+// password the comma split cut in two (user information with no scheme,
+// a form no entry takes, after another entry), 0 for none.
+func splitPassword(entries []string) int {
+	for i := 1; i < len(entries); i++ {
+		if e := strings.TrimSpace(entries[i]); !strings.Contains(e, "://") && strings.Contains(e, "@") {
+			return i
+		}
+	}
+	return 0
 }
 
 func parseOne(entry string) (Endpoint, error) {
@@ -176,11 +197,22 @@ func parseOne(entry string) (Endpoint, error) {
 	}
 	u, err := url.Parse(entry)
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) { // url.Error quotes the whole URL, password and all
-			err = ue.Err
+		// url.Parse's reason quotes a piece of the input, often of the
+		// password ("invalid port \":secret\" after host"): the reason
+		// given is that of the entry with its password masked, or, when
+		// that parses, the password's.
+		masked := redact.Value(entry)
+		if _, merr := url.Parse(masked); merr != nil || masked == entry {
+			if merr == nil {
+				merr = err
+			}
+			var ue *url.Error
+			if errors.As(merr, &ue) { // url.Error quotes the whole URL
+				merr = ue.Err
+			}
+			return Endpoint{}, merr
 		}
-		return Endpoint{}, err
+		return Endpoint{}, errors.New("not a URL: percent-escape / # ? @ : % and spaces in a user or password (%2F %23 %3F %40 %3A %25 %20)")
 	}
 	if u.Scheme != "redis" && u.Scheme != "rediss" {
 		return Endpoint{}, fmt.Errorf("scheme %q: want redis:// or rediss://", u.Scheme)
@@ -199,27 +231,4 @@ func parseOne(entry string) (Endpoint, error) {
 		return Endpoint{}, fmt.Errorf("database %d: must not be negative", o.DB)
 	}
 	return Endpoint{Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB, TLS: o.TLSConfig}, nil
-}
-
-// RedactURL masks the password of a URL-like string that may not parse:
-// everything between the user's ':' and the last '@' of the authority.
-func RedactURL(s string) string {
-	i := strings.Index(s, "://")
-	if i < 0 {
-		return s
-	}
-	rest := s[i+3:]
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	at := strings.LastIndex(rest[:end], "@")
-	if at < 0 {
-		return s
-	}
-	user := rest[:at]
-	if c := strings.Index(user, ":"); c >= 0 {
-		user = user[:c+1] + Mask
-	}
-	return s[:i+3] + user + rest[at:]
 }

@@ -3,6 +3,8 @@ package redisconn
 import (
 	"encoding/csv"
 	"strings"
+
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // URLs are masters as a command line gives them (--redis): comma-separated
@@ -35,7 +37,7 @@ func (u *URLs) String() string {
 	}
 	out := make([]string, len(*u))
 	for i, e := range *u {
-		out[i] = RedactURL(e)
+		out[i] = redact.String(e)
 	}
 	return strings.Join(out, ",")
 }

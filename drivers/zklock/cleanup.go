@@ -29,17 +29,17 @@ func (l *Locker) create(dir string) (string, error) {
 	var err error
 	for range 3 {
 		var node string
-		node, err = l.conn.Create(dir+"/"+prefix+"lock-", nil, zk.FlagEphemeralSequential, acl)
+		node, err = l.conn.Create(dir+"/"+prefix+"lock-", nil, zk.FlagEphemeralSequential, l.acl)
 		switch {
 		case err == nil:
 			return node, nil
 		case errors.Is(err, zk.ErrNoNode):
 			// The container may also have been reaped between our create
 			// and the server's check: create it (again) and retry.
-			if _, err := l.conn.Create(l.cfg.Prefix, nil, zk.FlagPersistent, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			if _, err := l.conn.Create(l.cfg.Prefix, nil, zk.FlagPersistent, l.acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 				return "", err
 			}
-			if _, err := l.conn.CreateContainer(dir, nil, zk.FlagContainer, acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
+			if _, err := l.conn.CreateContainer(dir, nil, zk.FlagContainer, l.acl); err != nil && !errors.Is(err, zk.ErrNodeExists) {
 				return "", err
 			}
 			continue

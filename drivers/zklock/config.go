@@ -32,6 +32,11 @@ type Config struct {
 	SessionTimeout time.Duration `json:"session_timeout"`
 	// Prefix is the persistent parent of every lock node.
 	Prefix string `json:"prefix"`
+	// Digest is digest credentials, user:password: the session
+	// authenticates with them and every node it creates belongs to that
+	// user alone. "" (an open server): nodes anyone may use. Never
+	// serialised.
+	Digest string `json:"-"`
 }
 
 // DefaultConfig: TryLock, a 10 s session.

@@ -15,13 +15,12 @@ import (
 	"github.com/lockbench/lockbench/drivers"
 )
 
-var acl = zk.WorldACL(zk.PermAll)
-
 // Locker takes ZooKeeper locks over one session, shared by every worker
 // (as one Curator client serves many InterProcessMutexes).
 type Locker struct {
 	cfg  Config
 	conn *zk.Conn
+	acl  []zk.ACL // of every node created
 	// closed ends the background deletes (guaranteedDelete) on Close.
 	closed chan struct{}
 	wg     sync.WaitGroup
@@ -50,13 +49,35 @@ func New(ctx context.Context, servers []string, cfg Config) (*Locker, error) {
 		case ev := <-events:
 			if ev.State == zk.StateHasSession {
 				go drain(events)
-				return &Locker{cfg: cfg, conn: conn, closed: make(chan struct{})}, nil
+				acl, err := authenticate(conn, cfg.Digest)
+				if err != nil {
+					conn.Close()
+					return nil, fmt.Errorf("zklock: %v: %w", servers, err)
+				}
+				return &Locker{cfg: cfg, conn: conn, acl: acl, closed: make(chan struct{})}, nil
 			}
 		case <-ctx.Done():
 			conn.Close()
 			return nil, fmt.Errorf("zklock: no session with %v: %w", servers, ctx.Err())
 		}
 	}
+}
+
+// authenticate adds digest's credentials to the session (the client
+// sends them again on every reconnect) and is the ACL of nodes it creates:
+// that user's alone, or anyone's without credentials.
+func authenticate(conn *zk.Conn, digest string) ([]zk.ACL, error) {
+	if digest == "" {
+		return zk.WorldACL(zk.PermAll), nil
+	}
+	user, password, ok := strings.Cut(digest, ":")
+	if !ok {
+		return nil, errors.New("digest credentials: want user:password")
+	}
+	if err := conn.AddAuth("digest", []byte(digest)); err != nil {
+		return nil, fmt.Errorf("digest auth: %w", err)
+	}
+	return zk.DigestACL(zk.PermAll, user, password), nil
 }
 
 // drain keeps the session event channel from filling up.

@@ -22,7 +22,9 @@ func TestNoOrphanAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer z.Close()
-	l, err := New(ctx, z.Addrs(), DefaultConfig())
+	cfg := DefaultConfig()
+	cfg.Digest = z.Digest()
+	l, err := New(ctx, z.Addrs(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,18 @@ import (
 	"github.com/lockbench/lockbench/drivers/drivertest"
 )
 
-var servers []string
+// servers and digest are the test server's addresses and credentials.
+var (
+	servers []string
+	digest  string
+)
+
+// config is DefaultConfig authenticated to the test server.
+func config() Config {
+	c := DefaultConfig()
+	c.Digest = digest
+	return c
+}
 
 func TestMain(m *testing.M) {
 	os.Exit(func() int {
@@ -24,7 +35,7 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		defer z.Close()
-		servers = z.Addrs()
+		servers, digest = z.Addrs(), z.Digest()
 		return m.Run()
 	}())
 }
@@ -34,7 +45,7 @@ func TestConformance(t *testing.T) {
 	for _, wait := range []bool{false, true} {
 		t.Run(fmt.Sprintf("wait=%t", wait), func(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
-				cfg := DefaultConfig()
+				cfg := config()
 				cfg.Wait, cfg.WaitTimeout = wait, 300*time.Millisecond
 				l, err := New(context.Background(), servers, cfg)
 				if err != nil {
@@ -50,11 +61,11 @@ func TestConformance(t *testing.T) {
 // goes with it, the next contender is granted, with a larger czxid.
 func TestSessionExpiryHandsOver(t *testing.T) {
 	ctx := context.Background()
-	a, err := New(ctx, servers, DefaultConfig())
+	a, err := New(ctx, servers, config())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := DefaultConfig()
+	cfg := config()
 	cfg.Wait, cfg.WaitTimeout = true, 20*time.Second
 	b, err := New(ctx, servers, cfg)
 	if err != nil {
@@ -88,7 +99,7 @@ func TestSessionExpiryHandsOver(t *testing.T) {
 // deletes the znode; the shared session would otherwise hold the lock.
 func TestUnlockWithEndedContext(t *testing.T) {
 	ctx := context.Background()
-	l, err := New(ctx, servers, DefaultConfig())
+	l, err := New(ctx, servers, config())
 	if err != nil {
 		t.Fatal(err)
 	}

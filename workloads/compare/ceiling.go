@@ -91,6 +91,11 @@ func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles re
 	if err != nil {
 		return Ceiling{}, err
 	}
+	addrs, drop, err := benchUsers(ctx, addrs)
+	if err != nil {
+		return Ceiling{}, err
+	}
+	defer drop()
 	children0, s0 := results.ChildrenCPU(), results.SampleCost(server)
 	set, err := benchAll(ctx, bin, addrs, tlsFiles, "SET", "lockbench:ceiling:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
 	if err != nil {
@@ -214,7 +219,8 @@ func aggregateRate(rates []float64) float64 {
 
 // benchConnArgs are redis-benchmark's flags to reach and authenticate to a
 // master. redis-benchmark reads the password only from -a (no environment
-// variable), so it is on its command line for the run's duration.
+// variable), so it is on its command line for the run's duration: e must
+// be a throwaway user's (benchUsers), never the master's own.
 func benchConnArgs(e redisconn.Endpoint, f redisconn.TLSFiles) []string {
 	args := []string{"-h", e.Host(), "-p", e.Port()}
 	if e.Password != "" {
