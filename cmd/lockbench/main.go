@@ -23,6 +23,7 @@ const (
 	exitOK          = 0
 	exitFailure     = 1 // the run failed, or a gate found a regression
 	exitUsage       = 2 // bad input: nothing was started or written
+	exitNoProgress  = 3 // a run measured no progress: no grant, no completed cycle, or a stall
 	exitInterrupted = 130
 )
 

@@ -84,8 +84,9 @@ func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.
 // MostlyFailed names the runs where more than half the attempts failed
 // (errors and timeouts), with a warning line for each; a run whose
 // failures are mostly timeouts is told its --workers exceed what its
-// masters and this machine serve within nodeTimeout (--node-timeout).
-func MostlyFailed(runs []results.Run, nodeTimeout time.Duration) (names, warnings []string) {
+// masters and this machine serve within nodeTimeout (--node-timeout),
+// unless the run injected faults (faulted), which explain them.
+func MostlyFailed(runs []results.Run, nodeTimeout time.Duration, faulted bool) (names, warnings []string) {
 	for _, r := range runs {
 		c := r.Counts
 		if !c.MostlyFailed() {
@@ -97,7 +98,7 @@ func MostlyFailed(runs []results.Run, nodeTimeout time.Duration) (names, warning
 		}
 		warnings = append(warnings, fmt.Sprintf("%s: %.1f %% of %d attempts failed: %d errors, %d timeouts%s; the errors are listed under the table",
 			r.Name, 100*float64(failed)/float64(c.Attempts), c.Attempts, c.Errors, c.Timeouts, why))
-		if 2*c.Timeouts > c.Attempts {
+		if 2*c.Timeouts > c.Attempts && !faulted { // an injected fault explains its own timeouts
 			warnings = append(warnings, fmt.Sprintf("%s: --workers %d is more than %d masters and this %d-CPU machine serve within --node-timeout %v: lower --workers (or raise --node-timeout)",
 				r.Name, r.Workers, r.Masters, runtime.NumCPU(), nodeTimeout))
 		}
@@ -129,19 +130,26 @@ func (e *FailedError) Error() string {
 	return fmt.Sprintf("more than half the attempts failed in %v", e.Runs)
 }
 
-// CheckFailures tells on log (nil: nowhere) the warnings of the runs where
-// more than half the attempts failed (MostlyFailed, with cfg's node
-// timeout) and returns them as a *FailedError, unless failures were
-// expected: allowed, or cfg injects faults.
+// CheckFailures tells on log (nil: nowhere) the warnings of the runs that
+// measured no progress (no grant, no completed cycle, a stall:
+// results.Run.Failures) and of those where more than half the attempts
+// failed (MostlyFailed, with cfg's node timeout), and returns them as a
+// *NoProgressError (first) or a *FailedError, unless failures were
+// expected: allowed, or cfg injects faults. The warnings are told either
+// way.
 func CheckFailures(log io.Writer, cfg Config, runs []results.Run, allow bool) error {
-	bad, warnings := MostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout)
-	if log != nil {
-		for _, line := range warnings {
-			fmt.Fprintln(log, "lockbench: WARNING:", line)
-		}
-	}
-	if len(bad) == 0 || allow || len(cfg.Faults) > 0 {
+	faulted := len(cfg.Faults) > 0
+	stuck, stuckWarnings := noProgress(runs)
+	bad, warnings := MostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout, faulted)
+	warn(log, stuckWarnings)
+	warn(log, warnings)
+	switch {
+	case allow || faulted:
 		return nil
+	case len(stuck) > 0:
+		return &NoProgressError{Runs: stuck}
+	case len(bad) > 0:
+		return &FailedError{Runs: bad}
 	}
-	return &FailedError{Runs: bad}
+	return nil
 }

@@ -19,7 +19,7 @@ func TestMostlyFailed(t *testing.T) {
 		{Name: "errors", Counts: results.Counts{Attempts: 100, Errors: 60, Timeouts: 10}},
 		{Name: "timeouts", Workers: 64, Masters: 5, Counts: results.Counts{Attempts: 100, Timeouts: 80}},
 	}
-	names, warnings := MostlyFailed(runs, 50*time.Millisecond)
+	names, warnings := MostlyFailed(runs, 50*time.Millisecond, false)
 	if !reflect.DeepEqual(names, []string{"errors", "timeouts"}) {
 		t.Fatalf("names %v, want errors and timeouts", names)
 	}
@@ -42,8 +42,8 @@ func TestMostlyFailed(t *testing.T) {
 // nil log tells nothing.
 func TestCheckFailures(t *testing.T) {
 	runs := []results.Run{
-		{Name: "ok", Counts: results.Counts{Attempts: 100, Acquired: 90, Errors: 10}},
-		{Name: "errors", Counts: results.Counts{Attempts: 100, Errors: 60}},
+		{Name: "ok", Counts: results.Counts{Attempts: 100, Acquired: 90, Cycles: 90, Errors: 10}},
+		{Name: "errors", Counts: results.Counts{Attempts: 100, Acquired: 40, Cycles: 40, Errors: 60}},
 	}
 	faulty := DefaultConfig()
 	faulty.Faults = []string{"kill:masters=1:at=1s"}
