@@ -28,6 +28,7 @@ type faultRun struct {
 	span    time.Duration
 	grants  []atomic.Int64    // grants per grantBucket since started
 	stalls  *workloads.Stalls // pause-client faults arm them; nil without
+	drops   *releaseDrops     // drop-release faults arm them; nil without
 
 	mu       sync.Mutex
 	timeline []results.Availability
@@ -58,6 +59,10 @@ func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []red
 	if faults.Has(fs, faults.PauseClient) {
 		fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
 		fr.target.Stall = fr.stalls.Arm
+	}
+	if faults.Has(fs, faults.DropRelease) {
+		fr.drops = &releaseDrops{}
+		fr.target.DropRelease = fr.drops.arm
 	}
 	masters = topo.Masters
 	if proxied { // plain TCP pass-through: TLS and AUTH travel inside it
@@ -170,8 +175,9 @@ func (fr *faultRun) finish(run *results.Run) {
 const grantBucket = 10 * time.Millisecond
 
 // wrap counts every grant into 10 ms buckets (one atomic add, no lock), for
-// recovery times finer than the 1 s intervals. Runs without faults are not
-// wrapped.
+// recovery times finer than the 1 s intervals, and, in a run with a
+// drop-release fault, wraps each lease so its release can be lost. Runs
+// without faults are not wrapped.
 func (fr *faultRun) wrap(l drivers.Locker) drivers.Locker {
 	if fr == nil {
 		return l
@@ -190,6 +196,9 @@ func (g grantCounter) Lock(ctx context.Context, key string) (drivers.Lease, driv
 	if err == nil {
 		if i := int(time.Since(g.fr.started) / grantBucket); i >= 0 && i < len(g.fr.grants) {
 			g.fr.grants[i].Add(1)
+		}
+		if g.fr.drops != nil {
+			lease = droppingLease{Lease: lease, drops: g.fr.drops}
 		}
 	}
 	return lease, a, err
