@@ -48,6 +48,14 @@ func DefaultConfig() Config {
 	}
 }
 
+// MaxKeys bounds Keys: each key is a string held in memory (and a zipf
+// workload's weight), so a typo such as 2000000000 would allocate until the
+// process dies. MaxRate bounds Rate: a slot one nanosecond apart.
+const (
+	MaxKeys = 10_000_000
+	MaxRate = 1e9
+)
+
 // Validate reports the first bad parameter, naming its flag.
 func (c Config) Validate() error {
 	if _, ok := generators[c.Workload]; !ok {
@@ -56,6 +64,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Workers < 1:
 		return results.Invalid("workers", c.Workers, "must be at least 1")
+	case c.Keys > MaxKeys:
+		return results.Invalid("keys", c.Keys, "at most %d", MaxKeys)
 	case c.Duration <= 0:
 		return results.Invalid("duration", c.Duration, "must be positive")
 	case c.Warmup < 0:
