@@ -83,7 +83,7 @@ type Run struct {
 	// intended start, or never began (no worker was free).
 	MissedStarts int64 `json:"missed_starts"`
 	// ErrorsByMaster explains the errors and timeouts: per master that had
-	// any, its first distinct error messages with counts and whether it
+	// any, its most frequent error messages with counts and whether it
 	// stopped answering (errors.go).
 	ErrorsByMaster []MasterErrors `json:"errors_by_master,omitempty"`
 	// Stalls are the stretches of the window in which no lock was granted

@@ -69,7 +69,7 @@ func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.
 		e := results.MasterErrors{Master: label, Index: m.Master + 1, Errors: m.Errors, Other: m.Other,
 			FirstS: m.First.Sub(window).Seconds(), NeverAnswered: m.NeverAnswered}
 		for _, c := range m.Messages {
-			e.Messages = append(e.Messages, results.ErrorCount{Message: c.Message, Count: c.Count})
+			e.Messages = append(e.Messages, results.ErrorCount(c))
 		}
 		sort.SliceStable(e.Messages, func(i, j int) bool { return e.Messages[i].Count > e.Messages[j].Count })
 		if !m.FailingSince.IsZero() && end.Sub(m.FailingSince) >= stoppedAfter && m.Streak >= stoppedFailures {
