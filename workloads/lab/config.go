@@ -21,7 +21,7 @@ type Config struct {
 	Topology compose.Spec     `json:"topology"`
 	Workload workloads.Config `json:"workload"`
 	// Faults are --fault specs played during the run (compose/faults).
-	Faults []string `json:"faults,omitempty" flag:"fault,array" help:"inject a fault during the run (repeatable), e.g. kill:masters=3:at=5s:restart=immediate|delayed|never, stop:masters=1:at=5s:for=2s, latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s, partition:masters=1,2:at=5s:for=3s, reset:masters=1:at=5s, pause-client:workers=1:at=2s:for=ttl+1s, clock-jump:masters=2:+5s[:at=2s][:for=3s]; at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s); masters=N names the backend's servers: Redis masters, etcd members, the ZooKeeper or PostgreSQL server (1), single: master 1, replica 2"`
+	Faults []string `json:"faults,omitempty" flag:"fault,array" help:"inject a fault during the run (repeatable), e.g. kill:masters=3:at=5s:restart=immediate|delayed|never, stop:masters=1:at=5s:for=2s, latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s, partition:masters=1,2:at=5s:for=3s, reset:masters=1:at=5s, pause-client:workers=1:at=2s:for=ttl+1s, clock-jump:masters=2:+5s[:at=2s][:for=3s], drop-release:at=2s (the next release is lost: its key stays held until the TTL); at counts from the start of the load (warmup included), durations may be ttl-relative (ttl+1s); masters=N names the backend's servers: Redis masters, etcd members, the ZooKeeper or PostgreSQL server (1), single: master 1, replica 2"`
 	// RTT is a round trip added to every master through a proxy (compare
 	// --rtt): network distance on loopback.
 	RTT time.Duration `json:"rtt,omitempty"`
