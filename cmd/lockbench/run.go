@@ -62,7 +62,7 @@ func upError(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return errInterruptedEarly
-	case errors.Is(err, compose.ErrUnreachable):
+	case errors.Is(err, compose.ErrUnreachable), errors.Is(err, compose.ErrSameServer):
 		return usageError{err}
 	}
 	return err
