@@ -12,8 +12,8 @@ import (
 // completed cycle, a stall: exit 3) or more than half of its attempts
 // failed (exit 1), unless the run asked for failures (--allow-failures, or
 // --fault): lab.CheckFailures.
-func checkFailures(w io.Writer, cfg RunConfig, runs []results.Run) error {
-	err := lab.CheckFailures(w, cfg.Config, runs, cfg.AllowFailures)
+func checkFailures(w io.Writer, cfg RunConfig, runs []results.Run, stallsFail bool) error {
+	err := lab.CheckFailures(w, cfg.Config, runs, cfg.AllowFailures, stallsFail)
 	var np *lab.NoProgressError
 	switch {
 	case err == nil:

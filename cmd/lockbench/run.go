@@ -22,6 +22,9 @@ func newRunCmd() *cobra.Command {
 			if err := cfg.validate(); err != nil {
 				return err
 			}
+			if err := refuseIgnored(cmd.Flags(), cfg.Config); err != nil {
+				return err
+			}
 			cfg.setIO(cmd)
 			return runOne(cmd.Context(), cfg)
 		},
@@ -52,7 +55,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	if sum.Interrupted {
 		return errInterrupted
 	}
-	return checkFailures(cfg.errOut(), cfg, sum.Runs)
+	return checkFailures(cfg.errOut(), cfg, sum.Runs, true)
 }
 
 // upError classifies a failed compose.Up: Ctrl-C during start-up is an

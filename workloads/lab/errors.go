@@ -137,9 +137,13 @@ func (e *FailedError) Error() string {
 // *NoProgressError (first) or a *FailedError, unless failures were
 // expected: allowed, or cfg injects faults. The warnings are told either
 // way.
-func CheckFailures(log io.Writer, cfg Config, runs []results.Run, allow bool) error {
+//
+// stallsFail makes a stall a failure (a single run); without it a stall is
+// told and flagged in the results but fails nothing (a compare's rounds
+// judge it), while a run without a grant or a completed cycle still does.
+func CheckFailures(log io.Writer, cfg Config, runs []results.Run, allow, stallsFail bool) error {
 	faulted := len(cfg.Faults) > 0
-	stuck, stuckWarnings := noProgress(runs)
+	stuck, stuckWarnings := noProgress(runs, stallsFail)
 	bad, warnings := MostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout, faulted)
 	warn(log, stuckWarnings)
 	warn(log, warnings)

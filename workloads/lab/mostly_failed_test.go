@@ -60,7 +60,7 @@ func TestCheckFailures(t *testing.T) {
 		{"mostly succeeded", DefaultConfig(), runs[:1], false, false},
 	} {
 		var log strings.Builder
-		err := CheckFailures(&log, c.cfg, c.runs, c.allow)
+		err := CheckFailures(&log, c.cfg, c.runs, c.allow, true)
 		var fe *FailedError
 		switch {
 		case c.fails && (!errors.As(err, &fe) || !reflect.DeepEqual(fe.Runs, []string{"errors"}) || err.Error() != "more than half the attempts failed in [errors]"):
@@ -72,7 +72,41 @@ func TestCheckFailures(t *testing.T) {
 			t.Errorf("%s: log %q", c.name, log.String())
 		}
 	}
-	if err := CheckFailures(nil, DefaultConfig(), runs, false); err == nil {
+	if err := CheckFailures(nil, DefaultConfig(), runs, false, true); err == nil {
 		t.Error("nil log: no error")
+	}
+}
+
+// TestCheckNoProgress: a run without a grant fails as no progress whether
+// stalls fail or not; a stalled run fails only when stalls fail, and is
+// told either way; faults and --allow-failures accept both.
+func TestCheckNoProgress(t *testing.T) {
+	nogrant := results.Run{Name: "nogrant", DurationS: 1, Counts: results.Counts{Attempts: 5}}
+	stalled := results.Run{Name: "stalled", DurationS: 5, Counts: results.Counts{Attempts: 9, Acquired: 9, Cycles: 9},
+		Stalls: []results.Stall{{Duration: 3 * time.Second, Cause: results.CauseLeftoverKey}}}
+	faulty := DefaultConfig()
+	faulty.Faults = []string{"drop-release:at=1s"}
+	for _, c := range []struct {
+		name        string
+		cfg         Config
+		run         results.Run
+		allow, fail bool
+		wantErr     bool
+	}{
+		{"no grant", DefaultConfig(), nogrant, false, false, true},
+		{"stall fails a run", DefaultConfig(), stalled, false, true, true},
+		{"stall told in a compare", DefaultConfig(), stalled, false, false, false},
+		{"allowed", DefaultConfig(), nogrant, true, true, false},
+		{"faults", faulty, stalled, false, true, false},
+	} {
+		var log strings.Builder
+		err := CheckFailures(&log, c.cfg, []results.Run{c.run}, c.allow, c.fail)
+		var np *NoProgressError
+		if got := errors.As(err, &np); got != c.wantErr {
+			t.Errorf("%s: error %v, want a no-progress error %v", c.name, err, c.wantErr)
+		}
+		if !strings.Contains(log.String(), "WARNING: "+c.run.Name) {
+			t.Errorf("%s: log %q tells nothing", c.name, log.String())
+		}
 	}
 }

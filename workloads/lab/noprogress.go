@@ -19,15 +19,18 @@ func (e *NoProgressError) Error() string {
 	return fmt.Sprintf("no progress (no grant, no completed cycle, or a stall) in %v", e.Runs)
 }
 
-// noProgress names the runs that measured no progress, with one warning
-// line per reason.
-func noProgress(runs []results.Run) (names, warnings []string) {
+// noProgress names the runs that measured no progress (without stallsFail,
+// only those without a grant or a completed cycle: a stall is then told,
+// not failed), with one warning line per reason.
+func noProgress(runs []results.Run, stallsFail bool) (names, warnings []string) {
 	for _, r := range runs {
 		f := r.Failures()
 		if len(f) == 0 {
 			continue
 		}
-		names = append(names, r.Name)
+		if stallsFail || r.NoGrant() || r.Counts.Cycles == 0 {
+			names = append(names, r.Name)
+		}
 		for _, line := range f {
 			warnings = append(warnings, r.Name+": "+line)
 		}
