@@ -20,7 +20,7 @@ type applies struct {
 }
 
 func redlockOnly(c lab.Config, b backends.Backend) bool { return c.Driver.Backend == "redlock" }
-func usesRedis(c lab.Config, b backends.Backend) bool  { return b.NeedsRedis }
+func usesRedis(c lab.Config, b backends.Backend) bool   { return b.NeedsRedis }
 func withClient(name string) func(lab.Config, backends.Backend) bool {
 	return func(c lab.Config, b backends.Backend) bool {
 		return c.Driver.Backend == "redlock" && c.Driver.Client == name
