@@ -76,8 +76,8 @@ func (c Config) Validate() error {
 		return results.Invalid("retry_delay", c.RetryDelay, "must not be negative")
 	case c.Tries < 1:
 		return results.Invalid("tries", c.Tries, "must be at least 1")
-	case c.StallAfter < 0:
-		return results.Invalid("stall_after", c.StallAfter, "must not be negative")
+	case c.StallAfter != 0 && c.StallAfter < MinStallAfter:
+		return results.Invalid("stall_after", c.StallAfter, "at least %v (0: automatic), the stall watcher's resolution ×10", MinStallAfter)
 	}
 	if err := validatePacing(c); err != nil {
 		return err

@@ -6,6 +6,14 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
+// MinStallAfter is the smallest threshold a run may be given: the watcher
+// looks every 10 ms at the finest, and a stall must span several looks.
+const MinStallAfter = 100 * time.Millisecond
+
+// maxStalls bounds the stalls a run keeps (the first ones): a run that
+// stalls more often than that is told by its count of them.
+const maxStalls = 100
+
 // DefaultStallAfter is the shortest stall threshold: a stretch of the window
 // with no grant longer than this (or than the workload's own pace allows,
 // StallThreshold) is a stall.
@@ -87,5 +95,7 @@ func (s *stallWatch) add(gap time.Duration, upTo results.OpCounts, atEnd bool) {
 		ReleaseErrors: d.Total(results.OpRelease) - d.Count(results.OpRelease, results.OK),
 	}
 	st.Cause = results.StallCause(st)
-	s.stalls = append(s.stalls, st)
+	if len(s.stalls) < maxStalls {
+		s.stalls = append(s.stalls, st)
+	}
 }

@@ -78,6 +78,9 @@ func refuseIgnored(fs *pflag.FlagSet, c lab.Config, skip ...string) error {
 			}
 		case strings.HasPrefix(a.why, "it is the pipeline"):
 			subject = "--mux " + c.Driver.Mux
+			if c.Driver.Backend != "redlock" {
+				subject = "backend " + c.Driver.Backend
+			}
 		}
 		return usagef("--%s does not apply: %s", a.flag, fmt.Sprintf(a.why, subject))
 	}
