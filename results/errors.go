@@ -55,6 +55,11 @@ func WriteErrors(w io.Writer, runs []Run) error {
 			if b.Len() == 0 {
 				b.WriteString("errors (most frequent messages per master, whole run incl. warmup; time from the window start):\n")
 			}
+			if m.Errors == 0 && m.StoppedS != nil { // a silent server: calls blocked, nothing returned
+				fmt.Fprintf(&b, "  %s  master %d %s: no error returned\n", name, m.Index, m.Master)
+				fmt.Fprintf(&b, "    STOPPED ANSWERING at %+.2fs: calls blocked without a reply or an error since\n", *m.StoppedS)
+				continue
+			}
 			fmt.Fprintf(&b, "  %s  master %d %s: %d errors, first at %+.2fs\n", name, m.Index, m.Master, m.Errors, m.FirstS)
 			if m.NeverAnswered {
 				fmt.Fprintf(&b, "    NEVER ANSWERED: all %d commands failed\n", m.Errors)

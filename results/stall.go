@@ -23,8 +23,9 @@ type Stall struct {
 	Threshold time.Duration `json:"threshold_ns"`
 	// Cause names what the attempts during the stall ended as (Cause*).
 	Cause string `json:"cause"`
-	// What happened during the stall: attempts by outcome, and releases
-	// that failed (a release that failed leaves the key held until its TTL).
+	// What happened during the stall: failed attempts by outcome, and
+	// releases that failed (a release that failed leaves the key held until
+	// its TTL).
 	Attempts      int64 `json:"attempts"`
 	Busy          int64 `json:"busy"`
 	SplitBrain    int64 `json:"split_brain"`

@@ -89,7 +89,8 @@ func (s *stallWatch) add(gap time.Duration, upTo results.OpCounts, atEnd bool) {
 	d := upTo.Minus(s.beforeLast)
 	st := results.Stall{
 		Start: time.Duration(s.lastGrant - s.from), Duration: gap, AtEnd: atEnd, Threshold: s.threshold,
-		Attempts: d.Total(results.OpAcquire), Busy: d.Count(results.OpAcquire, results.Busy),
+		// Failed attempts: grants at the stall's first look are its edge.
+		Attempts: d.Total(results.OpAcquire) - d.Count(results.OpAcquire, results.OK), Busy: d.Count(results.OpAcquire, results.Busy),
 		SplitBrain: d.Count(results.OpAcquire, results.SplitBrain), Timeouts: d.Count(results.OpAcquire, results.Timeout),
 		Errors:        d.Count(results.OpAcquire, results.Error),
 		ReleaseErrors: d.Total(results.OpRelease) - d.Count(results.OpRelease, results.OK),

@@ -51,3 +51,30 @@ func warn(log io.Writer, lines []string) {
 		fmt.Fprintln(log, "lockbench: WARNING:", strings.TrimSpace(line))
 	}
 }
+
+// silentServer is run's errors with, for a backend whose Locker does not
+// say which server failed, the backend named as having stopped answering
+// when its run ended in a stall in which no attempt ended (every worker
+// blocked inside a call: a frozen server whose client waits without a
+// timeout) or workers were left stuck. A frozen ZooKeeper or PostgreSQL
+// server returns no error, so the error log alone never names it.
+func silentServer(run results.Run, backend string) []results.MasterErrors {
+	var last results.Stall
+	if n := len(run.Stalls); n > 0 {
+		last = run.Stalls[n-1]
+	}
+	stuck := run.Unfinished != nil && run.Unfinished.Stuck > 0
+	if !(last.AtEnd && last.Cause == results.CauseNoAttempts) && !stuck {
+		return run.ErrorsByMaster
+	}
+	out := append([]results.MasterErrors(nil), run.ErrorsByMaster...)
+	if len(out) == 0 {
+		out = append(out, results.MasterErrors{Master: backend, Index: 1})
+	}
+	m := &out[0]
+	if m.StoppedS == nil {
+		at := last.Start.Seconds()
+		m.StoppedS = &at
+	}
+	return out
+}
