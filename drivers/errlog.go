@@ -193,9 +193,12 @@ type ErrorReporter interface {
 // error distinct.
 var localAddr = regexp.MustCompile(`\S+->`)
 
-// NormalizeError makes an error message comparable across connections and
-// bounds its length.
+// NormalizeError makes an error message comparable across connections,
+// one line, and bounds its length.
 func NormalizeError(msg string) string {
+	if strings.ContainsAny(msg, "\r\n") { // one line per message under the table
+		msg = strings.Join(strings.Fields(msg), " ")
+	}
 	if strings.Contains(msg, "->") {
 		msg = localAddr.ReplaceAllString(msg, "")
 	}

@@ -134,3 +134,10 @@ func TestErrorLogKeepsTheMostFrequent(t *testing.T) {
 		t.Fatalf("%+v: %d of %d errors accounted", r, sum+r.Other, r.Errors)
 	}
 }
+
+// TestNormalizeErrorOneLine: a multi-line driver error is kept as one line.
+func TestNormalizeErrorOneLine(t *testing.T) {
+	if got := NormalizeError("pq: FATAL\n  DETAIL: too many clients\r\n"); got != "pq: FATAL DETAIL: too many clients" {
+		t.Errorf("got %q", got)
+	}
+}
