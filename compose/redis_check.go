@@ -46,8 +46,15 @@ func Ping(ctx context.Context, e redisconn.Endpoint) error {
 // release and extend scripts, on a probe key of its own), and its facts
 // read. The error names the redacted master and the server's reason.
 func CheckMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, error) {
-	fail := func(err error) (results.Server, error) {
-		return results.Server{}, fmt.Errorf("%w: --redis %s: %s", ErrUnreachable, e, reason(e, err))
+	s, _, err := checkMaster(ctx, e)
+	return s, err
+}
+
+// checkMaster is CheckMaster that also returns the server's run_id: the
+// identity of the redis-server process, whatever address reached it.
+func checkMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, string, error) {
+	fail := func(err error) (results.Server, string, error) {
+		return results.Server{}, "", fmt.Errorf("%w: --redis %s: %s", ErrUnreachable, e, reason(e, err))
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -70,8 +77,9 @@ func CheckMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, err
 	if err != nil {
 		return fail(err)
 	}
-	s := serverFacts(e, parseInfo(info), configGet(ctx, c, "appendfsync", "io-threads", "save"))
-	return s, nil
+	facts := parseInfo(info)
+	s := serverFacts(e, facts, configGet(ctx, c, "appendfsync", "io-threads", "save"))
+	return s, facts["run_id"], nil
 }
 
 // probeLockCommands runs a lock's life once, so an ACL user without SET,

@@ -7,6 +7,7 @@ package compose
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -56,6 +57,11 @@ type Spec struct {
 
 // ErrUnreachable: an external server given by flag does not answer.
 var ErrUnreachable = errors.New("unreachable")
+
+// ErrSameServer: two masters given by flag are one server reached by two
+// addresses (127.0.0.1:P and localhost:P): Redlock's masters must be
+// independent, and one server answering for two would hold two votes.
+var ErrSameServer = errors.New("not independent masters")
 
 // Topology is the servers of one run.
 type Topology struct {
@@ -110,11 +116,17 @@ func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
 			t.Masters = r.Endpoints()
 		}
 		t.RedisAddrs = redisconn.Addrs(t.Masters)
-		for _, e := range t.Masters {
-			s, err := CheckMaster(ctx, e)
+		ids := map[string]int{} // run_id → master index: masters are servers, not addresses
+		for i, e := range t.Masters {
+			s, id, err := checkMaster(ctx, e)
 			if err != nil {
 				return nil, err
 			}
+			if j, dup := ids[id]; dup && id != "" {
+				return nil, fmt.Errorf("%w: --redis %s and %s reach the same redis-server (run_id %s): it would hold two votes",
+					ErrSameServer, t.Masters[j], e, id)
+			}
+			ids[id] = i
 			t.Servers = append(t.Servers, s)
 		}
 	}

@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -10,21 +11,28 @@ import (
 	"github.com/lockbench/lockbench/results/redact"
 )
 
-// MaxErrorMessages is how many distinct error messages an ErrorLog keeps
-// per master; later distinct ones are only counted (Other).
-const MaxErrorMessages = 4
+// MaxErrorMessages is how many error messages an ErrorLog counts per
+// master: a Space-Saving summary (Metwally et al.) of this many slots keeps
+// every message that is more than 1/MaxErrorMessages of a master's errors,
+// whenever it first came, with its count overstated by at most the count it
+// took its slot over (ErrorCount.Overcount).
+const MaxErrorMessages = 8
 
 // maxMessageLen bounds a kept message.
 const maxMessageLen = 200
 
-// ErrorLog keeps, per master, the first few distinct error messages of a
-// run with their counts, and whether the master is answering at the moment.
+// ErrorLog keeps, per master, the most frequent error messages of a run
+// with their counts, and whether the master is answering at the moment.
 // It explains the errors and timeouts columns: a READONLY reply, a refused
 // connection, a master that stopped answering.
 //
 // Cost: Answered (every reply that came back) is one atomic load; Failed
-// (errors only) formats the message and adds to a counter, taking a mutex
-// only the first time a message is seen. Safe for concurrent use.
+// (errors only) formats the message and adds to a counter. A message
+// already kept costs no lock and no allocation; one that is not takes the
+// slot of the least counted (Space-Saving) under a mutex it only tries:
+// when another goroutine holds it the error is counted as Other, never
+// waited for. Every error is counted exactly once, in a slot or in Other.
+// Safe for concurrent use.
 type ErrorLog struct {
 	masters []masterErrors
 }
@@ -32,7 +40,7 @@ type ErrorLog struct {
 type masterErrors struct {
 	used  atomic.Int32 // slots published
 	slots [MaxErrorMessages]messageSlot
-	mu    sync.Mutex // serialises publishing a new slot
+	mu    sync.Mutex // serialises taking a slot
 	other atomic.Int64
 	total atomic.Int64
 	first atomic.Int64 // unix ns of the first failure, 0 before
@@ -44,9 +52,13 @@ type masterErrors struct {
 	_        [64]byte    // keep masters' hot words off each other's cache line
 }
 
+// messageSlot is one counted message. msg is replaced (under mu) when the
+// slot is taken over; n keeps counting through it, over the count it had
+// then (over).
 type messageSlot struct {
-	msg string // immutable once published (used.Store after it is set)
-	n   atomic.Int64
+	msg  atomic.Pointer[string]
+	n    atomic.Int64
+	over atomic.Int64
 }
 
 // NewErrorLog makes a log for n masters.
@@ -79,26 +91,41 @@ func (l *ErrorLog) Failed(i int, err error) {
 	if m.count(msg) {
 		return
 	}
-	m.mu.Lock()
+	if !m.mu.TryLock() {
+		m.other.Add(1) // another message is taking a slot: not waited for
+		return
+	}
 	defer m.mu.Unlock()
 	if m.count(msg) {
 		return
 	}
+	kept := new(string) // only here: msg itself stays off the heap on the hit path
+	*kept = msg
 	n := int(m.used.Load())
-	if n == MaxErrorMessages {
-		m.other.Add(1)
+	if n < MaxErrorMessages {
+		m.slots[n].msg.Store(kept)
+		m.slots[n].n.Add(1)
+		m.used.Store(int32(n + 1))
 		return
 	}
-	m.slots[n].msg = msg
-	m.slots[n].n.Store(1)
-	m.used.Store(int32(n + 1))
+	// Space-Saving: the least counted slot is msg's now, its count msg's
+	// estimate (an overcount by what it held).
+	least := &m.slots[0]
+	for j := 1; j < n; j++ {
+		if m.slots[j].n.Load() < least.n.Load() {
+			least = &m.slots[j]
+		}
+	}
+	least.over.Store(least.n.Load())
+	least.msg.Store(kept)
+	least.n.Add(1)
 }
 
 // count adds one to msg's slot if it is published.
 func (m *masterErrors) count(msg string) bool {
 	n := int(m.used.Load())
 	for i := range n {
-		if m.slots[i].msg == msg {
+		if p := m.slots[i].msg.Load(); p != nil && *p == msg {
 			m.slots[i].n.Add(1)
 			return true
 		}
@@ -106,18 +133,20 @@ func (m *masterErrors) count(msg string) bool {
 	return false
 }
 
-// ErrorCount is one distinct error message and how often it was seen.
+// ErrorCount is one error message and how often it was seen: Count is an
+// estimate at most Overcount above the truth (0: exact).
 type ErrorCount struct {
-	Message string `json:"message"`
-	Count   int64  `json:"count"`
+	Message   string `json:"message"`
+	Count     int64  `json:"count"`
+	Overcount int64  `json:"overcount,omitempty"`
 }
 
 // MasterErrors is what an ErrorLog knows about one master.
 type MasterErrors struct {
 	Master   int          // index, in the order the masters were given
 	Errors   int64        // failed and timed-out commands
-	Messages []ErrorCount // the first MaxErrorMessages distinct messages
-	Other    int64        // errors with a message not among them
+	Messages []ErrorCount // the most frequent messages, at most MaxErrorMessages, most counted first
+	Other    int64        // errors counted in no message (a slot was being taken meanwhile)
 	First    time.Time    // first error; zero when none
 	// FailingSince is when the master last stopped answering, zero when its
 	// last command was answered; Streak counts the failures since.
@@ -137,8 +166,10 @@ func (l *ErrorLog) Report() []MasterErrors {
 		}
 		r := MasterErrors{Master: i, Errors: m.total.Load(), Other: m.other.Load(), First: unixTime(m.first.Load()), NeverAnswered: !m.answered.Load()}
 		for j := range int(m.used.Load()) {
-			r.Messages = append(r.Messages, ErrorCount{Message: m.slots[j].msg, Count: m.slots[j].n.Load()})
+			s := &m.slots[j]
+			r.Messages = append(r.Messages, ErrorCount{Message: *s.msg.Load(), Count: s.n.Load(), Overcount: s.over.Load()})
 		}
+		sort.SliceStable(r.Messages, func(a, b int) bool { return r.Messages[a].Count > r.Messages[b].Count })
 		if since := m.failing.Load(); since != 0 {
 			r.FailingSince, r.Streak = unixTime(since), m.streak.Load()
 		}
@@ -165,8 +196,11 @@ type ErrorReporter interface {
 var localAddr = regexp.MustCompile(`\S+->`)
 
 // NormalizeError makes an error message comparable across connections,
-// masks any password it quotes and bounds its length.
+// masks any password it quotes, makes it one line and bounds its length.
 func NormalizeError(msg string) string {
+	if strings.ContainsAny(msg, "\r\n") { // one line per message under the table
+		msg = strings.Join(strings.Fields(msg), " ")
+	}
 	if strings.Contains(msg, "->") {
 		msg = localAddr.ReplaceAllString(msg, "")
 	}

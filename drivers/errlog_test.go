@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestErrorLogKeepsFirstDistinctMessages(t *testing.T) {
+func TestErrorLogKeepsMessages(t *testing.T) {
 	tests := []struct {
 		name      string
 		errs      []string // in order, on master 0
@@ -15,7 +15,7 @@ func TestErrorLogKeepsFirstDistinctMessages(t *testing.T) {
 		wantOther int64
 	}{
 		{"one message", []string{"READONLY x", "READONLY x", "READONLY x"}, 1, 0},
-		{"bounded", []string{"a", "b", "c", "d", "e", "f", "a"}, MaxErrorMessages, 2},
+		{"bounded", []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "a"}, MaxErrorMessages, 0},
 		{"local port ignored", []string{"read tcp 127.0.0.1:5001->127.0.0.1:6379: i/o timeout", "read tcp 127.0.0.1:5002->127.0.0.1:6379: i/o timeout"}, 1, 0},
 	}
 	for _, tc := range tests {
@@ -105,5 +105,39 @@ func TestErrorLogAllocations(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(1000, func() { l.Failed(0, err) }); n != 0 {
 		t.Errorf("Failed with a kept message: %v allocs", n)
+	}
+}
+
+// TestErrorLogKeepsTheMostFrequent: a message that dominates after the
+// slots were filled by others (a master hitting maxmemory mid-run) is kept
+// and reported first, its count within its overcount of the truth; rare
+// messages that came first give way.
+func TestErrorLogKeepsTheMostFrequent(t *testing.T) {
+	l := NewErrorLog(1)
+	for i := range 3 * MaxErrorMessages {
+		l.Failed(0, fmt.Errorf("read tcp 10.0.0.%d:6379: i/o timeout", i))
+	}
+	const oom = "OOM command not allowed when used memory > 'maxmemory'."
+	for range 1000 {
+		l.Failed(0, errors.New(oom))
+	}
+	r := l.Report()[0]
+	top := r.Messages[0]
+	if top.Message != oom || top.Count < 1000 || top.Count-top.Overcount > 1000 {
+		t.Fatalf("messages %+v: want %q first, counted 1000 within its overcount", r.Messages, oom)
+	}
+	var sum int64
+	for _, m := range r.Messages {
+		sum += m.Count
+	}
+	if sum+r.Other != r.Errors || len(r.Messages) > MaxErrorMessages {
+		t.Fatalf("%+v: %d of %d errors accounted", r, sum+r.Other, r.Errors)
+	}
+}
+
+// TestNormalizeErrorOneLine: a multi-line driver error is kept as one line.
+func TestNormalizeErrorOneLine(t *testing.T) {
+	if got := NormalizeError("pq: FATAL\n  DETAIL: too many clients\r\n"); got != "pq: FATAL DETAIL: too many clients" {
+		t.Errorf("got %q", got)
 	}
 }

@@ -13,7 +13,8 @@ var csvOps = []string{"acquire", "acquire_total", "release", "cycle"}
 // snake_case names, one row per run, plain numbers (µs, shares in [0, 1]),
 // every column the JSON has for a run but "extra" — except the compare's ratio
 // to sequential and fraction of the ceiling, when present; "repeat" is the
-// last column only when some run was repeated in rounds.
+// last column only when some run was repeated in rounds. A percentile of
+// no samples is an empty cell, never 0.
 func WriteCSV(w io.Writer, runs []Run) error {
 	header := []string{"name", "backend", "client", "mux", "masters", "workload", "keys", "workers", "rate",
 		"duration_s", "interrupted", "cycles_per_s", "attempts_per_s"}
@@ -44,8 +45,11 @@ func WriteCSV(w io.Writer, runs []Run) error {
 			i(int64(r.Workers)), f(r.Rate), f(r.DurationS), strconv.FormatBool(r.Interrupted),
 			f(r.Throughput.CyclesPerS), f(r.Throughput.AttemptsPerS)}
 		for _, op := range csvOps {
-			p := r.LatencyUS[op]
-			row = append(row, f(p.P50), f(p.P90), f(p.P99), f(p.P999), f(p.Max))
+			if p := r.LatencyUS[op]; p.Count > 0 {
+				row = append(row, f(p.P50), f(p.P90), f(p.P99), f(p.P999), f(p.Max))
+			} else {
+				row = append(row, "", "", "", "", "") // no samples: no latency, not 0 µs
+			}
 		}
 		c := r.Counts
 		row = append(row, i(c.Attempts), i(c.Acquired), i(c.Busy), i(c.SplitBrain), i(c.Timeouts), i(c.Errors),

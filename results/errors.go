@@ -7,15 +7,15 @@ import (
 )
 
 // MasterErrors explains a run's errors and timeouts on one master (or, for
-// a backend that does not say which server failed, the backend): the first
-// few distinct messages with counts, and when it stopped answering.
+// a backend that does not say which server failed, the backend): its most
+// frequent messages with counts, and when it stopped answering.
 // Counted over the whole run, warmup included.
 type MasterErrors struct {
 	Master   string       `json:"master"` // address, or the backend's name
 	Index    int          `json:"index"`  // 1-based, as --fault masters=... counts
 	Errors   int64        `json:"errors"` // failed and timed-out commands
 	Messages []ErrorCount `json:"messages"`
-	Other    int64        `json:"other,omitempty"` // errors whose message was not among the kept ones
+	Other    int64        `json:"other,omitempty"` // errors counted under no message
 	// FirstS is the first error, in seconds from the start of the measured
 	// window (negative: during warmup).
 	FirstS float64 `json:"first_s"`
@@ -28,10 +28,14 @@ type MasterErrors struct {
 	NeverAnswered bool `json:"never_answered,omitempty"`
 }
 
-// ErrorCount is one distinct error message and how often it was seen.
+// ErrorCount is one error message and how often it was seen. The counts
+// are a bounded heavy-hitters summary: Count is at most Overcount above the
+// truth (absent: exact), and any message more frequent than an eighth of
+// its master's errors is among them.
 type ErrorCount struct {
-	Message string `json:"message"`
-	Count   int64  `json:"count"`
+	Message   string `json:"message"`
+	Count     int64  `json:"count"`
+	Overcount int64  `json:"overcount,omitempty"`
 }
 
 // TopErrors is how many messages per master WriteErrors prints.
@@ -49,7 +53,12 @@ func WriteErrors(w io.Writer, runs []Run) error {
 		}
 		for _, m := range r.ErrorsByMaster {
 			if b.Len() == 0 {
-				b.WriteString("errors (first distinct messages per master, whole run incl. warmup; time from the window start):\n")
+				b.WriteString("errors (most frequent messages per master, whole run incl. warmup; time from the window start):\n")
+			}
+			if m.Errors == 0 && m.StoppedS != nil { // a silent server: calls blocked, nothing returned
+				fmt.Fprintf(&b, "  %s  master %d %s: no error returned\n", name, m.Index, m.Master)
+				fmt.Fprintf(&b, "    STOPPED ANSWERING at %+.2fs: calls blocked without a reply or an error since\n", *m.StoppedS)
+				continue
 			}
 			fmt.Fprintf(&b, "  %s  master %d %s: %d errors, first at %+.2fs\n", name, m.Index, m.Master, m.Errors, m.FirstS)
 			if m.NeverAnswered {

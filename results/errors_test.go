@@ -9,8 +9,8 @@ func TestTopError(t *testing.T) {
 		want string
 	}{
 		{"none", nil, ""},
-		{"one master", []MasterErrors{{Messages: []ErrorCount{{"a", 1}, {"b", 3}}}}, "b"},
-		{"across masters", []MasterErrors{{Messages: []ErrorCount{{"a", 2}}}, {Messages: []ErrorCount{{"timeout", 5}, {"c", 1}}}}, "timeout"},
+		{"one master", []MasterErrors{{Messages: []ErrorCount{{Message: "a", Count: 1}, {Message: "b", Count: 3}}}}, "b"},
+		{"across masters", []MasterErrors{{Messages: []ErrorCount{{Message: "a", Count: 2}}}, {Messages: []ErrorCount{{Message: "timeout", Count: 5}, {Message: "c", Count: 1}}}}, "timeout"},
 	} {
 		if got := (Run{ErrorsByMaster: c.errs}).TopError(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)

@@ -14,7 +14,10 @@ import (
 // ns/op is wall time per completed cycle across all workers (1e9 / cycles
 // per second, as b.RunParallel reports it); the percentiles are of the
 // cycle latency; N is the cycles completed. The -N suffix is the CPUs of
-// the measuring host, as go test prints GOMAXPROCS.
+// the measuring host, as go test prints GOMAXPROCS. A run that completed
+// no cycle has no speed: it is written as a comment line, which benchstat
+// skips, rather than as 0 ns/op, which it would read as infinitely fast;
+// a percentile of no samples is left out of its line, never written as 0.
 func WriteGoBench(w io.Writer, s *Summary) error {
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/lockbench/lockbench\n", s.Host.OS, s.Host.Arch)
 	for _, r := range s.Runs {
@@ -25,7 +28,8 @@ func WriteGoBench(w io.Writer, s *Summary) error {
 	return nil
 }
 
-// GoBenchLine is one run as a benchmark line.
+// GoBenchLine is one run as a benchmark line; for a run without a
+// completed cycle, a "#" comment saying so.
 func GoBenchLine(r Run, cpus int) string {
 	name := "BenchmarkLock/" + strings.Map(func(c rune) rune {
 		if c == ' ' || c == '\t' {
@@ -36,8 +40,11 @@ func GoBenchLine(r Run, cpus int) string {
 	if cpus > 0 {
 		name += fmt.Sprintf("-%d", cpus)
 	}
+	if r.Counts.Cycles == 0 || r.Throughput.CyclesPerS <= 0 {
+		return fmt.Sprintf("# %s: no cycle completed (%d attempts, %d acquired): no speed to report", name, r.Counts.Attempts, r.Counts.Acquired)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\t%d", name, max(r.Counts.Cycles, 1))
+	fmt.Fprintf(&b, "%s\t%d", name, r.Counts.Cycles)
 	metric := func(v float64, unit string) {
 		if v >= 100 || v == float64(int64(v)) {
 			fmt.Fprintf(&b, "\t%.0f %s", v, unit)
@@ -45,20 +52,17 @@ func GoBenchLine(r Run, cpus int) string {
 			fmt.Fprintf(&b, "\t%.4g %s", v, unit)
 		}
 	}
-	if r.Throughput.CyclesPerS > 0 {
-		metric(1e9/r.Throughput.CyclesPerS, "ns/op")
-	} else {
-		metric(0, "ns/op")
+	metric(1e9/r.Throughput.CyclesPerS, "ns/op")
+	if c := r.LatencyUS["cycle"]; c.Count > 0 {
+		metric(c.P50*1e3, "p50-ns")
+		metric(c.P99*1e3, "p99-ns")
+		metric(c.P999*1e3, "p99.9-ns")
 	}
-	c := r.LatencyUS["cycle"]
-	metric(c.P50*1e3, "p50-ns")
-	metric(c.P99*1e3, "p99-ns")
-	metric(c.P999*1e3, "p99.9-ns")
-	metric(r.LatencyUS["acquire"].P99*1e3, "acquire-p99-ns")
+	if a := r.LatencyUS["acquire"]; a.Count > 0 {
+		metric(a.P99*1e3, "acquire-p99-ns")
+	}
 	metric(r.Throughput.CyclesPerS, "cycles/s")
-	if r.Counts.Cycles > 0 {
-		metric(float64(r.Counts.Attempts)/float64(r.Counts.Cycles), "attempts/op")
-	}
+	metric(float64(r.Counts.Attempts)/float64(r.Counts.Cycles), "attempts/op")
 	metric(r.AllocsPerCycle, "allocs/op")
 	metric(float64(r.Counts.Errors+r.Counts.Timeouts), "errors")
 	metric(float64(r.Counts.Violations), "violations")

@@ -92,9 +92,16 @@ type Run struct {
 	// intended start, or never began (no worker was free).
 	MissedStarts int64 `json:"missed_starts"`
 	// ErrorsByMaster explains the errors and timeouts: per master that had
-	// any, its first distinct error messages with counts and whether it
+	// any, its most frequent error messages with counts and whether it
 	// stopped answering (errors.go).
 	ErrorsByMaster []MasterErrors `json:"errors_by_master,omitempty"`
+	// Stalls are the stretches of the window in which no lock was granted
+	// for longer than the stall threshold (stall.go); Stalled() says
+	// whether there were any.
+	Stalls []Stall `json:"stalls,omitempty"`
+	// Unfinished are the cycles in flight when the window ended, with how
+	// long they had waited (unfinished.go); nil when none were.
+	Unfinished *Unfinished `json:"unfinished,omitempty"`
 
 	// Typed measures, written under "extra" with the keys they have
 	// always had (run_extra.go); nil or zero: absent.

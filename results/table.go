@@ -49,10 +49,14 @@ type column struct {
 // shares of the attempts, violations and the ratio.
 var columns = []column{
 	{head: "run", essential: true, cell: func(r Run, _ TableOptions) string {
-		if r.Interrupted {
-			return r.Name + " *"
+		name := r.Name
+		if len(r.Failures()) > 0 {
+			name += " !" // no progress: the notes under the table say when and why
 		}
-		return r.Name
+		if r.Interrupted {
+			name += " *"
+		}
+		return name
 	}},
 	{head: "durability", essential: true, words: true, when: func(runs []Run, _ TableOptions) bool {
 		for _, r := range runs {
@@ -99,6 +103,8 @@ var columns = []column{
 		}
 		return false
 	}, cell: count(func(c Counts) int64 { return c.StaleOverlaps })},
+	{head: "stalls", when: anyRun(func(r Run) bool { return len(r.Failures()) > 0 }), cell: stallCell},
+	{head: "unfin-\nished", cell: func(r Run, _ TableOptions) string { return r.Unfinished.cell() }},
 	{head: "retries\n/acq", cell: func(r Run, _ TableOptions) string { return strconv.FormatFloat(r.RetriesPerAcquire, 'f', 2, 64) }},
 	{head: "fairness", cell: func(r Run, _ TableOptions) string { return strconv.FormatFloat(r.Fairness, 'f', 3, 64) }},
 	{head: "margin\np50 ms", cell: func(r Run, _ TableOptions) string {
@@ -257,6 +263,9 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 		}
 	}
 	if err := writeRoundsNote(w, all); err != nil {
+		return err
+	}
+	if err := WriteStalls(w, all); err != nil {
 		return err
 	}
 	return WriteErrors(w, all)

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
 // tableRuns are rows as wide as real ones: the longest names a compare
-// prints, big counts, every optional column triggered.
+// prints, big counts, every optional column triggered (a stall, cycles
+// unfinished for seconds).
 func tableRuns() []Run {
 	var runs []Run
 	names := []string{"redlock/goredis/sequential/uncontended", "redlock/rueidis/pipeline/contended/7m",
@@ -23,8 +25,12 @@ func tableRuns() []Run {
 				"acquire": {Count: 1, P50: 12345, P99: 123456}, "acquire_total": {Count: 1, P99: 1234567}, "cycle": {Count: 1, P50: 12345, P99: 1234567}},
 			Counts:         Counts{Attempts: 12345678, Acquired: 1234567, Busy: 1234567, SplitBrain: 1234567, Timeouts: 12345, Errors: 12345, Violations: 12, StaleOverlaps: 3},
 			SplitBrainRate: 0.5, RetriesPerAcquire: 9.99, Fairness: 0.999, ValidityMarginUS: &Percentiles{Count: 1, P50: 9999000}, MissedStarts: 12345,
+			Unfinished: &Unfinished{Cycles: 256, MaxWaitUS: 12.3e6},
 		})
+		runs[i].Counts.Cycles = 1234567
 	}
+	runs[1].Stalls = []Stall{{Start: 1234 * time.Millisecond, Duration: 99 * time.Second, AtEnd: true, Cause: CauseLeftoverKey,
+		Attempts: 1234567, Busy: 123456, SplitBrain: 1111111, ReleaseErrors: 1}}
 	return runs
 }
 
@@ -75,6 +81,9 @@ func TestTableWidth(t *testing.T) {
 			}
 			if !strings.Contains(out, "* interrupted") {
 				t.Errorf("interrupted run not marked:\n%s", out)
+			}
+			if !strings.Contains(out, "7m !") || !strings.Contains(out, "STALLED 99.00s from +1.23s to the window's end: leftover-key") {
+				t.Errorf("stalled run not marked, or its stall not told:\n%s", out)
 			}
 			if testing.Verbose() {
 				fmt.Println(out)

@@ -31,6 +31,12 @@ type Config struct {
 	ZipfS float64 `json:"zipf_s" flag:"zipf-s" help:"zipf workload: exponent s, key i drawn with weight 1/(i+1)^s"`
 	// HoldDist shapes the hold time around Hold: fixed | uniform | exp.
 	HoldDist string `json:"hold_dist" flag:"hold-dist" help:"hold time distribution with mean --hold: fixed|uniform|exp"`
+	// StallAfter is how long the window may go without a grant before
+	// that is reported as a stall; 0: StallThreshold's automatic value.
+	StallAfter time.Duration `json:"stall_after,omitempty" flag:"stall-after" help:"report a stall when no lock is granted for this long (0: the longest of 1s, 10 holds, 10/rate)"`
+	// ReleaseRetry tries a release that failed again while the lease is
+	// valid (release.go); off: the published algorithm releases once.
+	ReleaseRetry bool `json:"release_retry,omitempty" flag:"release-retry" help:"retry a failed release (at most 3 times, while the lease is valid), so one lost reply does not leave a key held for its TTL"`
 }
 
 // DefaultConfig is what `lockbench run` uses without flags.
@@ -42,6 +48,14 @@ func DefaultConfig() Config {
 	}
 }
 
+// MaxKeys bounds Keys: each key is a string held in memory (and a zipf
+// workload's weight), so a typo such as 2000000000 would allocate until the
+// process dies. MaxRate bounds Rate: a slot one nanosecond apart.
+const (
+	MaxKeys = 10_000_000
+	MaxRate = 1e9
+)
+
 // Validate reports the first bad parameter, naming its flag.
 func (c Config) Validate() error {
 	if _, ok := generators[c.Workload]; !ok {
@@ -50,6 +64,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Workers < 1:
 		return results.Invalid("workers", c.Workers, "must be at least 1")
+	case c.Keys > MaxKeys:
+		return results.Invalid("keys", c.Keys, "at most %d", MaxKeys)
 	case c.Duration <= 0:
 		return results.Invalid("duration", c.Duration, "must be positive")
 	case c.Warmup < 0:
@@ -60,6 +76,8 @@ func (c Config) Validate() error {
 		return results.Invalid("retry_delay", c.RetryDelay, "must not be negative")
 	case c.Tries < 1:
 		return results.Invalid("tries", c.Tries, "must be at least 1")
+	case c.StallAfter != 0 && c.StallAfter < MinStallAfter:
+		return results.Invalid("stall_after", c.StallAfter, "at least %v (0: automatic), the stall watcher's resolution ×10", MinStallAfter)
 	}
 	if err := validatePacing(c); err != nil {
 		return err

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -49,7 +50,7 @@ func BenchmarkCycleOverhead(b *testing.B) {
 			if c.stalls {
 				env.Stalls = NewStalls(1)
 			}
-			w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(),
+			w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(), flight: newInflight(1), until: math.MaxInt64,
 				rnd: rand.New(rand.NewPCG(1, 2)), hold: func(*rand.Rand) time.Duration { return 0 }}
 			// fresh: a new key every cycle from the uncontended generator
 			// (key building and the referee's per-key log included).

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -39,7 +40,7 @@ func TestCycleAllocs(t *testing.T) {
 		clock := results.NewClock()
 		env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
 			Registry: results.NewRegistry(false), Clock: clock, Referee: referee.New(1, clock, 0)}
-		w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(),
+		w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(), flight: newInflight(1), until: math.MaxInt64,
 			rnd: rand.New(rand.NewPCG(1, 2)), hold: func(*rand.Rand) time.Duration { return time.Nanosecond }}
 		var keys KeySource = &hotKeys{keys: HotKeys("a", 16), rnd: rand.New(rand.NewPCG(1, 2))}
 		if fresh {

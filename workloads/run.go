@@ -1,11 +1,12 @@
 package workloads
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"math/rand/v2"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
@@ -39,6 +40,9 @@ type Env struct {
 	// (workloads/generators), so their windows are the same span even when
 	// one wakes late. Its error ends the run.
 	Barrier func(ctx context.Context) (time.Time, error)
+	// ShutdownBudget bounds the wait for the workers after the window
+	// (0: ShutdownBudget).
+	ShutdownBudget time.Duration
 }
 
 // Result is what the loop knows beyond the registry's histograms.
@@ -53,6 +57,10 @@ type Result struct {
 	AllocsPerCycle float64
 	// Pacing is the open loop's schedule keeping; nil in a closed loop.
 	Pacing *Pacing
+	// Stalls are the stretches of the window without a grant longer than
+	// StallThreshold; Unfinished the cycles in flight at the window's end.
+	Stalls     []results.Stall
+	Unfinished *results.Unfinished
 }
 
 // Run drives cfg.Workers workers for cfg.Warmup + cfg.Duration, then returns
@@ -68,9 +76,15 @@ type Result struct {
 // between, and the referee judges exactly the grants counted. Workers stop
 // at the window's end (their context's deadline, on the same monotonic
 // clock); operations cut short there are not recorded and ones that end
-// after it are not counted. Intervals are ticked 1 s apart from the window
+// after it are not counted: their cycles are Result.Unfinished, with how
+// long they had waited. Intervals are ticked 1 s apart from the window
 // start; the last one, at the end, covers what is left. An interrupted run's
-// window ends when its workers have stopped.
+// window ends when its workers have stopped. Workers that have not returned
+// ShutdownBudget after that are left behind, counted as stuck.
+//
+// A stall watcher looks at the live counts every tenth of the stall
+// threshold (StallThreshold) and reports each stretch without a grant
+// longer than it, with what the attempts meanwhile ended as.
 func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
@@ -105,14 +119,19 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	hold, _ := newHoldSampler(cfg.HoldDist, cfg.Hold) // validated above
 	runCtx, cancel := context.WithDeadline(ctx, clock.Time(until))
 	defer cancel()
+	flight := newInflight(cfg.Workers)
+	watch := newStallWatch(env.Registry, StallThreshold(cfg), from)
 
 	var wg sync.WaitGroup
+	var returned atomic.Int64
 	for id := range cfg.Workers {
 		w := &worker{id: id, cfg: cfg, env: env, keys: gen.Worker(id), rec: env.Registry.NewRecorder(), hold: hold,
+			flight: flight, until: until,
 			rnd: rand.New(rand.NewPCG(uint64(id)+1, uint64(time.Now().UnixNano())))}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer returned.Add(1)
 			if d := rampDelay(cfg, w.id); d > 0 && !sleep(runCtx, d) {
 				return
 			}
@@ -129,32 +148,28 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	next := from
 	timer := time.NewTimer(time.Duration(next - clock.Now()))
 	defer timer.Stop()
+	look := time.NewTicker(watch.every)
+	defer look.Stop()
+	stopping, budget := runCtx.Done(), (<-chan time.Time)(nil)
+	var ended int64 // when the workers were told to stop
+loop:
 	for {
 		select {
+		case <-stopping:
+			// The window is over (or the run interrupted): the workers
+			// have ShutdownBudget to return.
+			ended, stopping = clock.Now(), nil
+			t := time.NewTimer(cmp.Or(env.ShutdownBudget, ShutdownBudget))
+			defer t.Stop()
+			budget = t.C
 		case <-done:
-			stop := clock.Now()
-			res := Result{Interrupted: ctx.Err() != nil}
-			if stop < from {
-				// Every sample ended before the window: nothing counted.
-				res.NothingMeasured = true
-				env.Registry.Tick()
-				return res, nil
+			break loop
+		case <-budget:
+			break loop
+		case <-look.C:
+			if now := clock.Now(); measuring && now < until {
+				watch.look(now)
 			}
-			if measuring {
-				env.window(true)
-			}
-			if iv := env.Registry.Tick(); env.OnInterval != nil {
-				env.OnInterval(iv)
-			}
-			if open != nil {
-				// Slots due after the deadline were never meant to start.
-				p := open.stats(min(stop, until))
-				res.Pacing = &p
-			}
-			if c := env.Registry.Total().Count(results.OpCycle, results.OK); c > 0 && measuring {
-				res.AllocsPerCycle = float64(mallocs()-mallocs0) / float64(c)
-			}
-			return res, nil
 		case <-timer.C:
 			if !measuring {
 				measuring = true
@@ -174,6 +189,35 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 			}
 		}
 	}
+	stop := clock.Now()
+	if ended == 0 || ended > stop {
+		ended = stop
+	}
+	res := Result{Interrupted: ctx.Err() != nil}
+	if stop < from {
+		// Every sample ended before the window: nothing counted.
+		res.NothingMeasured = true
+		env.Registry.Tick()
+		return res, nil
+	}
+	if measuring {
+		env.window(true)
+	}
+	if iv := env.Registry.Tick(); env.OnInterval != nil {
+		env.OnInterval(iv)
+	}
+	if open != nil {
+		// Slots due after the deadline were never meant to start.
+		p := open.stats(min(stop, until))
+		res.Pacing = &p
+	}
+	if c := env.Registry.Total().Count(results.OpCycle, results.OK); c > 0 && measuring {
+		res.AllocsPerCycle = float64(mallocs()-mallocs0) / float64(c)
+	}
+	end := min(ended, until) // the window's end
+	res.Stalls = watch.end(end)
+	res.Unfinished = flight.unfinished(end, int64(cfg.Workers)-returned.Load())
+	return res, nil
 }
 
 func (e Env) window(end bool) {
@@ -196,6 +240,10 @@ type worker struct {
 	rec  *results.Recorder
 	rnd  *rand.Rand
 	hold holdSampler
+	// flight is where the worker marks its cycle's phases; until is the
+	// window's end (a cycle that ends after it is unfinished).
+	flight *inflight
+	until  int64
 	// timer is reused by every wait of the worker (hold, retry delay,
 	// pause): a cycle allocates no timer.
 	timer *time.Timer
@@ -231,6 +279,7 @@ func (w *worker) loop(ctx context.Context) {
 func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	clock := w.env.Clock
 	cycleStart := clock.Now()
+	w.flight.begin(w.id, intended)
 	var lease drivers.Lease
 	var last results.Outcome
 	var granted, attemptStart int64
@@ -259,8 +308,10 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	}
 	if lease == nil {
 		w.rec.Count(results.OpAcquireTotal, last, clock.Now()) // gave up after --tries
+		w.done(clock.Now())
 		return
 	}
+	w.flight.enter(w.id, results.PhaseHolding)
 	w.rec.Record(results.OpAcquireTotal, results.OK, intended, cycleStart, granted)
 	w.env.Referee.Granted(w.id, key, attemptStart, granted, clock.At(lease.ValidUntil()), lease.Fence())
 
@@ -272,6 +323,9 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	}
 	rs := clock.Now()
 	w.env.Referee.Released(w.id, key, rs)
+	if ctx.Err() == nil {
+		w.flight.enter(w.id, results.PhaseReleasing)
+	}
 	if ctx.Err() != nil {
 		// The run is over: free the key for whoever runs next, unrecorded.
 		rctx, cancel := context.WithTimeout(drivers.ShuttingDown(context.WithoutCancel(ctx)), time.Second)
@@ -280,24 +334,21 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 		w.env.Referee.Unlocked(w.id, key, clock.Now())
 		return
 	}
-	err := lease.Unlock(ctx)
-	re := clock.Now()
+	re, err := w.release(ctx, lease, rs)
 	w.env.Referee.Unlocked(w.id, key, re)
 	if ctx.Err() != nil && err != nil {
 		return
 	}
-	w.rec.Record(results.OpRelease, releaseOutcome(err), rs, rs, re)
 	w.rec.Record(results.OpCycle, results.OK, intended, cycleStart, re)
+	w.done(re)
 }
 
-func releaseOutcome(err error) results.Outcome {
-	switch {
-	case err == nil:
-		return results.OK
-	case errors.Is(err, drivers.ErrNotHeld):
-		return results.Timeout // the lock had expired before the release
+// done marks the cycle over at end: not in flight any more, unless it
+// ended after the window (then it was in flight at the window's end).
+func (w *worker) done(end int64) {
+	if end < w.until {
+		w.flight.enter(w.id, results.PhaseIdle)
 	}
-	return results.Error
 }
 
 // sleep waits d or until ctx ends; false if ctx ended.

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/results/outpath"
+	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/flagtag"
@@ -86,6 +87,17 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 	if len(cc.Base.Topology.RedisAddrs) > 0 && cmd.Flags().Changed("masters") {
 		return nil, usagef("--masters: not with --redis (the external masters are the topology)")
 	}
+	if b, ok := backends.Lookup(cc.Base.Driver.Backend); ok && len(b.Muxes) == 0 {
+		// Its cells would differ only in names that change nothing.
+		return nil, usagef("--backend %s: compare varies --clients and --muxes, which %s has not; measure it with run, once per workload", b.Name, b.Name)
+	}
+	// The lists choose the clients and muxes: their tuning flags apply to
+	// the cells that have them.
+	if err := refuseIgnored(cmd.Flags(), cc.Base.Config, "client", "mux", "masters", "batch", "flush-delay",
+		"rueidis-pipes", "rueidis-max-flush-delay", "goredis-pool-size", "goredis-auto-batch", "goredis-auto-flush-delay",
+		"goredis-auto-concurrency"); err != nil {
+		return nil, err
+	}
 	cc.Config.Base = cc.Base.Config
 	cc.Check = func(c *lab.Config) error {
 		rc := cc.Base
@@ -145,7 +157,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return errInterrupted
 	}
 	explainErrors(cc.Base.errOut(), cc.Base, sum.Runs)
-	return checkFailures(cc.Base.errOut(), cc.Base, sum.Runs)
+	return checkFailures(cc.Base.errOut(), cc.Base, sum.Runs, false) // stalls: flagged per cell, not failed
 }
 
 // profilePath is --cpuprofile as an output of the call, when given.

@@ -20,9 +20,10 @@ import (
 type RunConfig struct {
 	lab.Config
 	output.Options
-	// AllowFailures: a run where most attempts fail is what was wanted
-	// (a fault experiment by hand); without it such a run exits 1.
-	AllowFailures bool `json:"allow_failures,omitempty" flag:"allow-failures" help:"exit 0 even when more than half the attempts fail (implied by --fault)"`
+	// AllowFailures: a run where most attempts fail (exit 1 without it) or
+	// that measured no progress (no grant, a stall: exit 4) is what was
+	// wanted (a fault experiment by hand).
+	AllowFailures bool `json:"allow_failures,omitempty" flag:"allow-failures" help:"exit 0 even when a run grants nothing, stalls or has more than half its attempts fail (implied by --fault)"`
 	// stdout and stderr are the command's (cmd.OutOrStdout, ErrOrStderr, so
 	// tests run commands in-process); nil is os.Stdout, os.Stderr.
 	stdout, stderr io.Writer

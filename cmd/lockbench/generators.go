@@ -26,8 +26,8 @@ import (
 
 // Exit statuses of a run of several generators.
 const (
-	exitThreshold = 3 // the merged histograms broke a --threshold: every generator aborted
-	exitLost      = 4 // a generator stopped reporting: every generator aborted
+	exitThreshold = 5 // the merged histograms broke a --threshold: every generator aborted
+	exitLost      = 6 // a generator stopped reporting: every generator aborted
 )
 
 // checkGenerators checks --generators and its companions before anything

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -80,8 +81,13 @@ func mergeGenerators(ctx context.Context, m *generators.Member, cfg RunConfig, g
 			len(res), g.Generators, rep.WindowSkewUS, rep.WindowSkewBoundUS, rep.StartSpreadUS/1e3, rep.CrossReferee.Violations, rep.CrossReferee.Undecidable, rep.CrossReferee.Grants, rep.CrossReferee.MaxErrorUS)
 	}
 	if verdict.Code == exitOK && werr == nil {
-		if err := checkFailures(cfg.errOut(), cfg, sum.Runs); err != nil {
-			verdict = generators.Verdict{Code: exitFailure, Message: err.Error()}
+		if err := checkFailures(cfg.errOut(), cfg, sum.Runs, true); err != nil {
+			code := exitFailure
+			var ec exitCoder
+			if errors.As(err, &ec) {
+				code = ec.ExitCode()
+			}
+			verdict = generators.Verdict{Code: code, Message: err.Error()}
 		}
 	}
 	_ = m.PublishVerdict(context.WithoutCancel(ctx), verdict)

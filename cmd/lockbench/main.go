@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/lockbench/lockbench/compose"
@@ -28,7 +30,10 @@ const (
 	// exitInconclusive: a gate could not decide (too few or too noisy
 	// samples); neither a pass nor a regression.
 	exitInconclusive = 3
-	exitInterrupted  = 130
+	// exitNoProgress: a run measured no progress: no grant, no completed
+	// cycle, or a stall (--allow-failures accepts it).
+	exitNoProgress  = 4
+	exitInterrupted = 130
 )
 
 // usageError is bad input: one line naming the flag and value, exit 2.
@@ -91,7 +96,9 @@ func executeIO(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case err == nil:
 		return exitOK
 	case errors.Is(err, errInterruptedEarly):
-		fmt.Fprintln(stderr, "lockbench: interrupted before anything was measured; nothing was written")
+		// Not "before anything was measured": a scenario or a compare that
+		// writes at its end may have measured for a while.
+		fmt.Fprintln(stderr, "lockbench: interrupted before any result was written; nothing was written")
 		return exitInterrupted
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(stderr, "lockbench: interrupted; what was measured has been written")
@@ -102,7 +109,7 @@ func executeIO(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if errors.As(err, &ec) {
 		code = ec.ExitCode()
 	}
-	if msg := err.Error(); msg != "" {
+	if msg := oneLine(err.Error()); msg != "" {
 		fmt.Fprintln(stderr, "lockbench:", redact.String(msg))
 	}
 	return code
@@ -160,4 +167,14 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return usagef("%s: unexpected argument %q", cmd.CommandPath(), args[0])
 	}
 	return nil
+}
+
+// oneLine is an error message on one line: a driver's multi-line error
+// (a server's banner, a wrapped list) joined with "; ".
+func oneLine(msg string) string {
+	lines := strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return strings.Join(slices.DeleteFunc(lines, func(s string) bool { return s == "" }), "; ")
 }

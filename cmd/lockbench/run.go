@@ -38,6 +38,9 @@ func newRunCmd() *cobra.Command {
 			if err := cfg.validate(); err != nil {
 				return err
 			}
+			if err := refuseIgnored(cmd.Flags(), cfg.Config); err != nil {
+				return err
+			}
 			if err := checkGenerators(&gen, cfg, genFlags); err != nil {
 				return err
 			}
@@ -81,7 +84,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 		return errInterrupted
 	}
 	explainErrors(cfg.errOut(), cfg, sum.Runs)
-	return checkFailures(cfg.errOut(), cfg, sum.Runs)
+	return checkFailures(cfg.errOut(), cfg, sum.Runs, true)
 }
 
 // upError classifies a failed compose.Up: Ctrl-C during start-up is an
@@ -91,7 +94,7 @@ func upError(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return errInterruptedEarly
-	case errors.Is(err, compose.ErrUnreachable):
+	case errors.Is(err, compose.ErrUnreachable), errors.Is(err, compose.ErrSameServer):
 		return usageError{err}
 	}
 	return err

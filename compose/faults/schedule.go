@@ -30,6 +30,9 @@ type Target struct {
 	// Stall makes worker (0-based) stall for d inside its next critical
 	// section: pause-client. nil when the run has no such fault.
 	Stall func(worker int, d time.Duration)
+	// DropRelease loses the next release: drop-release. nil when the run
+	// has no such fault.
+	DropRelease func()
 	// TTL resolves ttl-relative durations.
 	TTL time.Duration
 	// Log, if set, gets one line per event.
@@ -40,7 +43,7 @@ type Target struct {
 type Event struct {
 	AtMS   float64 `json:"at_ms"` // since the schedule started
 	Fault  string  `json:"fault"`
-	Action string  `json:"action"`           // kill, restart (spawned), ready (answers PING), stop, resume, inject, heal, jump, jump-back, stall
+	Action string  `json:"action"`           // kill, restart (spawned), ready (answers PING), stop, resume, inject, heal, jump, jump-back, stall, drop-release
 	Master int     `json:"master,omitempty"` // 1-based
 	Worker int     `json:"worker,omitempty"` // 1-based, pause-client
 	Err    string  `json:"error,omitempty"`
@@ -111,8 +114,11 @@ func (s *Schedule) recordEvent(f Fault, e Event, err error) {
 			msg = ": " + err.Error()
 		}
 		who := fmt.Sprintf("master %d", e.Master)
-		if e.Worker > 0 {
+		switch {
+		case e.Worker > 0:
 			who = fmt.Sprintf("worker %d", e.Worker)
+		case e.Master == 0:
+			who = "(the next release)"
 		}
 		fmt.Fprintf(s.t.Log, "lockbench: fault %s at %.3fs: %s %s%s\n", f.Kind, e.AtMS/1e3, e.Action, who, msg)
 	}
@@ -166,6 +172,14 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 			// armed: the worker stalls inside its next critical section
 			s.recordEvent(f, Event{Action: "stall", Worker: w}, err)
 		}
+	case DropRelease:
+		var err error
+		if s.t.DropRelease == nil {
+			err = errors.New("the run has no release hook")
+		} else {
+			s.t.DropRelease() // armed: the next release is lost
+		}
+		s.recordEvent(f, Event{Action: "drop-release"}, err)
 	case ClockJump:
 		s.each(f, "jump", func(srv Server, _ int) error { return jumpClock(srv, f.Jump) })
 		if f.For.Resolve(s.t.TTL) > 0 {

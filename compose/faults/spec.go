@@ -27,6 +27,10 @@ const (
 	// ClockJump steps the wall clock of masters (run under the clockshift
 	// preload library) by Jump: keys expire early (+) or late (−) there.
 	ClockJump = "clock-jump"
+	// DropRelease loses the next release after At (one per fault): it is
+	// never sent, and the client sees it fail as a lost reply looks. The
+	// key stays held on the servers until its TTL.
+	DropRelease = "drop-release"
 )
 
 // Restart policies of a killed master.
@@ -122,6 +126,7 @@ func (f Fault) Proxied() bool {
 //	reset:masters=1:at=5s[:for=1s]
 //	pause-client:workers=1:at=2s:for=ttl+1s
 //	clock-jump:masters=2:+5s[:at=2s][:for=3s]
+//	drop-release:at=2s
 //
 // masters and workers are 1-based; at defaults to 0 and for to the rest of
 // the run (a clock jump with for= jumps back when it ends).
@@ -129,7 +134,7 @@ func Parse(spec string) (Fault, error) {
 	parts := strings.Split(spec, ":")
 	f := Fault{Spec: spec, Kind: parts[0]}
 	switch f.Kind {
-	case Kill, Stop, Latency, Partition, Reset, PauseClient, ClockJump:
+	case Kill, Stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease:
 	default:
 		return f, fmt.Errorf("fault %q: unknown kind %q (have %s)", spec, f.Kind, strings.Join(Kinds, ", "))
 	}
@@ -185,11 +190,13 @@ func Parse(spec string) (Fault, error) {
 			return f, fmt.Errorf("fault %q: %s does not apply to %s", spec, k, f.Kind)
 		}
 	}
-	if f.Kind == PauseClient {
+	switch {
+	case f.Kind == PauseClient:
 		if len(f.Workers) == 0 {
 			return f, fmt.Errorf("fault %q: workers=N[,N...] is required", spec)
 		}
-	} else if len(f.Masters) == 0 {
+	case f.Kind == DropRelease:
+	case len(f.Masters) == 0:
 		return f, fmt.Errorf("fault %q: masters=N[,N...] is required", spec)
 	}
 	switch f.Kind {
@@ -224,14 +231,14 @@ func Parse(spec string) (Fault, error) {
 }
 
 // Kinds lists every fault kind, for help and errors.
-var Kinds = []string{Kill, Stop, Latency, Partition, Reset, PauseClient, ClockJump}
+var Kinds = []string{Kill, Stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease}
 
 func (f Fault) allows(key string) bool {
 	switch key {
 	case "at":
 		return true
 	case "masters":
-		return f.Kind != PauseClient
+		return f.Kind != PauseClient && f.Kind != DropRelease
 	case "workers":
 		return f.Kind == PauseClient
 	case "by":
@@ -239,7 +246,7 @@ func (f Fault) allows(key string) bool {
 	case "restart", "delay":
 		return f.Kind == Kill
 	case "for":
-		return f.Kind != Kill
+		return f.Kind != Kill && f.Kind != DropRelease
 	case "ms", "jitter":
 		return f.Kind == Latency
 	}
@@ -287,11 +294,30 @@ func (f Fault) Check(masters, workers int, local bool) error {
 			return fmt.Errorf("fault %q: worker %d: the run has %d", f.Spec, w, workers)
 		}
 	}
-	if !f.Proxied() && f.Kind != PauseClient && !local {
+	if !f.Proxied() && !f.ClientSide() && !local {
 		return fmt.Errorf("fault %q: %s needs local masters (not --redis, --etcd, --zookeeper or --postgres)", f.Spec, f.Kind)
 	}
 	return nil
 }
+
+// CheckTTL refuses a ttl-relative duration of f that comes out negative
+// for ttl (at=ttl-5s with a 2 s TTL), as at=-1s is refused: a time
+// before the run's start, or a negative length, is not what was meant.
+func (f Fault) CheckTTL(ttl time.Duration) error {
+	for _, d := range []struct {
+		key string
+		d   Dur
+	}{{"at", f.At}, {"for", f.For}, {"delay", f.Delay}} {
+		if d.d.TTL && d.d.Resolve(ttl) < 0 {
+			return fmt.Errorf("fault %q: %s=%s is %v with the %v TTL: must not be negative", f.Spec, d.key, d.d, d.d.Resolve(ttl), ttl)
+		}
+	}
+	return nil
+}
+
+// ClientSide: the fault is played in the client (pause-client,
+// drop-release), on any backend and any servers.
+func (f Fault) ClientSide() bool { return f.Kind == PauseClient || f.Kind == DropRelease }
 
 // Has reports whether any of fs is of kind: clock jumps need the masters
 // under clockshift, client pauses a stall hook in the workload.

@@ -22,6 +22,10 @@ func TestParse(t *testing.T) {
 		{spec: "latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s", want: Fault{Kind: Latency, Masters: []int{1, 2}, MS: 20, Jitter: 5, At: Dur{D: 5 * time.Second}, For: Dur{D: 10 * time.Second}}},
 		{spec: "partition:masters=1,2:at=5s:for=3s", want: Fault{Kind: Partition, Masters: []int{1, 2}, At: Dur{D: 5 * time.Second}, For: Dur{D: 3 * time.Second}}},
 		{spec: "reset:masters=4", want: Fault{Kind: Reset, Masters: []int{4}}},
+		{spec: "drop-release:at=2s", want: Fault{Kind: DropRelease, At: Dur{D: 2 * time.Second}}},
+		{spec: "drop-release", want: Fault{Kind: DropRelease}},
+		{spec: "drop-release:masters=1", wantErr: "does not apply"},
+		{spec: "drop-release:at=1s:for=1s", wantErr: "does not apply"},
 
 		{spec: "explode:masters=1", wantErr: "unknown kind"},
 		{spec: "kill:at=1s", wantErr: "masters=N"},
@@ -125,5 +129,29 @@ func TestCheck(t *testing.T) {
 	}
 	if _, proxied, _ := ParseAll([]string{"kill:masters=1", "latency:masters=1:ms=1"}); !proxied {
 		t.Error("ParseAll: latency needs proxies")
+	}
+}
+
+// TestCheckTTL: a ttl-relative time that comes out negative for the run's
+// TTL is refused as a negative one is; one that does not is accepted.
+func TestCheckTTL(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		ttl  time.Duration
+		ok   bool
+	}{
+		{"kill:masters=1:at=ttl-5s", 2 * time.Second, false},
+		{"kill:masters=1:at=ttl-5s", 10 * time.Second, true},
+		{"stop:masters=1:for=ttl-3s", 2 * time.Second, false},
+		{"kill:masters=1:restart=delayed:delay=ttl-1s", 500 * time.Millisecond, false},
+		{"kill:masters=1:at=ttl", time.Second, true},
+	} {
+		f, err := Parse(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.CheckTTL(c.ttl); (err == nil) != c.ok {
+			t.Errorf("%s with ttl %v: %v, want ok %v", c.spec, c.ttl, err, c.ok)
+		}
 	}
 }

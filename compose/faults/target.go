@@ -62,7 +62,7 @@ func Count(spec compose.Spec, on string) (n int, local bool) {
 // finds its master through the Sentinel, so no proxy stands in front of it.
 func Applies(f Fault, on string) error {
 	switch {
-	case f.Kind == PauseClient:
+	case f.ClientSide():
 	case f.Kind == ClockJump && on != OnRedis:
 		return fmt.Errorf("fault %q: clock-jump applies to Redis masters only, not to %s", f.Spec, on)
 	case on == OnSentinel && f.Kind != Kill && f.Kind != Stop:

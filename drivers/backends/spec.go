@@ -110,8 +110,8 @@ func (s Spec) Validate() error {
 	if len(b.Muxes) > 0 && !contains(b.Muxes, s.Mux) {
 		return results.Invalid("mux", s.Mux, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Muxes, ", "))
 	}
-	if s.Multiplex.Batch < 0 {
-		return results.Invalid("multiplex.batch", s.Multiplex.Batch, "must not be negative")
+	if s.Multiplex.Batch < 0 || s.Multiplex.Batch > MaxBatch {
+		return results.Invalid("multiplex.batch", s.Multiplex.Batch, "must be 0 to %d", MaxBatch)
 	}
 	if s.Multiplex.FlushDelay < 0 {
 		return results.Invalid("multiplex.flush_delay", s.Multiplex.FlushDelay, "must not be negative")

@@ -48,19 +48,30 @@ func DefaultTuning() Tuning {
 	return Tuning{RueidisMaxFlushDelay: 250 * time.Microsecond, RueidisPipes: 1}
 }
 
+// Sizes a client may be given, bounded so a typo is refused before any
+// server starts instead of allocating until the process dies: a pipeline
+// batch or an auto-pipeliner batch beyond MaxBatch commands, a pool beyond
+// MaxPoolSize connections per master (lockbench runs at most 10000
+// workers), more than MaxAutoConcurrency batches in flight.
+const (
+	MaxBatch           = 65536
+	MaxPoolSize        = 10000
+	MaxAutoConcurrency = 1024
+)
+
 // Validate names the flag at fault.
 func (t Tuning) Validate() error {
 	switch {
 	case t.RueidisMaxFlushDelay < 0:
 		return results.Invalid("rueidis_max_flush_delay", t.RueidisMaxFlushDelay, "must not be negative")
-	case t.GoredisPoolSize < 0:
-		return results.Invalid("goredis_pool_size", t.GoredisPoolSize, "must not be negative (0: one connection per worker)")
-	case t.GoredisAutoBatch < 0:
-		return results.Invalid("goredis_auto_batch", t.GoredisAutoBatch, "must not be negative (0: library default)")
+	case t.GoredisPoolSize < 0 || t.GoredisPoolSize > MaxPoolSize:
+		return results.Invalid("goredis_pool_size", t.GoredisPoolSize, "must be 0 (one connection per worker) to %d", MaxPoolSize)
+	case t.GoredisAutoBatch < 0 || t.GoredisAutoBatch > MaxBatch:
+		return results.Invalid("goredis_auto_batch", t.GoredisAutoBatch, "must be 0 (library default) to %d", MaxBatch)
 	case t.GoredisAutoFlushDelay < 0:
 		return results.Invalid("goredis_auto_flush_delay", t.GoredisAutoFlushDelay, "must not be negative")
-	case t.GoredisAutoConcurrency < 0:
-		return results.Invalid("goredis_auto_concurrency", t.GoredisAutoConcurrency, "must not be negative (0: library default)")
+	case t.GoredisAutoConcurrency < 0 || t.GoredisAutoConcurrency > MaxAutoConcurrency:
+		return results.Invalid("goredis_auto_concurrency", t.GoredisAutoConcurrency, "must be 0 (library default) to %d", MaxAutoConcurrency)
 	}
 	if err := rueidis.CheckPipes(t.RueidisPipes); err != nil {
 		return &results.FieldError{Field: "rueidis_pipes", Value: fmt.Sprint(t.RueidisPipes), Err: err}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/redis/go-redis/v9"
 
@@ -185,15 +186,21 @@ func parseOne(entry string) (Endpoint, error) {
 	if entry == "" {
 		return Endpoint{}, errors.New("empty entry")
 	}
+	if strings.ContainsFunc(entry, unicode.IsSpace) {
+		return Endpoint{}, errors.New("contains a space or a line break: separate masters with commas")
+	}
 	if !strings.Contains(entry, "://") {
 		host, port, err := net.SplitHostPort(entry)
 		if err != nil || host == "" {
 			return Endpoint{}, errors.New("want host:port, redis://[user[:password]@]host:port[/db] or rediss://…")
 		}
-		if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+		p, err := strconv.Atoi(port)
+		if err != nil || p < 1 || p > 65535 {
 			return Endpoint{}, fmt.Errorf("bad port %q", port)
 		}
-		return Endpoint{Addr: entry}, nil
+		// One spelling per address (port 06379 is 6379), so a master
+		// listed twice is seen as such.
+		return Endpoint{Addr: net.JoinHostPort(host, strconv.Itoa(p))}, nil
 	}
 	u, err := url.Parse(entry)
 	if err != nil {
@@ -230,5 +237,11 @@ func parseOne(entry string) (Endpoint, error) {
 	if o.DB < 0 {
 		return Endpoint{}, fmt.Errorf("database %d: must not be negative", o.DB)
 	}
-	return Endpoint{Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB, TLS: o.TLSConfig}, nil
+	addr := o.Addr
+	if p, err := strconv.Atoi(u.Port()); err == nil && p >= 1 && p <= 65535 {
+		addr = net.JoinHostPort(u.Hostname(), strconv.Itoa(p)) // port 06379 is 6379
+	} else {
+		return Endpoint{}, fmt.Errorf("bad port %q", u.Port())
+	}
+	return Endpoint{Addr: addr, Username: o.Username, Password: o.Password, DB: o.DB, TLS: o.TLSConfig}, nil
 }

@@ -22,6 +22,12 @@ func (u *URLs) Set(s string) error {
 		*u = append(*u, s)
 		return nil
 	}
+	if strings.ContainsAny(s, "\r\n") {
+		// csv would read the first line alone and drop the masters after
+		// it: keep the value whole for Parse to refuse by name.
+		*u = append(*u, s)
+		return nil
+	}
 	rec, err := csv.NewReader(strings.NewReader(s)).Read()
 	if err != nil { // a stray quote in a password: keep the value to refuse it by name
 		rec = strings.Split(s, ",")

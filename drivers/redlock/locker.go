@@ -113,7 +113,7 @@ func (l *Locker) Close() error {
 	return err
 }
 
-// Errors lists, per master that had any, the first distinct error messages
+// Errors lists, per master that had any, the most frequent error messages
 // of its commands with counts and whether it was still failing
 // (drivers.ErrorReporter).
 func (l *Locker) Errors() []drivers.MasterErrors { return l.errs.Report() }

@@ -117,6 +117,9 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 		labels = []string{spec.Backend}
 	}
 	run.ErrorsByMaster = masterErrors(errLog.Errors(), labels, total.Start, total.End)
+	if _, ok := errLog.(errorCapture); ok {
+		run.ErrorsByMaster = silentServer(run, spec.Backend)
+	}
 	run.Cost = cw.cost(run.Counts.Cycles)
 	if c := run.Cost; c != nil && c.ServerCPUError != "" && obs.Log != nil {
 		fmt.Fprintf(obs.Log, "lockbench: %s: the masters' CPU was not read (no server µs per cycle): %s\n", name, c.ServerCPUError)

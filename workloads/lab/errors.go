@@ -69,7 +69,7 @@ func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.
 		e := results.MasterErrors{Master: label, Index: m.Master + 1, Errors: m.Errors, Other: m.Other,
 			FirstS: m.First.Sub(window).Seconds(), NeverAnswered: m.NeverAnswered}
 		for _, c := range m.Messages {
-			e.Messages = append(e.Messages, results.ErrorCount{Message: c.Message, Count: c.Count})
+			e.Messages = append(e.Messages, results.ErrorCount(c))
 		}
 		sort.SliceStable(e.Messages, func(i, j int) bool { return e.Messages[i].Count > e.Messages[j].Count })
 		if !m.FailingSince.IsZero() && end.Sub(m.FailingSince) >= stoppedAfter && m.Streak >= stoppedFailures {
@@ -84,8 +84,9 @@ func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.
 // MostlyFailed names the runs where more than half the attempts failed
 // (errors and timeouts), with a warning line for each; a run whose
 // failures are mostly timeouts is told its --workers exceed what its
-// masters and this machine serve within nodeTimeout (--node-timeout).
-func MostlyFailed(runs []results.Run, nodeTimeout time.Duration) (names, warnings []string) {
+// masters and this machine serve within nodeTimeout (--node-timeout),
+// unless the run injected faults (faulted), which explain them.
+func MostlyFailed(runs []results.Run, nodeTimeout time.Duration, faulted bool) (names, warnings []string) {
 	for _, r := range runs {
 		c := r.Counts
 		if !c.MostlyFailed() {
@@ -97,7 +98,7 @@ func MostlyFailed(runs []results.Run, nodeTimeout time.Duration) (names, warning
 		}
 		warnings = append(warnings, fmt.Sprintf("%s: %.1f %% of %d attempts failed: %d errors, %d timeouts%s; the errors are listed under the table",
 			r.Name, 100*float64(failed)/float64(c.Attempts), c.Attempts, c.Errors, c.Timeouts, why))
-		if 2*c.Timeouts > c.Attempts {
+		if 2*c.Timeouts > c.Attempts && !faulted { // an injected fault explains its own timeouts
 			warnings = append(warnings, fmt.Sprintf("%s: --workers %d is more than %d masters and this %d-CPU machine serve within --node-timeout %v: lower --workers (or raise --node-timeout)",
 				r.Name, r.Workers, r.Masters, runtime.NumCPU(), nodeTimeout))
 		}
@@ -129,19 +130,30 @@ func (e *FailedError) Error() string {
 	return fmt.Sprintf("more than half the attempts failed in %v", e.Runs)
 }
 
-// CheckFailures tells on log (nil: nowhere) the warnings of the runs where
-// more than half the attempts failed (MostlyFailed, with cfg's node
-// timeout) and returns them as a *FailedError, unless failures were
-// expected: allowed, or cfg injects faults.
-func CheckFailures(log io.Writer, cfg Config, runs []results.Run, allow bool) error {
-	bad, warnings := MostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout)
-	if log != nil {
-		for _, line := range warnings {
-			fmt.Fprintln(log, "lockbench: WARNING:", line)
-		}
-	}
-	if len(bad) == 0 || allow || len(cfg.Faults) > 0 {
+// CheckFailures tells on log (nil: nowhere) the warnings of the runs that
+// measured no progress (no grant, no completed cycle, a stall:
+// results.Run.Failures) and of those where more than half the attempts
+// failed (MostlyFailed, with cfg's node timeout), and returns them as a
+// *NoProgressError (first) or a *FailedError, unless failures were
+// expected: allowed, or cfg injects faults. The warnings are told either
+// way.
+//
+// stallsFail makes a stall a failure (a single run); without it a stall is
+// told and flagged in the results but fails nothing (a compare's rounds
+// judge it), while a run without a grant or a completed cycle still does.
+func CheckFailures(log io.Writer, cfg Config, runs []results.Run, allow, stallsFail bool) error {
+	faulted := len(cfg.Faults) > 0
+	stuck, stuckWarnings := noProgress(runs, stallsFail)
+	bad, warnings := MostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout, faulted)
+	warn(log, stuckWarnings)
+	warn(log, warnings)
+	switch {
+	case allow || faulted:
 		return nil
+	case len(stuck) > 0:
+		return &NoProgressError{Runs: stuck}
+	case len(bad) > 0:
+		return &FailedError{Runs: bad}
 	}
-	return &FailedError{Runs: bad}
+	return nil
 }

@@ -31,6 +31,7 @@ type faultRun struct {
 	stalls  *workloads.Stalls  // pause-client faults arm them; nil without
 	line    *delayline.Process // distance and latency faults; nil without
 	front   []string           // what the clients dial instead of the servers
+	drops   *releaseDrops      // drop-release faults arm them; nil without
 
 	mu       sync.Mutex
 	timeline []results.Availability
@@ -61,6 +62,10 @@ func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []red
 	if faults.Has(fs, faults.PauseClient) {
 		fr.stalls = workloads.NewStalls(cfg.Workload.Workers)
 		fr.target.Stall = fr.stalls.Arm
+	}
+	if faults.Has(fs, faults.DropRelease) {
+		fr.drops = &releaseDrops{}
+		fr.target.DropRelease = fr.drops.arm
 	}
 	opened := fr // the return below clears fr
 	defer func() {
@@ -200,8 +205,9 @@ func (fr *faultRun) finish(run *results.Run) {
 const grantBucket = 10 * time.Millisecond
 
 // wrap counts every grant into 10 ms buckets (one atomic add, no lock), for
-// recovery times finer than the 1 s intervals. Runs without faults are not
-// wrapped.
+// recovery times finer than the 1 s intervals, and, in a run with a
+// drop-release fault, wraps each lease so its release can be lost. Runs
+// without faults are not wrapped.
 func (fr *faultRun) wrap(l drivers.Locker) drivers.Locker {
 	if fr == nil {
 		return l
@@ -220,6 +226,9 @@ func (g grantCounter) Lock(ctx context.Context, key string) (drivers.Lease, driv
 	if err == nil {
 		if i := int(time.Since(g.fr.started) / grantBucket); i >= 0 && i < len(g.fr.grants) {
 			g.fr.grants[i].Add(1)
+		}
+		if g.fr.drops != nil {
+			lease = droppingLease{Lease: lease, drops: g.fr.drops}
 		}
 	}
 	return lease, a, err

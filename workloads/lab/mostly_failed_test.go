@@ -19,7 +19,7 @@ func TestMostlyFailed(t *testing.T) {
 		{Name: "errors", Counts: results.Counts{Attempts: 100, Errors: 60, Timeouts: 10}},
 		{Name: "timeouts", Workers: 64, Masters: 5, Counts: results.Counts{Attempts: 100, Timeouts: 80}},
 	}
-	names, warnings := MostlyFailed(runs, 50*time.Millisecond)
+	names, warnings := MostlyFailed(runs, 50*time.Millisecond, false)
 	if !reflect.DeepEqual(names, []string{"errors", "timeouts"}) {
 		t.Fatalf("names %v, want errors and timeouts", names)
 	}
@@ -42,8 +42,8 @@ func TestMostlyFailed(t *testing.T) {
 // nil log tells nothing.
 func TestCheckFailures(t *testing.T) {
 	runs := []results.Run{
-		{Name: "ok", Counts: results.Counts{Attempts: 100, Acquired: 90, Errors: 10}},
-		{Name: "errors", Counts: results.Counts{Attempts: 100, Errors: 60}},
+		{Name: "ok", Counts: results.Counts{Attempts: 100, Acquired: 90, Cycles: 90, Errors: 10}},
+		{Name: "errors", Counts: results.Counts{Attempts: 100, Acquired: 40, Cycles: 40, Errors: 60}},
 	}
 	faulty := DefaultConfig()
 	faulty.Faults = []string{"kill:masters=1:at=1s"}
@@ -60,7 +60,7 @@ func TestCheckFailures(t *testing.T) {
 		{"mostly succeeded", DefaultConfig(), runs[:1], false, false},
 	} {
 		var log strings.Builder
-		err := CheckFailures(&log, c.cfg, c.runs, c.allow)
+		err := CheckFailures(&log, c.cfg, c.runs, c.allow, true)
 		var fe *FailedError
 		switch {
 		case c.fails && (!errors.As(err, &fe) || !reflect.DeepEqual(fe.Runs, []string{"errors"}) || err.Error() != "more than half the attempts failed in [errors]"):
@@ -72,7 +72,64 @@ func TestCheckFailures(t *testing.T) {
 			t.Errorf("%s: log %q", c.name, log.String())
 		}
 	}
-	if err := CheckFailures(nil, DefaultConfig(), runs, false); err == nil {
+	if err := CheckFailures(nil, DefaultConfig(), runs, false, true); err == nil {
 		t.Error("nil log: no error")
+	}
+}
+
+// TestCheckNoProgress: a run without a grant fails as no progress whether
+// stalls fail or not; a stalled run fails only when stalls fail, and is
+// told either way; faults and --allow-failures accept both.
+func TestCheckNoProgress(t *testing.T) {
+	nogrant := results.Run{Name: "nogrant", DurationS: 1, Counts: results.Counts{Attempts: 5}}
+	stalled := results.Run{Name: "stalled", DurationS: 5, Counts: results.Counts{Attempts: 9, Acquired: 9, Cycles: 9},
+		Stalls: []results.Stall{{Duration: 3 * time.Second, Cause: results.CauseLeftoverKey}}}
+	faulty := DefaultConfig()
+	faulty.Faults = []string{"drop-release:at=1s"}
+	for _, c := range []struct {
+		name        string
+		cfg         Config
+		run         results.Run
+		allow, fail bool
+		wantErr     bool
+	}{
+		{"no grant", DefaultConfig(), nogrant, false, false, true},
+		{"stall fails a run", DefaultConfig(), stalled, false, true, true},
+		{"stall told in a compare", DefaultConfig(), stalled, false, false, false},
+		{"allowed", DefaultConfig(), nogrant, true, true, false},
+		{"faults", faulty, stalled, false, true, false},
+	} {
+		var log strings.Builder
+		err := CheckFailures(&log, c.cfg, []results.Run{c.run}, c.allow, c.fail)
+		var np *NoProgressError
+		if got := errors.As(err, &np); got != c.wantErr {
+			t.Errorf("%s: error %v, want a no-progress error %v", c.name, err, c.wantErr)
+		}
+		if !strings.Contains(log.String(), "WARNING: "+c.run.Name) {
+			t.Errorf("%s: log %q tells nothing", c.name, log.String())
+		}
+	}
+}
+
+// TestSilentServer: a backend run that ended stalled with no attempt
+// ending, or with workers stuck, names the backend as stopped answering
+// at the stall's start, though it returned no error; a stall with failed
+// attempts, or none, names nothing.
+func TestSilentServer(t *testing.T) {
+	frozen := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseNoAttempts}}}
+	busy := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseHeld}}}
+	stuck := results.Run{Unfinished: &results.Unfinished{Stuck: 2}}
+	for _, c := range []struct {
+		name    string
+		run     results.Run
+		stopped bool
+	}{{"frozen", frozen, true}, {"stuck", stuck, true}, {"held", busy, false}, {"fine", results.Run{}, false}} {
+		got := silentServer(c.run, "zookeeper")
+		if stopped := len(got) == 1 && got[0].Master == "zookeeper" && got[0].StoppedS != nil; stopped != c.stopped {
+			t.Errorf("%s: %+v, want stopped %v", c.name, got, c.stopped)
+		}
+	}
+	if got := silentServer(frozen, "zookeeper"); *got[0].StoppedS != 2 {
+		t.Errorf("stopped at %v, want the stall's start 2 s", *got[0].StoppedS)
 	}
 }

@@ -87,6 +87,9 @@ func (c *Config) validateFaults() error {
 		if err := f.Check(servers, c.Workload.Workers, local); err != nil {
 			return faultError(err)
 		}
+		if err := f.CheckTTL(c.Driver.Redlock.TTL); err != nil {
+			return faultError(err)
+		}
 		if end := c.Workload.Warmup + c.Workload.Duration; f.At.Resolve(c.Driver.Redlock.TTL) >= end {
 			return results.Invalid("faults", f.Spec, "at=%v is not before the end of the run (warmup %v + duration %v = %v)",
 				f.At.Resolve(c.Driver.Redlock.TTL), c.Workload.Warmup, c.Workload.Duration, end)

@@ -81,7 +81,7 @@ func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h
 	run := results.Run{
 		Workload: cfg.Workload, Keys: cfg.Keys, Workers: cfg.Workers, Rate: cfg.Rate,
 		Interrupted: res.Interrupted, NothingMeasured: res.NothingMeasured,
-		AllocsPerCycle: res.AllocsPerCycle,
+		AllocsPerCycle: res.AllocsPerCycle, Stalls: res.Stalls, Unfinished: res.Unfinished,
 	}
 	if cfg.Workload == "uncontended" {
 		run.Keys = 0 // one key per worker: the count is not a parameter

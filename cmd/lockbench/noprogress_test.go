@@ -1,0 +1,52 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+)
+
+// TestNoProgressExits3: a run that grants nothing in its window (every
+// holder inside an hour-long hold; a 1 ns window) is not a result: it
+// exits 3 with a warning naming why, its JSON says so (unfinished cycles
+// with their wait), and --allow-failures accepts it (exit 0, same JSON).
+func TestNoProgressExits3(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"hold 1h", []string{"--hold", "1h", "--warmup", "300ms", "--duration", "700ms"}, "no lock was granted"},
+		{"1ns window", []string{"--warmup", "0s", "--duration", "1ns"}, "no lock was granted"},
+	} {
+		for _, allow := range []bool{false, true} {
+			out := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+map[bool]string{true: "-allowed"}[allow]+".json")
+			args := append([]string{"run", "--masters", "1", "--workers", "2", "--json", out}, c.args...)
+			if allow {
+				args = append(args, "--allow-failures")
+			}
+			_, stderr, code := cli(t, time.Minute, args...)
+			want := map[bool]int{false: exitNoProgress, true: exitOK}[allow]
+			if code != want {
+				t.Fatalf("%s (allow %v): exit %d, want %d\n%s", c.name, allow, code, want, stderr)
+			}
+			if !strings.Contains(stderr, "WARNING") || !strings.Contains(stderr, c.want) {
+				t.Errorf("%s: stderr %q: no warning saying %q", c.name, stderr, c.want)
+			}
+			var sum results.Summary
+			readJSON(t, out, &sum)
+			r := sum.Runs[0]
+			if !r.NoGrant() || len(r.Failures()) == 0 {
+				t.Errorf("%s: JSON run %+v: not marked as without a grant", c.name, r.Counts)
+			}
+			if c.name == "hold 1h" && (r.Unfinished == nil || r.Unfinished.Holding != 2 || r.Unfinished.MaxWaitUS < 700e3) {
+				t.Errorf("%s: unfinished %+v: want both workers' cycles, held through the window", c.name, r.Unfinished)
+			}
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package lab
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/workloads"
+)
+
+// NoProgressError is runs that measured no progress: not one grant in the
+// window, no completed cycle, or a stall (results.Run.Failures). Their
+// figures are not a speed: a stalled run's throughput averages a stretch
+// where nothing moved.
+type NoProgressError struct{ Runs []string }
+
+func (e *NoProgressError) Error() string {
+	return fmt.Sprintf("no progress (no grant, no completed cycle, or a stall) in %v", e.Runs)
+}
+
+// noProgress names the runs that measured no progress (without stallsFail,
+// only those without a grant or a completed cycle: a stall is then told,
+// not failed), with one warning line per reason.
+func noProgress(runs []results.Run, stallsFail bool) (names, warnings []string) {
+	for _, r := range runs {
+		f := r.Failures()
+		if len(f) == 0 {
+			continue
+		}
+		if stallsFail || r.NoGrant() || r.Counts.Cycles == 0 {
+			names = append(names, r.Name)
+		}
+		for _, line := range f {
+			warnings = append(warnings, r.Name+": "+line)
+		}
+		if u := r.Unfinished; u != nil && u.Stuck > 0 {
+			warnings = append(warnings, fmt.Sprintf("%s: %d workers were still blocked in a call %v after the window ended and were left behind",
+				r.Name, u.Stuck, workloads.ShutdownBudget))
+		}
+	}
+	return names, warnings
+}
+
+// warn writes lines on log (nil: nowhere), one WARNING each.
+func warn(log io.Writer, lines []string) {
+	if log == nil {
+		return
+	}
+	for _, line := range lines {
+		fmt.Fprintln(log, "lockbench: WARNING:", strings.TrimSpace(line))
+	}
+}
+
+// silentServer is run's errors with, for a backend whose Locker does not
+// say which server failed, the backend named as having stopped answering
+// when its run ended in a stall in which no attempt ended (every worker
+// blocked inside a call: a frozen server whose client waits without a
+// timeout) or workers were left stuck. A frozen ZooKeeper or PostgreSQL
+// server returns no error, so the error log alone never names it.
+func silentServer(run results.Run, backend string) []results.MasterErrors {
+	var last results.Stall
+	if n := len(run.Stalls); n > 0 {
+		last = run.Stalls[n-1]
+	}
+	stuck := run.Unfinished != nil && run.Unfinished.Stuck > 0
+	if !(last.AtEnd && last.Cause == results.CauseNoAttempts) && !stuck {
+		return run.ErrorsByMaster
+	}
+	out := append([]results.MasterErrors(nil), run.ErrorsByMaster...)
+	if len(out) == 0 {
+		out = append(out, results.MasterErrors{Master: backend, Index: 1})
+	}
+	m := &out[0]
+	if m.StoppedS == nil {
+		at := last.Start.Seconds()
+		m.StoppedS = &at
+	}
+	return out
+}
