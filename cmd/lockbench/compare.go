@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/flagtag"
