@@ -24,8 +24,10 @@ import (
 // genLab is what the generator tests run against, started by the test as
 // an orchestrator would: Redis masters and a one-member coordination etcd.
 type genLab struct {
-	redis string // --redis
-	coord string // --coord
+	redis     string // --redis
+	coord     string // --coord
+	coordUser string // --coord-user, its password in coordPass
+	coordPass string
 }
 
 func startGenLab(t *testing.T, masters int) genLab {
@@ -42,7 +44,8 @@ func startGenLab(t *testing.T, masters int) genLab {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	return genLab{redis: strings.Join(secretURLs(r), ","), coord: strings.Join(e.Addrs(), ",")}
+	return genLab{redis: strings.Join(secretURLs(r), ","), coord: strings.Join(e.Addrs(), ","),
+		coordUser: e.Access.Username, coordPass: e.Access.Password}
 }
 
 // generatorProc is one generator: lockbench started as an Indexed Job
@@ -97,8 +100,11 @@ func generatorArgs(n int, coord, prefix, redis, out string) []string {
 func startGenerator(t *testing.T, lab genLab, prefix string, n, i int, out string, args ...string) *generatorProc {
 	t.Helper()
 	a := append(generatorArgs(n, lab.coord, prefix, lab.redis, filepath.Join(out, "gen-"+strconv.Itoa(i))), args...)
+	if lab.coordUser != "" {
+		a = append(a, "--coord-user", lab.coordUser)
+	}
 	cmd := lockbenchCmd(context.Background(), a...)
-	cmd.Env = append(cmd.Env, generators.IndexEnv+"="+strconv.Itoa(i))
+	cmd.Env = append(cmd.Env, generators.IndexEnv+"="+strconv.Itoa(i), generators.CoordPasswordEnv+"="+lab.coordPass)
 	p := &generatorProc{index: i, cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {

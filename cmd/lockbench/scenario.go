@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
+	"github.com/lockbench/lockbench/results/redact"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -73,7 +73,7 @@ func checkScenarioJSON(cmd *cobra.Command, path string) error {
 		return nil
 	}
 	p := output.Writer{JSON: path, Stdout: cmd.OutOrStdout()}.Plan()
-	p.Stderr, _ = cmd.ErrOrStderr().(*os.File)
+	p.Stderr, _ = redact.File(cmd.ErrOrStderr())
 	if err := p.Check(); err != nil {
 		return usageError{flagError(err)}
 	}

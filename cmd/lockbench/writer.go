@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/lockbench/lockbench/results/redact"
 	"io"
-	"os"
 
 	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/results/output"
@@ -59,7 +59,7 @@ func destName(dest string) string {
 // files), to be checked together (outpath.Plan).
 func (c *RunConfig) outputPlan(extra ...outpath.Path) outpath.Plan {
 	p := c.Writer(c.out()).Plan()
-	p.Stderr, _ = c.errOut().(*os.File)
+	p.Stderr, _ = redact.File(c.errOut())
 	p.Files = append(p.Files, extra...)
 	t := c.Topology
 	for i, path := range []string{t.RedisAuth.PasswordFile, t.RedisAuth.TLS.CACert, t.RedisAuth.TLS.Cert, t.RedisAuth.TLS.Key,

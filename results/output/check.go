@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/lockbench/lockbench/results/outpath"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Plan is w's outputs as an outpath.Plan: the JSON file ("json"), the
@@ -21,7 +22,7 @@ func (w Writer) Plan() outpath.Plan {
 	if stdout == nil {
 		stdout = os.Stdout
 	}
-	if f, ok := stdout.(*os.File); ok {
+	if f, ok := redact.File(stdout); ok {
 		p.Stdout = f
 	}
 	return p

@@ -2,6 +2,7 @@ package output
 
 import (
 	"fmt"
+	"github.com/lockbench/lockbench/results/redact"
 	"io"
 	"os"
 	"time"
@@ -34,7 +35,7 @@ type Progress struct {
 // NewProgress tracks n cells of per each (warmup + duration).
 func NewProgress(w io.Writer, n int, per time.Duration) *Progress {
 	p := &Progress{w: w, n: n, per: per, start: time.Now()}
-	if f, ok := w.(*os.File); ok && n > 1 && isTerminal(f) {
+	if f, ok := redact.File(w); ok && n > 1 && isTerminal(f) {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
 			p.live, p.width = true, cols
 		}
@@ -114,7 +115,7 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 // fitTerminal is opt with, unless it has one, the width of the terminal w
 // is.
 func fitTerminal(w io.Writer, opt results.TableOptions) results.TableOptions {
-	if f, ok := w.(*os.File); ok && opt.MaxWidth == 0 && isTerminal(f) {
+	if f, ok := redact.File(w); ok && opt.MaxWidth == 0 && isTerminal(f) {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
 			opt.MaxWidth = width
 		}

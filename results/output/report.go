@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"github.com/lockbench/lockbench/results/redact"
 	"io"
 	"os"
 	"time"
@@ -23,7 +24,7 @@ when the directory holds one, and the config and versions of every input.`
 func CheckReport(stdout io.Writer, out string, inputs []string) error {
 	p := InputPlan(inputs)
 	p.Files = []outpath.Path{{Dest: "out", Path: out}}
-	p.Stdout, _ = stdout.(*os.File)
+	p.Stdout, _ = redact.File(stdout)
 	p.Stderr = os.Stderr
 	return p.Check()
 }

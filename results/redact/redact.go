@@ -13,6 +13,7 @@ import (
 	"html"
 	"io"
 	"net/url"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -213,4 +214,14 @@ func (w writer) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// File is the *os.File under w, through Writer's masking: what a caller
+// checks to know whether a stream is a terminal, a file or a pipe.
+func File(w io.Writer) (*os.File, bool) {
+	if m, ok := w.(writer); ok {
+		w = m.w
+	}
+	f, ok := w.(*os.File)
+	return f, ok
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Config makes a process one of several generators of a run. Errors name
@@ -19,6 +20,11 @@ type Config struct {
 	Index int `json:"-" flag:"generator-index" help:"this generator's index 0..N-1 (default: $JOB_COMPLETION_INDEX)"`
 	// Coord are the etcd endpoints every generator reaches.
 	Coord []string `json:"-" flag:"coord" help:"etcd endpoints (host:port,...) the generators coordinate through; not the servers under test"`
+	// CoordUser is the coordination etcd's user, when it has auth on; the
+	// password comes from $LOCKBENCH_COORD_PASSWORD, never a flag.
+	CoordUser string `json:"-" flag:"coord-user" help:"user of the coordination etcd, when it has auth on (password from $LOCKBENCH_COORD_PASSWORD)"`
+	// CoordPassword is CoordUser's password (from CoordPasswordEnv).
+	CoordPassword string `json:"-"`
 	// Prefix keeps runs sharing one etcd apart.
 	Prefix string `json:"-" flag:"coord-prefix" help:"key prefix of this run in the coordination etcd (runs at once need different ones)"`
 	// JoinTimeout bounds the wait for every generator to reach the start.
@@ -33,6 +39,9 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{Index: -1, Prefix: "lockbench", JoinTimeout: 2 * time.Minute}
 }
+
+// CoordPasswordEnv holds the coordination etcd user's password.
+const CoordPasswordEnv = "LOCKBENCH_COORD_PASSWORD"
 
 // IndexEnv is the variable a Kubernetes Indexed Job sets in each pod.
 const IndexEnv = "JOB_COMPLETION_INDEX"
@@ -73,5 +82,12 @@ func (c *Config) Resolve() error {
 	case c.JoinTimeout <= 0:
 		return results.Invalid("JoinTimeout", c.JoinTimeout, "must be positive")
 	}
+	if c.CoordUser != "" && c.CoordPassword == "" {
+		c.CoordPassword = os.Getenv(CoordPasswordEnv)
+		if c.CoordPassword == "" {
+			return results.Invalid("CoordUser", c.CoordUser, "set its password in $%s", CoordPasswordEnv)
+		}
+	}
+	redact.Add(c.CoordPassword)
 	return nil
 }

@@ -42,7 +42,7 @@ type Member struct {
 // (cfg.JoinTimeout) and must hold the same plan (ErrPlanMismatch). cfg must
 // have been Resolved.
 func Join(ctx context.Context, cfg Config, plan []byte) (*Member, error) {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: cfg.Coord, DialTimeout: 5 * time.Second, Context: ctx, Logger: zap.NewNop()})
+	cli, err := clientv3.New(clientv3.Config{Endpoints: cfg.Coord, Username: cfg.CoordUser, Password: cfg.CoordPassword, DialTimeout: 5 * time.Second, Context: ctx, Logger: zap.NewNop()})
 	if err != nil {
 		return nil, fmt.Errorf("generators: coordination etcd %s: %w", strings.Join(cfg.Coord, ","), err)
 	}

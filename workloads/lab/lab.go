@@ -3,8 +3,8 @@ package lab
 import (
 	"context"
 	"fmt"
+	"github.com/lockbench/lockbench/results/redact"
 	"io"
-	"os"
 	"time"
 
 	"golang.org/x/term"
@@ -66,7 +66,7 @@ func (l *Lab) Close() error {
 
 // isTerminal: w is a terminal (a live line may be rewritten in place).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := redact.File(w)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
