@@ -131,7 +131,7 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 		entry := strings.TrimSpace(raw)
 		e, err := parseOne(entry)
 		if err != nil {
-			return nil, results.Invalid("redis_addrs", RedactURL(raw), "%v", err)
+			return nil, results.Invalid("redis_addrs", redactFields(raw), "%v", err)
 		}
 		if e.Password == "" { // redis://alice@host takes its password from the environment
 			if e.Username == "" {
@@ -212,6 +212,17 @@ func parseOne(entry string) (Endpoint, error) {
 		return Endpoint{}, fmt.Errorf("bad port %q", u.Port())
 	}
 	return Endpoint{Addr: addr, Username: o.Username, Password: o.Password, DB: o.DB, TLS: o.TLSConfig}, nil
+}
+
+// redactFields is s with the password of each of its space-separated
+// fields masked: an entry holding several URLs (a line break where a comma
+// was meant) shows none of their passwords.
+func redactFields(s string) string {
+	fields := strings.FieldsFunc(s, unicode.IsSpace)
+	for i, f := range fields {
+		fields[i] = RedactURL(f)
+	}
+	return strings.Join(fields, " ")
 }
 
 // RedactURL masks the password of a URL-like string that may not parse:
