@@ -24,7 +24,7 @@ func summary(t *testing.T) *results.Summary {
 		t.Fatal(err)
 	}
 	sum.Runs = []results.Run{{Name: "redlock/goredis/fanout/uncontended", Backend: "redlock", Client: "goredis", Mux: "fanout",
-		Workload: "uncontended", Masters: 3, Workers: 4, DurationS: 1, Counts: results.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}}
+		Workload: "uncontended", Masters: 3, Workers: 4, DurationS: 1, Throughput: results.Throughput{CyclesPerS: 10}, Counts: results.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}}
 	return sum
 }
 

@@ -134,7 +134,7 @@ func (e *FailedError) Error() string {
 // measured no progress (no grant, no completed cycle, a stall:
 // results.Run.Failures) and of those where more than half the attempts
 // failed (MostlyFailed, with cfg's node timeout), and returns them as a
-// *NoProgressError (first) or a *FailedError, unless failures were
+// *FailedError (first: the failures say why) or a *NoProgressError, unless failures were
 // expected: allowed, or cfg injects faults. The warnings are told either
 // way.
 //
@@ -150,10 +150,10 @@ func CheckFailures(log io.Writer, cfg Config, runs []results.Run, allow, stallsF
 	switch {
 	case allow || faulted:
 		return nil
+	case len(bad) > 0: // the failures say why nothing moved: their diagnosis first
+		return &FailedError{Runs: bad}
 	case len(stuck) > 0:
 		return &NoProgressError{Runs: stuck}
-	case len(bad) > 0:
-		return &FailedError{Runs: bad}
 	}
 	return nil
 }
