@@ -21,7 +21,7 @@ import (
 func Resolve(endpoints []string, a *Access, secure bool) error {
 	external := len(endpoints) > 0
 	if !external && *a != (Access{}) {
-		return &results.FieldError{Field: "etcd_access", Err: errors.New("are for an external cluster only (the local cluster gets its own TLS and auth when secure)")}
+		return &results.FieldError{Field: "etcd_access", Err: errors.New("are for an external cluster only (the local cluster gets its own auth, and its own TLS when secure)")}
 	}
 	if external && secure {
 		return &results.FieldError{Field: "etcd.secure", Err: errors.New("is for the local cluster only, not an external one")}
