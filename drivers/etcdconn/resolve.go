@@ -10,10 +10,11 @@ import (
 )
 
 // Resolve checks a against the cluster it is for and completes it.
-// endpoints are an external cluster's (none: the local one, which secure
-// asks to serve over TLS with auth on); they lose http(s):// in place and
+// endpoints are an external cluster's (none: the local one, which has
+// auth on and which secure asks to serve over TLS); they lose http(s):// in place and
 // https:// turns TLS on, as TLS files do; a user's password comes from
-// EnvPassword.
+// EnvPassword (and is registered with redact). An endpoint carrying
+// user:password@ is refused, masked.
 //
 // Errors are *results.FieldError named as the topology section that holds
 // the cluster serialises them (compose.Spec): "etcd_access",
