@@ -10,10 +10,11 @@ import (
 )
 
 // Resolve checks a against the cluster it is for and completes it.
-// endpoints are an external cluster's (none: the local one, which secure
-// asks to serve over TLS with auth on); they lose http(s):// in place and
+// endpoints are an external cluster's (none: the local one, which has
+// auth on and which secure asks to serve over TLS); they lose http(s):// in place and
 // https:// turns TLS on, as TLS files do; a user's password comes from
-// EnvPassword.
+// EnvPassword (and is registered with redact). An endpoint carrying
+// user:password@ is refused, masked.
 //
 // Errors are *results.FieldError named as the topology section that holds
 // the cluster serialises them (compose.Spec): "etcd_access",
@@ -21,7 +22,7 @@ import (
 func Resolve(endpoints []string, a *Access, secure bool) error {
 	external := len(endpoints) > 0
 	if !external && *a != (Access{}) {
-		return &results.FieldError{Field: "etcd_access", Err: errors.New("are for an external cluster only (the local cluster gets its own TLS and auth when secure)")}
+		return &results.FieldError{Field: "etcd_access", Err: errors.New("are for an external cluster only (the local cluster gets its own auth, and its own TLS when secure)")}
 	}
 	if external && secure {
 		return &results.FieldError{Field: "etcd.secure", Err: errors.New("is for the local cluster only, not an external one")}
