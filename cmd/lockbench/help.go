@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/lockbench/lockbench/results"
 	"io"
 	"strings"
 
@@ -20,7 +21,7 @@ func setHelp(root *cobra.Command) {
 		if text == "" {
 			text = c.Short
 		}
-		fmt.Fprintf(c.OutOrStdout(), "%s\n\n%s", wrapText(strings.TrimRight(text, " \n"), helpWidth), usage(c))
+		fmt.Fprintf(c.OutOrStdout(), "%s\n\n%s", results.Wrap(strings.TrimRight(text, " \n"), helpWidth), usage(c))
 	})
 	root.SetUsageFunc(func(c *cobra.Command) error {
 		_, err := io.WriteString(c.OutOrStderr(), usage(c))

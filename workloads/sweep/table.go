@@ -30,9 +30,10 @@ func Table(w *output.Writer, res Result, c Config, log io.Writer) {
 // measurements; or why no load held. A line says what was stepped.
 func WriteKnees(w io.Writer, sweeps []capacity.Sweep, c Config) {
 	c = c.withDefaults()
-	fmt.Fprintf(w, "knee: highest load with %s p99 < %v and errors within %g%% of attempts; a failing step, the step below it\n"+
-		"and each bisection step are judged on the median of %d measurements (their range in brackets)\n", c.Op, c.SLO, 100*c.maxErrorRate(), c.repeat())
-	fmt.Fprintln(w, ByText(c))
+	fmt.Fprintln(w, results.Wrap(fmt.Sprintf("knee: highest load with %s p99 < %v and errors within %g%% of attempts; a failing step, "+
+		"the step below it and each bisection step are judged on the median of %d measurements (their range in brackets)",
+		c.Op, c.SLO, 100*c.maxErrorRate(), c.repeat()), results.TableWidth))
+	fmt.Fprintln(w, results.Wrap(ByText(c), results.TableWidth))
 	t := results.NewTable(w, results.TableWidth)
 	t.Header("strategy", "knee", "capacity in", "cycles/s", c.Op+"\np99 µs")
 	var notes []string
@@ -65,7 +66,7 @@ func WriteKnees(w io.Writer, sweeps []capacity.Sweep, c Config) {
 	})
 	_ = t.Render()
 	for _, n := range notes {
-		fmt.Fprintln(w, n)
+		fmt.Fprintln(w, results.Wrap(n, results.TableWidth))
 	}
 }
 
@@ -76,12 +77,12 @@ const wideBracket = 1.3
 // ByText says what a sweep by c.By measures and what its knee means.
 func ByText(c Config) string {
 	if c.By == ByWorkers {
-		return "by workers: a closed loop, each worker starts its next cycle when the last ends; the knee is a concurrency\n" +
-			"and its cycles/s what that many workers achieved. Latency counts from each cycle's actual start, so a queue\n" +
+		return "by workers: a closed loop, each worker starts its next cycle when the last ends; the knee is a concurrency " +
+			"and its cycles/s what that many workers achieved. Latency counts from each cycle's actual start, so a queue " +
 			"never forms: the cycles/s is more than an open loop sustains at the same SLO (--by rate gives that)."
 	}
-	return fmt.Sprintf("by rate: an open loop, cycles started on a fixed schedule by %d workers whatever the latency; the knee is an\n"+
-		"offered rate (cycles/s) the cell sustains. Latency counts from each cycle's intended start, so queueing\n"+
+	return fmt.Sprintf("by rate: an open loop, cycles started on a fixed schedule by %d workers whatever the latency; the knee is an "+
+		"offered rate (cycles/s) the cell sustains. Latency counts from each cycle's intended start, so queueing "+
 		"shows: the rate a capacity plan can promise (--by workers gives the concurrency instead).", c.Base.Workload.Workers)
 }
 

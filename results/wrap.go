@@ -1,14 +1,14 @@
-package main
+package results
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// wrapText breaks every line of s wider than width at spaces. A line's
+// Wrap breaks every line of s wider than width at spaces. A line's
 // continuation is indented as far as its text: past a "  name   text"
 // column when the line has one, else as the line itself.
-func wrapText(s string, width int) string {
+func Wrap(s string, width int) string {
 	lines := strings.Split(s, "\n")
 	var out []string
 	for _, line := range lines {
