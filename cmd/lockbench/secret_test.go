@@ -89,9 +89,7 @@ func TestHostileSecretsRefused(t *testing.T) {
 	for i, c := range cases {
 		for _, spaced := range []bool{false, true} {
 			pw := hostilePassword(100+i, spaced)
-			w.mu.Lock()
-			w.want = append(w.want, fragments(pw)...)
-			w.mu.Unlock()
+			w.add(fragments(pw)...)
 			t.Run(fmt.Sprintf("%s/spaced=%t", c.name, spaced), func(t *testing.T) {
 				dir := t.TempDir()
 				args := append([]string{"run", "--duration", "300ms", "--json", filepath.Join(dir, "s.json"), "--out", filepath.Join(dir, "out")}, c.args(pw)...)
