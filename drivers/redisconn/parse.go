@@ -187,7 +187,7 @@ func parseOne(entry string) (Endpoint, error) {
 		return Endpoint{}, errors.New("empty entry")
 	}
 	if strings.ContainsFunc(entry, unicode.IsSpace) {
-		return Endpoint{}, errors.New("contains a space or a line break: separate masters with commas")
+		return Endpoint{}, errors.New("contains a space or a line break: separate masters with commas, and percent-escape a space in a password (%20)")
 	}
 	if !strings.Contains(entry, "://") {
 		host, port, err := net.SplitHostPort(entry)
