@@ -33,7 +33,8 @@ func WriteAnswers(w io.Writer, answers []Answer, b Budget) {
 			}
 			fmt.Fprintf(w, "  %-4s %-*s %9.0f  %s\n", rank, nameW, s.Cell, s.Rate.Median, span(s.Rate, "%.0f", ""))
 		}
-		fmt.Fprintf(w, "  answer: %s\n", AnswerLine(a))
+		// Two spaces after "answer:" make Wrap hang its continuation there.
+		fmt.Fprintln(w, results.Wrap("  answer:  "+AnswerLine(a), results.TableWidth))
 	}
 }
 
