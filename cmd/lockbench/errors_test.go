@@ -31,7 +31,7 @@ func startReplica(t *testing.T) (addr, password string) {
 }
 
 // A read-only replica given as a master is refused before anything is
-// measured (issue 15: Redlock needs independent masters): exit 2, one line
+// measured (Redlock needs independent masters): exit 2, one line
 // naming it and its ROLE, nothing written. (Runtime READONLY replies are
 // still explained per master: drivers/errlog_test.go.)
 func TestReadOnlyReplicaRefused(t *testing.T) {

@@ -39,7 +39,7 @@ type Tuning struct {
 // concurrent lockers' commands share writes: 0.48 writes per cycle at 64
 // workers against 0.84 at 100 µs (the pipeline strategy writes 0.41), and
 // auto's CPU per cycle went from 0.68 to 0.75 of the pipeline strategy's
-// (issue 14; 500 µs gave no more, 1 ms lost throughput to latency). rueidis
+// (500 µs gave no more, 1 ms lost throughput to latency). rueidis
 // delays a write only while more than one command waits on the pipe, so a
 // lone command is not delayed. go-redis's auto-pipeliner batches with its
 // defaults (one ordered batch in flight: commands arriving meanwhile form

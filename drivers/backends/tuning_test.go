@@ -8,7 +8,7 @@ import (
 )
 
 // TestRueidisOptions: the auto cells dial rueidis with DefaultTuning's
-// batching settings (250 µs flush delay, one pipe: issue 14), the other
+// batching settings (250 µs flush delay, one pipe), the other
 // cells and --client-defaults without them, and the pool is the workers.
 func TestRueidisOptions(t *testing.T) {
 	def := DefaultTuning()

@@ -29,7 +29,7 @@ type Answer struct {
 	Standings []Standing `json:"standings"`
 	// Rounds is the fewest complete rounds a cell of the workload has.
 	Rounds int `json:"rounds"`
-	// Tie: the leaders share the first rank (their intervals overlap, or
+	// Tie: the top cells share the first rank (their intervals overlap, or
 	// there are too few rounds to tell).
 	Tie bool `json:"tie"`
 	// Lead is the first cell's cycles/s over the second's, round by round

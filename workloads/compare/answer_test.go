@@ -86,8 +86,8 @@ func rounds(name string, cps ...float64) []results.Run {
 	return out
 }
 
-// TestAnswers: the answer line names the leader and its paired lead when
-// its interval stands alone, says indistinguishable when the leaders
+// TestAnswers: the answer line names the top cell and its paired lead when
+// its interval stands alone, says indistinguishable when the top cells
 // tie, and gives no answer below MinRounds.
 func TestAnswers(t *testing.T) {
 	// Rounds move together (the machine's state), b a steady 10 % behind a:

@@ -33,8 +33,9 @@ func WriteAnswers(w io.Writer, answers []Answer, b Budget) {
 			}
 			fmt.Fprintf(w, "  %-4s %-*s %9.0f  %s\n", rank, nameW, s.Cell, s.Rate.Median, span(s.Rate, "%.0f", ""))
 		}
-		// Two spaces after "answer:" make Wrap hang its continuation there.
-		fmt.Fprintln(w, results.Wrap("  answer:  "+AnswerLine(a), results.TableWidth))
+		// Two spaces after "answer:" make Wrap hang its continuation there;
+		// the first line keeps one.
+		fmt.Fprintln(w, strings.Replace(results.Wrap("  answer:  "+AnswerLine(a), results.TableWidth), "answer:  ", "answer: ", 1))
 	}
 }
 
@@ -70,8 +71,8 @@ func levelText(a Answer) string {
 // maxNamed is the most tied leaders an answer line names.
 const maxNamed = 3
 
-// AnswerLine is what a says: the leader and by how much it leads the
-// next cell (the paired ratio and its interval), or that the leaders are
+// AnswerLine is what a says: the top cell and by how much it leads the
+// next cell (the paired ratio and its interval), or that the top cells are
 // indistinguishable at this budget, or that the rounds were too few for
 // an answer.
 func AnswerLine(a Answer) string {
