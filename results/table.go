@@ -5,10 +5,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/pkg/twwidth"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 )
@@ -318,50 +316,6 @@ func writeRoundsNote(w io.Writer, runs []Run) error {
 	_, err := fmt.Fprintf(w, "medians of %s rounds: cycles/s, ratios; spread: the round farthest from the median;\n"+
 		"counts and shares: totals of the rounds; latencies: the median round's\n", n)
 	return err
-}
-
-// FlexWidth is the most columns column flex of a NewTable may take so the
-// table fits width: what the other columns' headers and cells need (one
-// space of padding each) leaves it, and at least 16. Setting it as the
-// column's ColMaxWidths makes only that column wrap; tablewriter would
-// otherwise narrow every column.
-func FlexWidth(header []any, rows [][]any, flex, width int) int {
-	used := 0
-	for i := range header {
-		if i == flex {
-			used++ // its padding
-			continue
-		}
-		used += columnWidth(header, rows, i) + 1
-	}
-	return max(width-used, 16)
-}
-
-// columnWidth is the width of column i's widest header line or cell.
-func columnWidth(header []any, rows [][]any, i int) int {
-	w := 0
-	for _, line := range strings.Split(fmt.Sprint(header[i]), "\n") {
-		w = max(w, twwidth.Width(line))
-	}
-	for _, r := range rows {
-		w = max(w, twwidth.Width(fmt.Sprint(r[i])))
-	}
-	return w
-}
-
-// breakAtSlash splits name into lines of at most width columns after a
-// "/", where it can.
-func breakAtSlash(name string, width int) string {
-	var lines []string
-	for twwidth.Width(name) > width {
-		cut := strings.LastIndex(name[:min(len(name), width)], "/")
-		if cut <= 0 {
-			break
-		}
-		lines = append(lines, name[:cut+1])
-		name = name[cut+1:]
-	}
-	return strings.Join(append(lines, name), "\n")
 }
 
 func latency(op string, p int) func(Run, TableOptions) string {
