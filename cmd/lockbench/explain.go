@@ -40,6 +40,12 @@ func errorsNote(cfg RunConfig, runs []results.Run, load float64, cpus int) strin
 		return "lockbench: the errors above are what --fault did to the servers, and their aftermath"
 	}
 	bound := "--node-timeout " + cfg.Driver.Redlock.NodeTimeout.String()
+	if timeouts == 0 && others == 0 && !stopped {
+		// The list counts every command of the whole run; the attempts of
+		// the window all succeeded or met a holder.
+		return "lockbench: the errors above are commands outside the measured attempts (releases, the warmup," +
+			" cycles cut at the window's end): no attempt in the window failed"
+	}
 	if others == 0 && !stopped {
 		line := fmt.Sprintf("lockbench: the errors above are %d timeouts: commands a server did not answer within %s", timeouts, bound)
 		switch {

@@ -36,6 +36,8 @@ func TestErrorsNote(t *testing.T) {
 		{"other errors", cfg, []results.Run{run(5, 7, listed)}, 30, []string{"5 are timeouts", "7 are not", "not expected"}, []string{"STOPPED"}},
 		{"a master stopped", cfg, []results.Run{run(9, 0, []results.MasterErrors{{Index: 2, StoppedS: &stopped}})}, 30,
 			[]string{"STOPPED ANSWERING", "crashed or was cut off"}, nil},
+		{"errors outside the attempts", cfg, []results.Run{run(0, 0, listed)}, 30,
+			[]string{"outside the measured attempts", "no attempt in the window failed"}, []string{"0 timeouts"}},
 		{"faults", faulted, []results.Run{run(9, 3, listed)}, 30, []string{"--fault"}, []string{"not expected"}},
 	} {
 		got := errorsNote(tc.cfg, tc.runs, tc.load, 2)
