@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/compare"
@@ -157,7 +158,14 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return errInterrupted
 	}
 	explainErrors(cc.Base.errOut(), cc.Base, sum.Runs)
-	return checkFailures(cc.Base.errOut(), cc.Base, sum.Runs, false) // stalls: flagged per cell, not failed
+	return compareFailures(cc.Base.errOut(), cc.Base, sum.Runs)
+}
+
+// compareFailures judges each cell on its rounds together (counts
+// totalled): one bad round among good ones is in the table, not a failed
+// compare. Stalls are flagged per cell, not failed.
+func compareFailures(w io.Writer, cfg RunConfig, runs []results.Run) error {
+	return checkFailures(w, cfg, results.MedianRuns(runs), false)
 }
 
 // profilePath is --cpuprofile as an output of the call, when given.
