@@ -32,14 +32,7 @@ func TestMeasureDropRelease(t *testing.T) {
 	w.Workload, w.Keys, w.Workers = "contended", 1, 4
 	w.Duration, w.Warmup, w.StallAfter, w.Tries = 5*time.Second, 200*time.Millisecond, 2*time.Second, 1<<20
 	cfg.Faults = []string{"drop-release:at=1s"}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	l, err := lab.Up(ctx, cfg.Topology, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := upLab(t, ctx, cfg)
 	for _, retry := range []bool{false, true} {
 		w.ReleaseRetry = retry
 		w.Prefix = map[bool]string{false: "once", true: "retried"}[retry]

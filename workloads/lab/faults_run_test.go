@@ -56,14 +56,7 @@ func TestMeasureFaults(t *testing.T) {
 	cfg.Driver.Redlock.NodeTimeout = 200 * time.Millisecond
 	cfg.Workload.Workers, cfg.Workload.Duration, cfg.Workload.Warmup = 4, 2*time.Second, 200*time.Millisecond
 	cfg.Faults = []string{"kill:masters=1:at=500ms:restart=immediate", "partition:masters=3:at=1200ms:for=400ms"}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	l, err := lab.Up(ctx, cfg.Topology, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := upLab(t, ctx, cfg)
 	var log bytes.Buffer
 	prog := &recorder{}
 	c, err := l.Measure(ctx, cfg, lab.Observers{Log: &log, Progress: prog})
@@ -133,18 +126,7 @@ func TestMeasurePeerErrorsByBackend(t *testing.T) {
 	cfg.Driver.Backend = "redsync"
 	cfg.Workload.Workers, cfg.Workload.Duration, cfg.Workload.Warmup = 2, 1500*time.Millisecond, 0
 	cfg.Faults = []string{"kill:masters=1,2:at=300ms:restart=never"}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	l, err := lab.Up(ctx, cfg.Topology, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	c, err := l.Measure(ctx, cfg, lab.Observers{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := measureCell(t, ctx, cfg, lab.Observers{})
 	if c.Run.Counts.Errors+c.Run.Counts.Timeouts == 0 {
 		t.Fatalf("no failed attempt while 2 of 3 masters were down: %+v; faults %+v", c.Run.Counts, c.Run.Faults)
 	}

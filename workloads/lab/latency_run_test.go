@@ -32,18 +32,7 @@ func TestMeasureLatencyFaultAndDistance(t *testing.T) {
 	cfg.Workload.Workers, cfg.Workload.Duration, cfg.Workload.Warmup = 4, 1500*time.Millisecond, 200*time.Millisecond
 	cfg.RTTPerMaster = []time.Duration{time.Millisecond, time.Millisecond, 2 * time.Millisecond}
 	cfg.Faults = []string{"latency:masters=2:ms=20:jitter=2:at=400ms:for=500ms", "partition:masters=3:at=400ms:for=300ms"}
-	if err := cfg.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	l, err := lab.Up(ctx, cfg.Topology, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	c, err := l.Measure(ctx, cfg, lab.Observers{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := measureCell(t, ctx, cfg, lab.Observers{})
 	r := c.Run
 	if want := "redlock/goredis/sequential/uncontended/rtt=1ms,1ms,2ms"; r.Name != want {
 		t.Errorf("name %q, want %q", r.Name, want)
