@@ -20,6 +20,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -51,6 +52,8 @@ func main() {
 		check(err)
 		defer os.RemoveAll(d)
 		*dir = d
+	} else if *from == "" {
+		check(os.MkdirAll(*dir, 0o755))
 	}
 	start := time.Now()
 	load0 := loadavg()
@@ -61,6 +64,10 @@ func main() {
 		rounds = record(*bin, *dir, *nRounds, *runArgs, *workers, *fault)
 	}
 	recorded := time.Since(start)
+	if len(rounds) == 0 {
+		fmt.Fprintln(os.Stderr, "gatecal: no complete round to decide from")
+		os.Exit(1)
+	}
 	load1 := loadavg()
 	pools := map[string][]*results.Summary{}
 	for _, r := range rounds {
@@ -234,7 +241,14 @@ func record(bin, dir string, n int, runArgs string, workers int, fault string) [
 			path := filepath.Join(dir, fmt.Sprintf("r%03d-%d-%s.json", r, k, v.name))
 			args := strings.Fields(runArgs + " " + v.extra)
 			cmd := exec.Command(bin, append(append([]string{"run", "-q"}, args...), "--json", path)...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
 			if err := cmd.Run(); err != nil {
+				var exit *exec.ExitError
+				if errors.As(err, &exit) && exit.ExitCode() == 2 { // bad input: every round would fail alike
+					fmt.Fprintf(os.Stderr, "gatecal: %s run refused its flags: %s", v.name, stderr.String())
+					os.Exit(2)
+				}
 				fmt.Fprintf(os.Stderr, "gatecal: round %d %s: %v (round skipped)\n", r, v.name, err)
 				continue
 			}
