@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/compose/slow"
 )
 
 // procCPU is the process's CPU time so far (user + system, every thread),
@@ -38,7 +41,7 @@ func BenchmarkLineCPU(b *testing.B) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		b.Skip("no /proc")
 	}
-	for _, c := range []struct{ conns, depth int }{{40, 1}, {8, 1}, {5, 16}} {
+	for _, c := range []struct{ conns, depth int }{{40, 1}, {8, 1}, {1, 1}, {5, 16}} {
 		b.Run(fmt.Sprintf("conns=%d/depth=%d", c.conns, c.depth), func(b *testing.B) {
 			benchLine(b, c.conns, c.depth)
 		})
@@ -48,7 +51,7 @@ func BenchmarkLineCPU(b *testing.B) {
 func benchLine(b *testing.B, conns, depth int) {
 	const msgSize = 48
 	target := echo(b)
-	p, err := Start([]Pair{{Listen: "127.0.0.1:0", Target: target, Distance: Distance{RTT: time.Millisecond}}}, Options{Log: os.Stderr, Procs: benchProcs()})
+	p, err := Start([]Pair{{Listen: "127.0.0.1:0", Target: target, Distance: Distance{RTT: time.Millisecond}}}, Options{Log: os.Stderr})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,12 +61,69 @@ func benchLine(b *testing.B, conns, depth int) {
 		cs[i] = dial(b, p.Addrs()[0])
 	}
 	exchange(b, cs, depth, msgSize, conns*depth) // connections set up, caches warm
-	cpu0 := procCPU(b, p.Pid())
+	cpu0, self0 := procCPU(b, p.Pid()), procCPU(b, os.Getpid())
 	b.ResetTimer()
 	exchange(b, cs, depth, msgSize, b.N)
 	b.StopTimer()
-	cpu := procCPU(b, p.Pid()) - cpu0
+	cpu, self := procCPU(b, p.Pid())-cpu0, procCPU(b, os.Getpid())-self0
 	b.ReportMetric(float64(cpu.Microseconds())/float64(2*b.N), "line-cpu-µs/msg")
+	b.ReportMetric(float64(self.Microseconds())/float64(2*b.N), "ends-cpu-µs/msg")
+}
+
+// TestLineCostsLessThanItsEnds: the line, in its own process, spends
+// less CPU per message it relays than the client and the echo server at
+// its two ends spend together to send, receive and answer it (both
+// measured over the same exchanges): a relay reads and writes each
+// message once, as each end does, and must not add more around it than
+// the ends' own runtime does. A line that woke goroutines and timers per
+// chunk cost 1.3–1.8 × its ends.
+func TestLineCostsLessThanItsEnds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures CPU over 20 000 exchanges")
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	slow.CPU(t)
+	const conns, n = 40, 20000
+	p, err := Start([]Pair{{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: time.Millisecond}}}, Options{Log: os.Stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	cs := make([]io.ReadWriter, conns)
+	for i := range cs {
+		cs[i] = dial(t, p.Addrs()[0])
+	}
+	exchange(t, cs, 1, 48, 10*conns)
+	line0, ends0 := procCPU(t, p.Pid()), procCPU(t, os.Getpid())
+	exchange(t, cs, 1, 48, n)
+	line, ends := procCPU(t, p.Pid())-line0, procCPU(t, os.Getpid())-ends0
+	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / (2 * n) }
+	t.Logf("CPU per message relayed one way: line %.1f µs, its ends %.1f µs", per(line), per(ends))
+	if line > ends {
+		t.Errorf("the line spent %.1f µs of CPU per message, more than its ends together (%.1f µs)", per(line), per(ends))
+	}
+}
+
+// TestLineAllocsPerChunk: relaying costs no allocation per chunk (the
+// line, its echo target and the client all run in this process here, so
+// whatever any of them allocates per exchange counts).
+func TestLineAllocsPerChunk(t *testing.T) {
+	const conns, n = 8, 4000
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: 200 * time.Microsecond}})
+	cs := make([]io.ReadWriter, conns)
+	for i := range cs {
+		cs[i] = dial(t, l.Addrs()[0])
+	}
+	exchange(t, cs, 1, 48, 10*conns) // buffers made, connections set up
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	exchange(t, cs, 1, 48, n)
+	runtime.ReadMemStats(&after)
+	if a := after.Mallocs - before.Mallocs; a > n/20 {
+		t.Errorf("%d allocations for %d exchanges (%d chunks relayed): the relay allocates per chunk", a, n, 2*n)
+	}
 }
 
 // exchange sends n messages spread over cs, keeping depth in flight on
@@ -103,5 +163,3 @@ func exchange(b testing.TB, cs []io.ReadWriter, depth, size, n int) {
 	}
 	wg.Wait()
 }
-
-func benchProcs() int { n, _ := strconv.Atoi(os.Getenv("LINE_PROCS")); return n }
