@@ -48,26 +48,50 @@ func BenchmarkLineCPU(b *testing.B) {
 	}
 }
 
-func benchLine(b *testing.B, conns, depth int) {
-	const msgSize = 48
-	target := echo(b)
-	p, err := Start([]Pair{{Listen: "127.0.0.1:0", Target: target, Distance: Distance{RTT: time.Millisecond}}}, Options{Log: os.Stderr})
+// msgSize is a message's size in the CPU measurements: about a Redlock
+// command's.
+const msgSize = 48
+
+// cpuLoad is a line in a child process at 1 ms in front of an echo server
+// in this process, with conns connections to it, warmed up by a few
+// exchanges of depth messages each.
+type cpuLoad struct {
+	p     *Process
+	conns []io.ReadWriter
+	depth int
+}
+
+func newCPULoad(tb testing.TB, conns, depth int) *cpuLoad {
+	tb.Helper()
+	p, err := Start([]Pair{{Listen: "127.0.0.1:0", Target: echo(tb), Distance: Distance{RTT: time.Millisecond}}}, Options{Log: os.Stderr})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	defer p.Close()
-	cs := make([]io.ReadWriter, conns)
-	for i := range cs {
-		cs[i] = dial(b, p.Addrs()[0])
+	tb.Cleanup(func() { _ = p.Close() })
+	l := &cpuLoad{p: p, conns: make([]io.ReadWriter, conns), depth: depth}
+	for i := range l.conns {
+		l.conns[i] = dial(tb, p.Addrs()[0])
 	}
-	exchange(b, cs, depth, msgSize, conns*depth) // connections set up, caches warm
-	cpu0, self0 := procCPU(b, p.Pid()), procCPU(b, os.Getpid())
+	exchange(tb, l.conns, depth, msgSize, 10*conns*depth) // connections set up, caches warm
+	return l
+}
+
+// run makes n exchanges and returns the CPU per message relayed one way
+// (two per exchange) of the line and of this process (the client and the
+// echo server: the line's two ends), in µs.
+func (l *cpuLoad) run(tb testing.TB, n int) (line, ends float64) {
+	line0, ends0 := procCPU(tb, l.p.Pid()), procCPU(tb, os.Getpid())
+	exchange(tb, l.conns, l.depth, msgSize, n)
+	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(2*n) }
+	return per(procCPU(tb, l.p.Pid()) - line0), per(procCPU(tb, os.Getpid()) - ends0)
+}
+
+func benchLine(b *testing.B, conns, depth int) {
+	l := newCPULoad(b, conns, depth)
 	b.ResetTimer()
-	exchange(b, cs, depth, msgSize, b.N)
-	b.StopTimer()
-	cpu, self := procCPU(b, p.Pid())-cpu0, procCPU(b, os.Getpid())-self0
-	b.ReportMetric(float64(cpu.Microseconds())/float64(2*b.N), "line-cpu-µs/msg")
-	b.ReportMetric(float64(self.Microseconds())/float64(2*b.N), "ends-cpu-µs/msg")
+	line, ends := l.run(b, b.N)
+	b.ReportMetric(line, "line-cpu-µs/msg")
+	b.ReportMetric(ends, "ends-cpu-µs/msg")
 }
 
 // TestLineCostsLessThanItsEnds: the line, in its own process, spends
@@ -85,24 +109,10 @@ func TestLineCostsLessThanItsEnds(t *testing.T) {
 		t.Skip("no /proc")
 	}
 	slow.CPU(t)
-	const conns, n = 40, 20000
-	p, err := Start([]Pair{{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: time.Millisecond}}}, Options{Log: os.Stderr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	cs := make([]io.ReadWriter, conns)
-	for i := range cs {
-		cs[i] = dial(t, p.Addrs()[0])
-	}
-	exchange(t, cs, 1, 48, 10*conns)
-	line0, ends0 := procCPU(t, p.Pid()), procCPU(t, os.Getpid())
-	exchange(t, cs, 1, 48, n)
-	line, ends := procCPU(t, p.Pid())-line0, procCPU(t, os.Getpid())-ends0
-	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / (2 * n) }
-	t.Logf("CPU per message relayed one way: line %.1f µs, its ends %.1f µs", per(line), per(ends))
+	line, ends := newCPULoad(t, 40, 1).run(t, 20000)
+	t.Logf("CPU per message relayed one way: line %.1f µs, its ends %.1f µs", line, ends)
 	if line > ends {
-		t.Errorf("the line spent %.1f µs of CPU per message, more than its ends together (%.1f µs)", per(line), per(ends))
+		t.Errorf("the line spent %.1f µs of CPU per message, more than its ends together (%.1f µs)", line, ends)
 	}
 }
 
@@ -116,10 +126,10 @@ func TestLineAllocsPerChunk(t *testing.T) {
 	for i := range cs {
 		cs[i] = dial(t, l.Addrs()[0])
 	}
-	exchange(t, cs, 1, 48, 10*conns) // buffers made, connections set up
+	exchange(t, cs, 1, msgSize, 10*conns) // buffers made, connections set up
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	exchange(t, cs, 1, 48, n)
+	exchange(t, cs, 1, msgSize, n)
 	runtime.ReadMemStats(&after)
 	if a := after.Mallocs - before.Mallocs; a > n/20 {
 		t.Errorf("%d allocations for %d exchanges (%d chunks relayed): the relay allocates per chunk", a, n, 2*n)
