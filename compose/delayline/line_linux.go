@@ -206,5 +206,6 @@ func (l *Line) ctl(op, fd int, events uint32, slot int32, kind uint32) error {
 	return unix.EpollCtl(l.ep, op, fd, &ev)
 }
 
-// now is the monotonic clock the timerfd runs on, in nanoseconds.
-func (l *Line) now() int64 { return l.mono0 + int64(time.Since(l.base)) }
+// now is the loop's clock: monotonic nanoseconds since the line was
+// made (never 0: 0 is "no time" to arm).
+func (l *Line) now() int64 { return 1 + int64(time.Since(l.base)) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -285,5 +286,41 @@ func TestLineBackPressure(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("target did not get the stream within 30s")
+	}
+}
+
+// TestLineConnectionsApart: connections relayed at once, with jitter,
+// each get exactly their own bytes back, in order.
+func TestLineConnectionsApart(t *testing.T) {
+	const conns, msgs = 20, 200
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: time.Millisecond, Jitter: time.Millisecond}})
+	errs := make(chan error, conns)
+	for i := range conns {
+		c := dial(t, l.Addrs()[0])
+		go func() {
+			var sent []byte
+			for m := range msgs {
+				msg := bytes.Repeat([]byte{byte(i), byte(m)}, 1+(i*m)%700)
+				sent = append(sent, msg...)
+				if _, err := c.Write(msg); err != nil {
+					errs <- err
+					return
+				}
+				if m%4 == 3 { // a few in flight, then read up to here
+					got := make([]byte, len(sent))
+					if _, err := io.ReadFull(c, got); err != nil || !bytes.Equal(got, sent) {
+						errs <- fmt.Errorf("connection %d, message %d: bytes differ (%v)", i, m, err)
+						return
+					}
+					sent = sent[:0]
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range conns {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }

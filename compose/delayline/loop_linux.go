@@ -32,14 +32,11 @@ type loop struct {
 	dials  int     // connections still dialling their target
 	paused int     // listeners out of descriptors
 	events []unix.EpollEvent
-	base   time.Time // with mono0: l.now
-	mono0  int64
+	base   time.Time // times are monotonic nanoseconds since base (l.now)
 }
 
 func (lp *loop) init() {
-	var ts unix.Timespec
-	_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts) // read before base: now never runs ahead of the timerfd's clock
-	lp.mono0, lp.base = ts.Nano(), time.Now()
+	lp.base = time.Now()
 	lp.events = make([]unix.EpollEvent, 256)
 }
 
@@ -214,7 +211,11 @@ func (l *Line) deliver(now int64) {
 }
 
 // arm sets the timerfd to the earliest due chunk (a timerfd set again
-// is no longer readable, so an expiry needs no read).
+// is no longer readable, so an expiry needs no read). It is set for the
+// time left from now, not for an absolute time: the loop's clock and the
+// timerfd's run at the same rate, but their origins could only be
+// matched approximately, and a loop clock behind the timerfd's would
+// deliver late.
 func (l *Line) arm() {
 	var want int64
 	if len(l.heap) > 0 {
@@ -223,8 +224,11 @@ func (l *Line) arm() {
 	if want == l.armed {
 		return
 	}
-	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(want)}
-	if unix.TimerfdSettime(l.timer, unix.TFD_TIMER_ABSTIME, &spec, nil) == nil {
+	var spec unix.ItimerSpec // zero: disarmed
+	if want != 0 {
+		spec.Value = unix.NsecToTimespec(max(want-l.now(), 1))
+	}
+	if unix.TimerfdSettime(l.timer, 0, &spec, nil) == nil {
 		l.armed = want
 	}
 }
