@@ -12,8 +12,8 @@
 // client's CPU, syscalls and allocations stay the client's alone and the
 // relay's own CPU can be read apart (Process.Pid, /proc/<pid>/stat).
 //
-// It imports only the standard library; it must not import compose,
-// drivers, workloads, results or cmd.
+// It imports only the standard library and golang.org/x/sys; it must
+// not import compose, drivers, workloads, results or cmd.
 package delayline
 
 import (

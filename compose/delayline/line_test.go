@@ -3,14 +3,17 @@ package delayline
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"testing"
 	"time"
 )
 
 // echo is a TCP echo server on a free loopback port.
-func echo(t *testing.T) string {
+func echo(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -43,7 +46,7 @@ func serve(t *testing.T, pairs ...Pair) *Line {
 	return l
 }
 
-func dial(t *testing.T, addr string) net.Conn {
+func dial(t testing.TB, addr string) net.Conn {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -146,5 +149,178 @@ func TestLineSet(t *testing.T) {
 	}
 	if err := l.Set(1, Leg{}, Leg{}); err == nil {
 		t.Error("Set of a path that does not exist: no error")
+	}
+}
+
+// TestLineSetKeepsFlight: a chunk in flight keeps the delay it arrived
+// with, and one that arrives after a lowered delay does not overtake it.
+func TestLineSetKeepsFlight(t *testing.T) {
+	const slow = 100 * time.Millisecond
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: 2 * slow}})
+	c := dial(t, l.Addrs()[0])
+	start := time.Now()
+	if _, err := c.Write([]byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond) // the first byte is in flight
+	if err := l.Set(0, Leg{}, Leg{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write([]byte{2}); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 2)
+	if _, err := io.ReadFull(c, got); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < slow {
+		t.Errorf("both bytes back after %v: the one in flight lost its %v delay", d, slow)
+	}
+	if got[0] != 1 || got[1] != 2 {
+		t.Errorf("got %v: the later byte overtook the one in flight", got)
+	}
+}
+
+// TestLineHalfClose: a client that ends its side gets every reply before
+// its end of stream: the end travels behind the data, in each direction.
+func TestLineHalfClose(t *testing.T) {
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: 20 * time.Millisecond}})
+	c := dial(t, l.Addrs()[0]).(*net.TCPConn)
+	want := []byte("request, then end of stream")
+	if _, err := c.Write(want); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got, err := io.ReadAll(c)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("read %q, %v; want %q then end of stream", got, err, want)
+	}
+}
+
+// TestLineTargetDown: a client of a path whose target refuses sees its
+// connection end.
+func TestLineTargetDown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := ln.Addr().String()
+	_ = ln.Close()
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: down})
+	c := dial(t, l.Addrs()[0])
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := c.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("read %d bytes, %v: want the connection closed", n, err)
+	}
+}
+
+// TestLineCloseInFlight: Close with chunks in flight returns at once and
+// ends the connections; nothing in flight is delivered after it.
+func TestLineCloseInFlight(t *testing.T) {
+	l, err := Listen([]Pair{{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: 2 * time.Second}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { l.Serve(context.Background()); close(done) }()
+	c := dial(t, l.Addrs()[0])
+	if _, err := c.Write(make([]byte, 100<<10)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond) // read by the line, due in a second
+	start := time.Now()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Close took %v with data in flight", d)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := c.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("read %d bytes, %v after Close: want the connection closed", n, err)
+	}
+	if _, err := net.Dial("tcp", l.Addrs()[0]); err == nil {
+		t.Error("the listener still accepts after Close")
+	}
+}
+
+// TestLineBackPressure: a target that stops reading makes the line stop
+// reading (it holds at most maxFlight per direction), and once the target
+// reads again every byte arrives, in order.
+func TestLineBackPressure(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	want := make([]byte, 10*maxFlight) // beyond what the sockets' buffers hold besides
+	for i := range want {
+		want[i] = byte(i % 251)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		s, err := ln.Accept()
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer s.Close()
+		time.Sleep(300 * time.Millisecond) // not reading: the line and the kernel buffers fill
+		b, _ := io.ReadAll(s)
+		got <- b
+	}()
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: ln.Addr().String(), Distance: Distance{RTT: 2 * time.Millisecond}})
+	c := dial(t, l.Addrs()[0]).(*net.TCPConn)
+	if _, err := c.Write(want); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.CloseWrite()
+	select {
+	case b := <-got:
+		if !bytes.Equal(b, want) {
+			t.Errorf("target read %d bytes of %d, or out of order", len(b), len(want))
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("target did not get the stream within 30s")
+	}
+}
+
+// TestLineConnectionsApart: connections relayed at once, with jitter,
+// each get exactly their own bytes back, in order.
+func TestLineConnectionsApart(t *testing.T) {
+	const conns, msgs = 20, 200
+	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: echo(t), Distance: Distance{RTT: time.Millisecond, Jitter: time.Millisecond}})
+	errs := make(chan error, conns)
+	for i := range conns {
+		c := dial(t, l.Addrs()[0])
+		go func() {
+			var sent []byte
+			for m := range msgs {
+				msg := bytes.Repeat([]byte{byte(i), byte(m)}, 1+(i*m)%700)
+				sent = append(sent, msg...)
+				if _, err := c.Write(msg); err != nil {
+					errs <- err
+					return
+				}
+				if m%4 == 3 { // a few in flight, then read up to here
+					got := make([]byte, len(sent))
+					if _, err := io.ReadFull(c, got); err != nil || !bytes.Equal(got, sent) {
+						errs <- fmt.Errorf("connection %d, message %d: bytes differ (%v)", i, m, err)
+						return
+					}
+					sent = sent[:0]
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range conns {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }

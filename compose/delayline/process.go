@@ -2,6 +2,7 @@ package delayline
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -35,10 +36,9 @@ type Options struct {
 	Bin string
 	// Log receives the child's standard error; default discarded.
 	Log io.Writer
-	// Procs is the line's GOMAXPROCS; default the Go runtime's (every
-	// core). With one, a relay costs a little less CPU alone, but under
-	// load the cell ran slower with longer tails: a descheduled thread
-	// stalls every path.
+	// Procs is the line's GOMAXPROCS; default 2: the relay is one event
+	// loop that keeps one processor through its waits (see Line), the
+	// other runs the control reader.
 	Procs int
 }
 
@@ -63,9 +63,7 @@ func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), EnvVar+"=1")
-	if opt.Procs > 0 {
-		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(opt.Procs))
-	}
+	cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(cmp.Or(opt.Procs, 2)))
 	cmd.Stderr = opt.Log
 	cmd.SysProcAttr = sysProcAttr()
 	stdin, err := cmd.StdinPipe()

@@ -1,3 +1,5 @@
+//go:build !linux
+
 package delayline
 
 import (
@@ -16,8 +18,8 @@ const (
 
 var bufs = sync.Pool{New: func() any { b := make([]byte, chunkSize); return &b }}
 
-// chunk is what one read got, and when it is due at the other end.
-type chunk struct {
+// piece is what one read got, and when it is due at the other end.
+type piece struct {
 	buf *[]byte
 	n   int
 	due time.Time
@@ -30,7 +32,7 @@ type chunk struct {
 // ends, dst's write side is closed after the last chunk; when dst fails,
 // both ends are closed and what was queued is discarded with them.
 func pipe(src, dst net.Conn, d *delay) {
-	q := make(chan chunk, queueLen)
+	q := make(chan piece, queueLen)
 	go func() {
 		defer close(q)
 		var last time.Time
@@ -43,7 +45,7 @@ func pipe(src, dst net.Conn, d *delay) {
 					due = last
 				}
 				last = due
-				q <- chunk{buf: b, n: n, due: due}
+				q <- piece{buf: b, n: n, due: due}
 			} else {
 				bufs.Put(b)
 			}
@@ -52,10 +54,13 @@ func pipe(src, dst net.Conn, d *delay) {
 			}
 		}
 	}()
-	sl := newSleeper()
-	defer sl.close()
+	sl := time.NewTimer(time.Hour)
+	defer sl.Stop()
 	for c := range q {
-		sl.until(c.due)
+		if wait := time.Until(c.due); wait > 0 {
+			sl.Reset(wait)
+			<-sl.C
+		}
 		_, err := dst.Write((*c.buf)[:c.n])
 		bufs.Put(c.buf)
 		if err != nil {

@@ -1,5 +1,0 @@
-//go:build !linux
-
-package delayline
-
-func newSleeper() sleeper { return newTimerSleeper() }
