@@ -229,7 +229,18 @@ func mergeResults(res []generators.Result, n int) (*results.Summary, map[string]
 	if err != nil {
 		return nil, nil, rep, err
 	}
+	serverCPUOfTheRun(&sum.Runs[0], res[0].Info.Cycles)
 	return sum, logs, rep, nil
+}
+
+// serverCPUOfTheRun makes the merged run's server CPU per cycle the
+// run's: the merged cost is the first generator's, whose masters' CPU over
+// the common window is every generator's load but was divided by its own
+// cycles only.
+func serverCPUOfTheRun(run *results.Run, firstCycles int64) {
+	if c := run.Cost; c != nil && c.ServerCPUUSPerCycle > 0 && run.Counts.Cycles > 0 {
+		c.ServerCPUUSPerCycle *= float64(firstCycles) / float64(run.Counts.Cycles)
+	}
 }
 
 // skewBound is the two largest offset error bounds together, and the

@@ -58,6 +58,11 @@ func randomShare(rnd *rand.Rand, startMs int64, n int, all map[string]*hdrhistog
 // result is s as generator i publishes it: its output directory's files
 // (summary.json and .hlog files, written as --out writes them).
 func (s propShare) result(t *testing.T, i int, started time.Time) generators.Result {
+	return s.resultWith(t, i, started, nil)
+}
+
+// resultWith is result, its run costing cost.
+func (s propShare) resultWith(t *testing.T, i int, started time.Time, cost *results.Cost) generators.Result {
 	t.Helper()
 	cfg := lab.DefaultConfig()
 	sum, err := results.NewSummary(started, cfg)
@@ -66,7 +71,7 @@ func (s propShare) result(t *testing.T, i int, started time.Time) generators.Res
 	}
 	cycles, attempts := s.counts[results.OpCycle.String()], s.counts[results.OpAcquire.String()]
 	run := results.Run{Name: cfg.Name(), Workers: 2, DurationS: float64(len(s.logs[results.OpCycle.String()])),
-		Counts: results.Counts{Attempts: attempts, Acquired: attempts, Cycles: cycles}}
+		Counts: results.Counts{Attempts: attempts, Acquired: attempts, Cycles: cycles}, Cost: cost}
 	sum.Runs = []results.Run{run}
 	dir := filepath.Join(t.TempDir(), "out")
 	if err := (output.Writer{Out: dir, NoTable: true}).Write(sum, map[string]output.Logs{results.LogName(run): output.MergedLogs(s.logs)}); err != nil {
@@ -146,6 +151,34 @@ func TestMergeResultsProperty(t *testing.T) {
 		if aligned && math.Abs(r.Throughput.CyclesPerS-rate) > 1e-9*max(rate, 1) {
 			t.Errorf("%s, aligned windows: merged %v cycles/s, the generators' rates add up to %v", name, r.Throughput.CyclesPerS, rate)
 		}
+	}
+}
+
+// TestMergedServerCPUPerCycleOfTheRun: the masters' CPU over the common
+// window is every generator's load, so per cycle it is divided by the
+// run's cycles, not generator 0's alone.
+func TestMergedServerCPUPerCycleOfTheRun(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	all := map[string]*hdrhistogram.Histogram{results.OpCycle.String(): results.NewHistogram(), results.OpAcquire.String(): results.NewHistogram()}
+	var res []generators.Result
+	var cycles, first int64
+	for i := range 3 {
+		s := randomShare(rnd, t0.UnixMilli(), 3, all)
+		c := s.counts[results.OpCycle.String()]
+		if i == 0 {
+			first = c
+		}
+		cycles += c
+		// Generator 0 measured the masters' CPU: 600 ms over the window.
+		res = append(res, s.resultWith(t, i, t0.Add(time.Duration(i)), &results.Cost{ServerCPUUSPerCycle: 600e3 / float64(max(c, 1))}))
+	}
+	sum, _, _, err := mergeResults(res, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sum.Runs[0].Cost.ServerCPUUSPerCycle, 600e3/float64(cycles); first == 0 || math.Abs(got-want) > 1e-9*want {
+		t.Errorf("merged server CPU %v µs per cycle, want %v (600 ms over the run's %d cycles)", got, want, cycles)
 	}
 }
 
