@@ -65,7 +65,7 @@ func runCompareGenerators(ctx context.Context, stdout io.Writer, cc compareConfi
 	defer stopMetrics()
 	runCtx, cancel := m.Context(ctx)
 	defer cancel()
-	obs := compare.Observers{Log: cc.Base.log(), Metrics: cc.Base.metrics, Measure: cellMeasurer(g)}
+	obs := compare.Observers{Log: cc.Base.log(), Metrics: cc.Base.metrics, Measure: cellMeasurer(g, m)}
 	if !cc.Base.Quiet {
 		obs.Progress = output.NewProgress(cc.Base.errOut(), len(p.Cells)*p.Config.Repeat, cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
 	}
@@ -130,8 +130,10 @@ func compareShare(ctx context.Context, m *generators.Member, stdout io.Writer, c
 // they join under a prefix of the cell and round's own (so each has its
 // own start barrier, live view and results), measure it together, and
 // generator 0 merges it. Generator 0 returns the merged cell, the others
-// their own share once generator 0 has judged it.
-func cellMeasurer(g generators.Config) func(context.Context, *lab.Lab, lab.Config, lab.Observers, compare.At) (lab.Cell, error) {
+// their own share once generator 0 has judged it. top is the compare's
+// own membership: when it is aborted, the cell in progress is left out (no
+// merge of it will come), not kept as one generator's share.
+func cellMeasurer(g generators.Config, top *generators.Member) func(context.Context, *lab.Lab, lab.Config, lab.Observers, compare.At) (lab.Cell, error) {
 	return func(ctx context.Context, l *lab.Lab, c lab.Config, obs lab.Observers, at compare.At) (cell lab.Cell, err error) {
 		sub := g
 		sub.Prefix = fmt.Sprintf("%s.c%dr%d", g.Prefix, at.Cell, at.Round)
@@ -150,7 +152,10 @@ func cellMeasurer(g generators.Config) func(context.Context, *lab.Lab, lab.Confi
 		}
 		defer sh.close()
 		if ctx.Err() != nil {
-			interrupted(m) // the compare keeps the cell, marked interrupted
+			if a := top.AbortErr(); a != nil {
+				return lab.Cell{}, abortError(a)
+			}
+			interrupted(m) // Ctrl-C: the compare keeps the cell, marked interrupted
 			return sh.cell, nil
 		}
 		sum, err := results.NewSummary(time.Now(), c)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/compare"
 )
@@ -138,5 +139,55 @@ func TestCompareGeneratorsBadInput(t *testing.T) {
 				t.Errorf("%s was written", out)
 			}
 		})
+	}
+}
+
+// TestCompareGeneratorKilled: a generator killed outright during a
+// compare's second cell stops the others (exit 6, naming it), and
+// generator 0's compare holds merged cells only: the first, whole, and the
+// second merged from the survivors or left out, never one generator's
+// share passed off as the cell.
+func TestCompareGeneratorKilled(t *testing.T) {
+	t.Parallel()
+	cpuBound(t)
+	lab := startGenLab(t, 3)
+	lab.command = "compare"
+	out := t.TempDir()
+	procs := startGenerators(t, lab, 3, out, "--clients", "goredis", "--muxes", "sequential,fanout",
+		"--workloads", "contended", "--keys", "4", "--workers", "2", "--warmup", "300ms", "--duration", "8s")
+	procs[0].waitStderr(t, "cell 2 of 2")
+	// Into the second cell's window: a merged line after it began.
+	before := strings.Count(procs[0].stderr.String(), "3/3 reporting")
+	deadline := time.Now().Add(slow.D(time.Minute))
+	for strings.Count(procs[0].stderr.String(), "3/3 reporting") == before && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := procs[2].cmd.Process.Kill(); err != nil {
+		t.Fatalf("killing generator 2: %v:\n%s", err, procs[2].stderr)
+	}
+	waitGenerators(t, procs, time.Minute)
+	for _, p := range procs[:2] {
+		if p.code != exitLost || !strings.Contains(p.stderr.String(), "generator 2 stopped reporting") {
+			t.Errorf("generator %d: exit %d, want %d naming generator 2:\n%s", p.index, p.code, exitLost, p.stderr)
+		}
+	}
+	sum, err := results.ReadSummary(filepath.Join(out, "gen-0", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Runs) == 0 {
+		t.Fatal("generator 0 wrote no cell: the first was measured whole")
+	}
+	for i, r := range sum.Runs {
+		if _, ok := r.Extra["generators"]; !ok {
+			t.Fatalf("run %d (%s) is not merged: one generator's share written as the cell", i, r.Name)
+		}
+		rep := reportOf(t, r)
+		switch {
+		case len(rep.Each) == 3 && len(rep.Missing) == 0:
+		case len(rep.Each) == 2 && len(rep.Missing) == 1 && rep.Missing[0] == 2:
+		default:
+			t.Errorf("%s: merged %d generators, missing %v; want all 3, or the 2 that lived with generator 2 named", r.Name, len(rep.Each), rep.Missing)
+		}
 	}
 }
