@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/flagtag"
+	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -30,6 +31,8 @@ type compareConfig struct {
 func newCompareCmd() *cobra.Command {
 	def := compare.DefaultConfig()
 	cc := compareConfig{Config: def, Base: newRunConfig(def.Base)}
+	gen := generators.DefaultConfig()
+	var genFlags *flagtag.Set
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Measure a matrix of clients × strategies × workloads on the same servers",
@@ -46,10 +49,17 @@ func newCompareCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkCompareGenerators(&gen, cc, plan, genFlags); err != nil {
+				return err
+			}
+			if gen.On() {
+				return runCompareGenerators(cmd.Context(), cmd.OutOrStdout(), cc, plan, gen)
+			}
 			return runCompare(cmd.Context(), cmd.OutOrStdout(), cc, plan)
 		},
 	}
 	cc.flags = cc.bind(cmd.Flags())
+	genFlags = flagtag.New(cmd.Flags()).Bind(&gen)
 	for _, single := range []string{"client", "mux", "workload", "client-defaults"} {
 		_ = cmd.Flags().MarkHidden(single) // compare takes the lists and --defaults-rows instead
 	}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -15,10 +13,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/crossref"
 	"github.com/lockbench/lockbench/results/gate"
-	"github.com/lockbench/lockbench/results/output"
-	"github.com/lockbench/lockbench/workloads"
 	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -65,33 +60,16 @@ func mastersTime(e redisconn.Endpoint) (generators.TimeSource, func()) {
 // runGenerator is `lockbench run --generators N`: this process measures
 // its share of one run; generator 0 also merges and judges the whole.
 func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) (err error) {
-	plan, err := json.Marshal(struct {
+	m, err := joinGenerators(ctx, g, struct {
 		Run        RunConfig         `json:"run"`
 		Generators generators.Config `json:"generators"`
 	}{cfg, g})
 	if err != nil {
 		return err
 	}
-	m, err := generators.Join(ctx, g, plan)
-	if err != nil {
-		if ctx.Err() != nil {
-			return errInterruptedEarly
-		}
-		return usageError{err}
-	}
 	defer m.Close()
-	if cfg.Workload.Workload == "uncontended" {
-		// Each worker's keys are its own: the generator's index keeps the
-		// same worker of two generators off one key sequence.
-		cfg.Workload.Prefix += "g" + strconv.Itoa(m.Index())
-	}
-	defer func() {
-		// Tell the others at once why this generator ends, rather than
-		// leaving them to find it gone.
-		if err != nil && ctx.Err() == nil && m.AbortErr() == nil && !m.Finished() {
-			m.Abort(&generators.AbortError{Kind: generators.Failed, Generator: m.Index(), Reason: fmt.Sprintf("generator %d failed: %v", m.Index(), err)})
-		}
-	}()
+	defer abortOnFailure(ctx, m, &err)
+	shareKeys(&cfg.Config, m)
 	runCtx, cancel := m.Context(ctx)
 	defer cancel()
 	l, sum, closeLab, err := openLab(runCtx, &cfg, cfg)
@@ -99,55 +77,72 @@ func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) (err 
 		return abortedOr(m, err)
 	}
 	defer closeLab()
-	ref, closeRef := mastersTime(l.Topo.Masters[0])
-	defer closeRef()
-
-	grants := crossref.NewLog(cfg.Workload.Workers)
-	var start generators.Start
-	pub := m.NewPublisher(runCtx)
-	obs := lab.Observers{Log: cfg.log(), Metrics: cfg.metrics,
-		Progress: &liveProgress{pub: pub},
-		Barrier: func(ctx context.Context) (time.Time, error) {
-			var err error
-			start, err = m.Barrier(ctx, ref)
-			return start.Local, err
-		},
-		Referee: func(r workloads.Referee) workloads.Referee { return generators.LogGrants(r, grants) },
-	}
+	obs := lab.Observers{Log: cfg.log(), Metrics: cfg.metrics}
 	if !cfg.Quiet {
-		obs.Progress.(*liveProgress).inner = progressLine(cfg)
+		obs.Progress = progressLine(cfg)
 	}
-	if m.Index() == 0 {
-		ts, _ := gate.ParseThresholds(g.Thresholds) // checked
-		go m.Watch(runCtx, cfg.Config.Name(), ts, cfg.log())
-	}
-	cell, err := l.Measure(runCtx, cfg.Config, obs)
-	pub.Stop()
+	sh, err := measureShare(runCtx, m, l, cfg.Config, obs, g.Thresholds)
 	if err != nil {
 		return abortedOr(m, err)
 	}
-	sum.Runs = []results.Run{cell.Run}
+	defer sh.close()
+	sum.Runs = []results.Run{sh.cell.Run}
 	sum.Interrupted = runCtx.Err() != nil
 	if ctx.Err() != nil {
 		// Ctrl-C, or the pod being deleted: the others stop too, and this
 		// generator keeps what it measured.
-		m.Abort(&generators.AbortError{Kind: generators.Failed, Generator: m.Index(), Reason: fmt.Sprintf("generator %d was interrupted", m.Index())})
-		if err := writeShare(cfg, sum, cell); err != nil {
+		interrupted(m)
+		if err := writeShare(cfg, sum, sh.cell); err != nil {
 			return err
 		}
 		return errInterrupted
 	}
-	res, err := generatorResult(ctx, m, ref, start, sum, cell, grants)
-	if err != nil {
-		return err
-	}
-	if err := m.PublishResult(ctx, res); err != nil {
+	if err := sh.publish(ctx, sum); err != nil {
 		return err
 	}
 	if m.Index() != 0 {
-		return awaitVerdict(ctx, m, cfg, sum, cell)
+		return awaitVerdict(ctx, m, cfg, sum, sh.cell)
 	}
 	return mergeGenerators(ctx, m, cfg, g)
+}
+
+// joinGenerators joins the run under g's prefix with plan (JSON-encoded)
+// as this generator's config: a refusal is bad input.
+func joinGenerators(ctx context.Context, g generators.Config, plan any) (*generators.Member, error) {
+	b, err := json.Marshal(plan)
+	if err != nil {
+		return nil, err
+	}
+	m, err := generators.Join(ctx, g, b)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, errInterruptedEarly
+		}
+		return nil, usageError{err}
+	}
+	return m, nil
+}
+
+// abortOnFailure tells the others at once why this generator ends, rather
+// than leaving them to find it gone.
+func abortOnFailure(ctx context.Context, m *generators.Member, err *error) {
+	if *err != nil && ctx.Err() == nil && m.AbortErr() == nil && !m.Finished() {
+		m.Abort(&generators.AbortError{Kind: generators.Failed, Generator: m.Index(), Reason: fmt.Sprintf("generator %d failed: %v", m.Index(), *err)})
+	}
+}
+
+// interrupted ends the run for every generator: this one was interrupted.
+func interrupted(m *generators.Member) {
+	m.Abort(&generators.AbortError{Kind: generators.Failed, Generator: m.Index(), Reason: fmt.Sprintf("generator %d was interrupted", m.Index())})
+}
+
+// shareKeys: in the uncontended workload each worker's keys are its own,
+// so the generator's index keeps the same worker of two generators off one
+// key sequence.
+func shareKeys(c *lab.Config, m *generators.Member) {
+	if c.Workload.Workload == "uncontended" {
+		c.Workload.Prefix += "g" + strconv.Itoa(m.Index())
+	}
 }
 
 // abortedOr is the run's abort, if it was aborted, else err.
@@ -169,72 +164,19 @@ func abortError(a *generators.AbortError) error {
 	return exitError{code, a.Error()}
 }
 
-// generatorResult is this generator's share: its own output directory,
-// its grants on the masters' clock and its account of the window.
-func generatorResult(ctx context.Context, m *generators.Member, ref generators.TimeSource, start generators.Start,
-	sum *results.Summary, cell lab.Cell, grants *crossref.Log) (generators.Result, error) {
-	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	end, err := generators.MeasureOffset(endCtx, ref)
-	if err != nil {
-		end = start.Offset // the masters went away: the start's offset stands
-	}
-	host, _ := os.Hostname()
-	total := cell.Registry.Total()
-	info := generators.Info{Generator: m.Index(), Host: host, Pid: os.Getpid(),
-		OffsetUS: float64(start.Offset.NS) / 1e3, OffsetErrorUS: float64(start.Offset.ErrorNS) / 1e3,
-		EndOffsetUS: float64(end.NS) / 1e3, EndErrorUS: float64(end.ErrorNS) / 1e3,
-		WindowStart: start.Offset.Masters(total.Start).UTC(), WindowEnd: end.Masters(total.End).UTC(),
-		StartLateUS: float64(start.Late.Nanoseconds()) / 1e3, Cycles: cell.Run.Counts.Cycles, CyclesPerS: cell.Run.Throughput.CyclesPerS, Interrupted: cell.Run.Interrupted}
-	mapping := crossref.Mapping{WallAtZero: total.Start.UnixNano() - grants.From(),
-		At0: start.Offset.At.UnixNano(), Offset0: start.Offset.NS, Error0NS: start.Offset.ErrorNS,
-		At1: end.At.UnixNano(), Offset1: end.NS, Error1NS: end.ErrorNS}
-	var buf bytes.Buffer
-	if err := crossref.OnMasters(m.Index(), grants.Grants(), mapping).Encode(&buf); err != nil {
-		return generators.Result{}, err
-	}
-	files, err := outputFiles(sum, cell)
-	if err != nil {
-		return generators.Result{}, err
-	}
-	return generators.Result{Generator: m.Index(), Info: info, Files: files, Grants: buf.Bytes()}, nil
-}
-
-// outputFiles are what --out would hold for this generator alone.
-func outputFiles(sum *results.Summary, cell lab.Cell) (map[string][]byte, error) {
-	dir, err := os.MkdirTemp("", "lockbench-generator-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	out := filepath.Join(dir, "out")
-	if err := (output.Writer{Out: out, NoTable: true}).Write(sum, lab.Logs([]lab.Cell{cell})); err != nil {
-		return nil, err
-	}
-	entries, err := os.ReadDir(out)
-	if err != nil {
-		return nil, err
-	}
-	files := map[string][]byte{}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(out, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		files[e.Name()] = b
-	}
-	return files, nil
-}
-
 // awaitVerdict: a generator other than 0 writes its own share where it was
 // told to (--out, --json) and ends with generator 0's verdict.
 func awaitVerdict(ctx context.Context, m *generators.Member, cfg RunConfig, sum *results.Summary, cell lab.Cell) error {
 	if err := writeShare(cfg, sum, cell); err != nil {
 		return err
 	}
+	return verdictErr(ctx, m)
+}
+
+// verdictErr waits for generator 0's verdict and is it as an error (nil:
+// the run passed), or the abort, the interruption or generator 0's loss
+// that ended the wait.
+func verdictErr(ctx context.Context, m *generators.Member) error {
 	v, ok := m.AwaitVerdict(ctx, 2*time.Minute)
 	switch {
 	case ok && v.Code == exitOK:
@@ -247,6 +189,19 @@ func awaitVerdict(ctx context.Context, m *generators.Member, cfg RunConfig, sum 
 		return errInterrupted
 	}
 	return exitError{exitLost, "generators: generator 0 gave no verdict (lost)"}
+}
+
+// verdictOf is err as the verdict every generator exits with.
+func verdictOf(err error) generators.Verdict {
+	if err == nil {
+		return generators.Verdict{}
+	}
+	code := exitFailure
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
+	}
+	return generators.Verdict{Code: code, Message: err.Error()}
 }
 
 // writeShare writes this generator's own measurement where it was told

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -49,46 +49,18 @@ type GeneratorsReport struct {
 // judge the grants across generators and the thresholds, write it, and
 // tell everyone the verdict.
 func mergeGenerators(ctx context.Context, m *generators.Member, cfg RunConfig, g generators.Config) error {
-	res, missing, err := m.Collect(ctx, time.Minute)
+	mg, err := mergeShares(ctx, m, g)
 	if err != nil {
-		return abortedOr(m, err)
-	}
-	sum, logs, rep, err := mergeResults(res, g.Generators)
-	if err != nil {
-		v := generators.Verdict{Code: exitFailure, Message: err.Error()}
-		_ = m.PublishVerdict(context.WithoutCancel(ctx), v)
 		return err
 	}
-	rep.Missing, rep.Aborted, rep.Thresholds = missing, m.AbortErr(), g.Thresholds
-	run := &sum.Runs[0]
-	if run.Extra == nil {
-		run.Extra = map[string]any{}
-	}
-	run.Extra["generators"] = rep
-	run.Counts.Violations += rep.CrossReferee.Violations
-	sum.Interrupted = sum.Interrupted || rep.Aborted != nil || len(missing) > 0
-	verdict := judgeMerged(*run, rep, g)
-	l := make(map[string]output.Logs, len(logs))
-	for name, rl := range logs {
-		l[name] = output.MergedLogs(rl)
-	}
-	werr := flagError(cfg.Writer(cfg.out()).Write(sum, l))
+	werr := flagError(cfg.Writer(cfg.out()).Write(mg.sum, mg.logs()))
 	if werr == nil && cfg.Out != "" {
-		werr = flagError(writeGrantLogs(cfg.Out, res))
+		werr = flagError(writeGrantLogs(cfg.Out, mg.res))
 	}
-	if log := cfg.log(); log != nil {
-		fmt.Fprintf(log, "generators: %d of %d merged, windows started within %.0f µs of each other on the masters' clock (bound %.0f µs; wake-ups %.1f ms apart); across generators %d violations, %d undecidable of %d grants (error bound ≤ %.0f µs)\n",
-			len(res), g.Generators, rep.WindowSkewUS, rep.WindowSkewBoundUS, rep.StartSpreadUS/1e3, rep.CrossReferee.Violations, rep.CrossReferee.Undecidable, rep.CrossReferee.Grants, rep.CrossReferee.MaxErrorUS)
-	}
+	logMerged(cfg.log(), mg.rep, len(mg.res))
+	verdict := mg.verdict
 	if verdict.Code == exitOK && werr == nil {
-		if err := checkFailures(cfg.errOut(), cfg, sum.Runs, true); err != nil {
-			code := exitFailure
-			var ec exitCoder
-			if errors.As(err, &ec) {
-				code = ec.ExitCode()
-			}
-			verdict = generators.Verdict{Code: code, Message: err.Error()}
-		}
+		verdict = failuresVerdict(cfg, mg.sum.Runs)
 	}
 	_ = m.PublishVerdict(context.WithoutCancel(ctx), verdict)
 	if werr != nil {
@@ -98,6 +70,63 @@ func mergeGenerators(ctx context.Context, m *generators.Member, cfg RunConfig, g
 		return exitError{verdict.Code, verdict.Message}
 	}
 	return nil
+}
+
+// merged is one run merged from its generators' results.
+type merged struct {
+	sum     *results.Summary
+	runLogs map[string]results.RunLogs
+	rep     GeneratorsReport
+	res     []generators.Result
+	verdict generators.Verdict // the abort's, a lost generator's or the thresholds'
+}
+
+func (mg merged) logs() map[string]output.Logs {
+	l := make(map[string]output.Logs, len(mg.runLogs))
+	for name, rl := range mg.runLogs {
+		l[name] = output.MergedLogs(rl)
+	}
+	return l
+}
+
+// mergeShares collects every generator's result (or notes it lost) and
+// merges them into one run as lockbench merge would, the grants across
+// generators judged and their violations counted in. A failure to merge is
+// published as the verdict.
+func mergeShares(ctx context.Context, m *generators.Member, g generators.Config) (merged, error) {
+	res, missing, err := m.Collect(ctx, time.Minute)
+	if err != nil {
+		return merged{}, abortedOr(m, err)
+	}
+	sum, logs, rep, err := mergeResults(res, g.Generators)
+	if err != nil {
+		v := generators.Verdict{Code: exitFailure, Message: err.Error()}
+		_ = m.PublishVerdict(context.WithoutCancel(ctx), v)
+		return merged{}, err
+	}
+	rep.Missing, rep.Aborted, rep.Thresholds = missing, m.AbortErr(), g.Thresholds
+	run := &sum.Runs[0]
+	if run.Extra == nil {
+		run.Extra = map[string]any{}
+	}
+	run.Extra["generators"] = rep
+	run.Counts.Violations += rep.CrossReferee.Violations
+	sum.Interrupted = sum.Interrupted || rep.Aborted != nil || len(missing) > 0
+	return merged{sum: sum, runLogs: logs, rep: rep, res: res, verdict: judgeMerged(*run, rep, g)}, nil
+}
+
+// logMerged is the merged run's line on log (nil: quiet).
+func logMerged(log io.Writer, rep GeneratorsReport, n int) {
+	if log == nil {
+		return
+	}
+	fmt.Fprintf(log, "generators: %d of %d merged, windows started within %.0f µs of each other on the masters' clock (bound %.0f µs; wake-ups %.1f ms apart); across generators %d violations, %d undecidable of %d grants (error bound ≤ %.0f µs)\n",
+		n, rep.Generators, rep.WindowSkewUS, rep.WindowSkewBoundUS, rep.StartSpreadUS/1e3, rep.CrossReferee.Violations, rep.CrossReferee.Undecidable, rep.CrossReferee.Grants, rep.CrossReferee.MaxErrorUS)
+}
+
+// failuresVerdict is the verdict of run's own failure checks on runs.
+func failuresVerdict(cfg RunConfig, runs []results.Run) generators.Verdict {
+	return verdictOf(checkFailures(cfg.errOut(), cfg, runs, true))
 }
 
 // GrantLogName is the file in --out holding generator i's grants on the
@@ -200,7 +229,18 @@ func mergeResults(res []generators.Result, n int) (*results.Summary, map[string]
 	if err != nil {
 		return nil, nil, rep, err
 	}
+	serverCPUOfTheRun(&sum.Runs[0], res[0].Info.Cycles)
 	return sum, logs, rep, nil
+}
+
+// serverCPUOfTheRun makes the merged run's server CPU per cycle the
+// run's: the merged cost is the first generator's, whose masters' CPU over
+// the common window is every generator's load but was divided by its own
+// cycles only.
+func serverCPUOfTheRun(run *results.Run, firstCycles int64) {
+	if c := run.Cost; c != nil && c.ServerCPUUSPerCycle > 0 && run.Counts.Cycles > 0 {
+		c.ServerCPUUSPerCycle *= float64(firstCycles) / float64(run.Counts.Cycles)
+	}
 }
 
 // skewBound is the two largest offset error bounds together, and the

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,6 +25,7 @@ type genLab struct {
 	coord     string // --coord
 	coordUser string // --coord-user, its password in coordPass
 	coordPass string
+	command   string // the subcommand the generators run ("": run)
 }
 
 func startGenLab(t *testing.T, masters int) genLab {
@@ -60,23 +58,6 @@ type generatorProc struct {
 	ended  time.Time
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // startGenerators starts n generators with args (plus --generators and the
 // lab's servers) under a fresh coordination prefix; generator i writes
 // into out/gen-i.
@@ -100,6 +81,9 @@ func generatorArgs(n int, coord, prefix, redis, out string) []string {
 func startGenerator(t *testing.T, lab genLab, prefix string, n, i int, out string, args ...string) *generatorProc {
 	t.Helper()
 	a := append(generatorArgs(n, lab.coord, prefix, lab.redis, filepath.Join(out, "gen-"+strconv.Itoa(i))), args...)
+	if lab.command != "" {
+		a[0] = lab.command
+	}
 	if lab.coordUser != "" {
 		a = append(a, "--coord-user", lab.coordUser)
 	}
@@ -140,15 +124,7 @@ func mergedReport(t *testing.T, out string) (*results.Summary, GeneratorsReport)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := json.Marshal(s.Runs[0].Extra["generators"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep GeneratorsReport
-	if err := json.Unmarshal(raw, &rep); err != nil {
-		t.Fatal(err)
-	}
-	return s, rep
+	return s, reportOf(t, s.Runs[0])
 }
 
 // TestGeneratorsOneRun: four generators started as an Indexed Job starts

@@ -103,8 +103,9 @@ func withCellLabels(more ...string) []string {
 
 // Exporter is a prometheus.Collector holding every cell's running totals.
 type Exporter struct {
-	mu    sync.Mutex
-	cells []*Cell // in start order; a cell's series stay after it ends
+	mu     sync.Mutex
+	cells  []*Cell       // in start order; a cell's series stay after it ends
+	merged []*MergedCell // several generators' cells merged
 }
 
 // New makes an empty exporter; register it with a prometheus.Registerer.
@@ -221,7 +222,8 @@ func (c *Cell) Done() {
 // Describe implements prometheus.Collector.
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCycles, descAttempts, descReleases, descGaveUp,
-		descViolations, descDuration, descWorkers, descMasters, descDropped, descMasterErrs} {
+		descViolations, descDuration, descWorkers, descMasters, descDropped, descMasterErrs,
+		descMergedCycles, descMergedAttempts, descMergedDuration, descMergedReporting} {
 		ch <- d
 	}
 }
@@ -231,6 +233,9 @@ func (e *Exporter) Collect(ch chan<- prometheus.Metric) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, c := range e.cells {
+		c.collect(ch)
+	}
+	for _, c := range e.merged {
 		c.collect(ch)
 	}
 }

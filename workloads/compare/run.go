@@ -21,7 +21,15 @@ type Observers struct {
 	Progress lab.Progress
 	// Metrics exports each cell's counters on the tick.
 	Metrics *prom.Exporter
+	// Measure, when set, measures each cell in place of the lab's own
+	// Measure: several processes measuring the cell together return it
+	// merged. at is the cell's place in the plan and its round.
+	Measure func(ctx context.Context, l *lab.Lab, c lab.Config, obs lab.Observers, at At) (lab.Cell, error)
 }
+
+// At is one measurement of a compare: cell Cell of the plan in round Round
+// (from 0).
+type At struct{ Cell, Round int }
 
 // Result is a compare's outcome, complete or cut short.
 type Result struct {
@@ -124,6 +132,9 @@ func (p *Plan) runGroup(ctx context.Context, g group, obs Observers, res *Result
 			}
 			m, err := p.measure(ctx, l, g.start+k, round, obs)
 			if err != nil {
+				if m.Run.Name != "" { // measured, then judged a failure: kept
+					res.Cells = append(res.Cells, m)
+				}
 				return err
 			}
 			res.Cells = append(res.Cells, m)
@@ -144,9 +155,18 @@ func (p *Plan) measure(ctx context.Context, l *lab.Lab, i, round int, obs Observ
 	if p.Config.Repeat > 1 {
 		c.Workload.Prefix += fmt.Sprintf("r%d", round+1)
 	}
-	m, err := l.Measure(ctx, c, lab.Observers{Log: obs.Log, Progress: obs.Progress, Metrics: obs.Metrics})
+	measure := func(ctx context.Context, l *lab.Lab, c lab.Config, o lab.Observers, _ At) (lab.Cell, error) {
+		return l.Measure(ctx, c, o)
+	}
+	if obs.Measure != nil {
+		measure = obs.Measure
+	}
+	m, err := measure(ctx, l, c, lab.Observers{Log: obs.Log, Progress: obs.Progress, Metrics: obs.Metrics}, At{Cell: i, Round: round})
 	if err != nil {
-		return m, fmt.Errorf("%s: %w", c.Name(), err)
+		err = fmt.Errorf("%s: %w", c.Name(), err)
+	}
+	if m.Run.Name == "" {
+		return m, err
 	}
 	if len(p.Config.Masters) > 1 {
 		m.Run.Name = fmt.Sprintf("%s/%dm", m.Run.Name, cell.Masters)
@@ -157,7 +177,7 @@ func (p *Plan) measure(ctx context.Context, l *lab.Lab, i, round int, obs Observ
 	if p.Config.Repeat > 1 {
 		m.Run.Repeat = round + 1
 	}
-	return m, nil
+	return m, err
 }
 
 // Summary is the result as a summary whose config is config (nil: the

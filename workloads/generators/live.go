@@ -181,10 +181,11 @@ func Breach(r results.Run, ts []gate.Threshold) string {
 }
 
 // Watch is generator 0's live view: once a second it merges the
-// generators' snapshots, writes a line on log (nil: quiet) and aborts the
-// run when the merged figures break an upper-bound threshold. It returns
-// when ctx ends.
-func (m *Member) Watch(ctx context.Context, name string, ts []gate.Threshold, log io.Writer) {
+// generators' snapshots, writes a line on log (nil: quiet), hands the
+// merge to show (nil: none; the metrics exporter) and aborts the run when
+// the merged figures break an upper-bound threshold. It returns when ctx
+// ends.
+func (m *Member) Watch(ctx context.Context, name string, ts []gate.Threshold, log io.Writer, show func(Merged)) {
 	live := liveThresholds(ts)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -199,6 +200,9 @@ func (m *Member) Watch(ctx context.Context, name string, ts []gate.Threshold, lo
 			continue
 		}
 		mg.Run.Name = name
+		if show != nil {
+			show(mg)
+		}
 		if log != nil {
 			fmt.Fprintln(log, LiveLine(mg, m.cfg.Generators))
 		}

@@ -196,3 +196,6 @@ func (m *Member) AwaitVerdict(ctx context.Context, timeout time.Duration) (Verdi
 
 // Index is this generator's index.
 func (m *Member) Index() int { return m.cfg.Index }
+
+// Generators is how many generators make the run.
+func (m *Member) Generators() int { return m.cfg.Generators }

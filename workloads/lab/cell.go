@@ -19,6 +19,9 @@ type Cell struct {
 	Run      results.Run
 	Registry *results.Registry    // the histograms
 	Hlog     *results.IntervalLog // one interval per second per op, for interval logs
+	// Merged are the interval logs of a cell several processes measured
+	// together, merged (results.Merge), in place of Hlog and Registry.
+	Merged results.RunLogs
 }
 
 // Progress is told where a cell is: as it begins, once a second, and at

@@ -11,7 +11,10 @@ import (
 func Logs(cells []Cell) map[string]output.Logs {
 	logs := make(map[string]output.Logs, len(cells))
 	for _, c := range cells {
-		if c.Hlog != nil {
+		switch {
+		case c.Merged != nil:
+			logs[results.LogName(c.Run)] = output.MergedLogs(c.Merged)
+		case c.Hlog != nil:
 			logs[results.LogName(c.Run)] = c.Hlog
 		}
 	}

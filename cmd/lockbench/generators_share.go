@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/crossref"
+	"github.com/lockbench/lockbench/results/gate"
+	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/results/prom"
+	"github.com/lockbench/lockbench/workloads"
+	"github.com/lockbench/lockbench/workloads/generators"
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+// share is one cell as this generator measured it, with what generator 0
+// needs to merge it.
+type share struct {
+	m      *generators.Member
+	cell   lab.Cell
+	ref    generators.TimeSource
+	start  generators.Start
+	grants *crossref.Log
+	close  func()
+}
+
+// measureShare measures c on l as this generator's share of the run: from
+// the common start, every grant logged for the referee across generators,
+// the totals published once a second; generator 0 also shows the merged
+// figures and judges the live thresholds on them.
+func measureShare(ctx context.Context, m *generators.Member, l *lab.Lab, c lab.Config, obs lab.Observers, thresholds []string) (*share, error) {
+	ref, closeRef := mastersTime(l.Topo.Masters[0])
+	sh := &share{m: m, ref: ref, grants: crossref.NewLog(c.Workload.Workers), close: closeRef}
+	pub := m.NewPublisher(ctx)
+	obs.Progress = &liveProgress{pub: pub, inner: obs.Progress}
+	obs.Barrier = func(ctx context.Context) (time.Time, error) {
+		var err error
+		sh.start, err = m.Barrier(ctx, ref)
+		return sh.start.Local, err
+	}
+	obs.Referee = func(r workloads.Referee) workloads.Referee { return generators.LogGrants(r, sh.grants) }
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	if m.Index() == 0 {
+		ts, _ := gate.ParseThresholds(thresholds) // checked
+		go m.Watch(watchCtx, c.Name(), ts, obs.Log, mergedMetrics(obs.Metrics, l, c, m.Generators()))
+	}
+	cell, err := l.Measure(ctx, c, obs)
+	pub.Stop()
+	if err != nil {
+		closeRef()
+		return nil, err
+	}
+	sh.cell = cell
+	return sh, nil
+}
+
+// publish hands this generator's result (sum holding its cell) to
+// generator 0.
+func (sh *share) publish(ctx context.Context, sum *results.Summary) error {
+	res, err := generatorResult(ctx, sh.m, sh.ref, sh.start, sum, sh.cell, sh.grants)
+	if err != nil {
+		return err
+	}
+	return sh.m.PublishResult(ctx, res)
+}
+
+// generatorResult is this generator's share: its own output directory,
+// its grants on the masters' clock and its account of the window.
+func generatorResult(ctx context.Context, m *generators.Member, ref generators.TimeSource, start generators.Start,
+	sum *results.Summary, cell lab.Cell, grants *crossref.Log) (generators.Result, error) {
+	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	end, err := generators.MeasureOffset(endCtx, ref)
+	if err != nil {
+		end = start.Offset // the masters went away: the start's offset stands
+	}
+	host, _ := os.Hostname()
+	total := cell.Registry.Total()
+	info := generators.Info{Generator: m.Index(), Host: host, Pid: os.Getpid(),
+		OffsetUS: float64(start.Offset.NS) / 1e3, OffsetErrorUS: float64(start.Offset.ErrorNS) / 1e3,
+		EndOffsetUS: float64(end.NS) / 1e3, EndErrorUS: float64(end.ErrorNS) / 1e3,
+		WindowStart: start.Offset.Masters(total.Start).UTC(), WindowEnd: end.Masters(total.End).UTC(),
+		StartLateUS: float64(start.Late.Nanoseconds()) / 1e3, Cycles: cell.Run.Counts.Cycles, CyclesPerS: cell.Run.Throughput.CyclesPerS, Interrupted: cell.Run.Interrupted}
+	mapping := crossref.Mapping{WallAtZero: total.Start.UnixNano() - grants.From(),
+		At0: start.Offset.At.UnixNano(), Offset0: start.Offset.NS, Error0NS: start.Offset.ErrorNS,
+		At1: end.At.UnixNano(), Offset1: end.NS, Error1NS: end.ErrorNS}
+	var buf bytes.Buffer
+	if err := crossref.OnMasters(m.Index(), grants.Grants(), mapping).Encode(&buf); err != nil {
+		return generators.Result{}, err
+	}
+	files, err := outputFiles(sum, cell)
+	if err != nil {
+		return generators.Result{}, err
+	}
+	return generators.Result{Generator: m.Index(), Info: info, Files: files, Grants: buf.Bytes()}, nil
+}
+
+// outputFiles are what --out would hold for this generator alone.
+func outputFiles(sum *results.Summary, cell lab.Cell) (map[string][]byte, error) {
+	dir, err := os.MkdirTemp("", "lockbench-generator-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "out")
+	if err := (output.Writer{Out: out, NoTable: true}).Write(sum, lab.Logs([]lab.Cell{cell})); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(out, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		files[e.Name()] = b
+	}
+	return files, nil
+}
+
+// mergedMetrics shows generator 0's merged view of cell c on the metrics
+// exporter (--metrics-addr), beside this generator's own series; nil when
+// there is none.
+func mergedMetrics(e *prom.Exporter, l *lab.Lab, c lab.Config, n int) func(generators.Merged) {
+	if e == nil {
+		return nil
+	}
+	mc := e.Merged(prom.Labels{Backend: c.Driver.Backend, Client: c.Driver.Client, Mux: c.Driver.Mux,
+		Workload: c.Workload.Workload, Masters: l.Masters(c.Driver)}, n)
+	return func(mg generators.Merged) {
+		mc.Set(prom.Merged{Reporting: mg.Reporting, Cycles: mg.Run.Counts.Cycles, Attempts: mg.Run.Counts.Attempts, LatencyUS: mg.Run.LatencyUS})
+	}
+}
