@@ -139,6 +139,7 @@ func mergedMetrics(e *prom.Exporter, l *lab.Lab, c lab.Config, n int) func(gener
 	mc := e.Merged(prom.Labels{Backend: c.Driver.Backend, Client: c.Driver.Client, Mux: c.Driver.Mux,
 		Workload: c.Workload.Workload, Masters: l.Masters(c.Driver)}, n)
 	return func(mg generators.Merged) {
-		mc.Set(prom.Merged{Reporting: mg.Reporting, Cycles: mg.Run.Counts.Cycles, Attempts: mg.Run.Counts.Attempts, LatencyUS: mg.Run.LatencyUS})
+		mc.Set(prom.Merged{Reporting: mg.Reporting, Cycles: mg.Run.Counts.Cycles, Attempts: mg.Run.Counts.Attempts,
+			CyclesPerS: mg.Run.Throughput.CyclesPerS, LatencyUS: mg.Run.LatencyUS})
 	}
 }

@@ -223,7 +223,7 @@ func (c *Cell) Done() {
 func (e *Exporter) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descCycles, descAttempts, descReleases, descGaveUp,
 		descViolations, descDuration, descWorkers, descMasters, descDropped, descMasterErrs,
-		descMergedCycles, descMergedAttempts, descMergedDuration, descMergedReporting} {
+		descMergedCycles, descMergedRate, descMergedAttempts, descMergedDuration, descMergedReporting} {
 		ch <- d
 	}
 }

@@ -15,6 +15,7 @@ import (
 // over generators never counts them twice.
 const (
 	MetricMergedCycles    = "lockbench_merged_cycles_total"
+	MetricMergedRate      = "lockbench_merged_cycles_per_second"
 	MetricMergedAttempts  = "lockbench_merged_attempts_total"
 	MetricMergedDuration  = "lockbench_merged_op_duration_seconds"
 	MetricMergedReporting = "lockbench_merged_generators_reporting"
@@ -29,6 +30,8 @@ var mergedLabels = append(withCellLabels("scope"), "generators")
 var (
 	descMergedCycles = prometheus.NewDesc(MetricMergedCycles,
 		"Lock cycles completed in the measured window by every generator of the run together, as of each one's latest published second.", mergedLabels, nil)
+	descMergedRate = prometheus.NewDesc(MetricMergedRate,
+		"Cycles per second of the run: the sum of each generator's cycles over its own elapsed measured window (what the merged progress line shows).", mergedLabels, nil)
 	descMergedAttempts = prometheus.NewDesc(MetricMergedAttempts,
 		"Lock attempts in the measured window by every generator of the run together.", mergedLabels, nil)
 	descMergedDuration = prometheus.NewDesc(MetricMergedDuration,
@@ -43,6 +46,7 @@ var (
 type Merged struct {
 	Reporting        int
 	Cycles, Attempts int64
+	CyclesPerS       float64
 	LatencyUS        map[string]results.Percentiles
 }
 
@@ -87,6 +91,7 @@ func (c *MergedCell) Set(m Merged) {
 
 func (c *MergedCell) collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descMergedCycles, prometheus.CounterValue, float64(c.last.Cycles), c.labels...)
+	ch <- prometheus.MustNewConstMetric(descMergedRate, prometheus.GaugeValue, c.last.CyclesPerS, c.labels...)
 	ch <- prometheus.MustNewConstMetric(descMergedAttempts, prometheus.CounterValue, float64(c.last.Attempts), c.labels...)
 	ch <- prometheus.MustNewConstMetric(descMergedReporting, prometheus.GaugeValue, float64(c.last.Reporting), c.labels...)
 	for _, op := range results.Ops() {
