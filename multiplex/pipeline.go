@@ -188,10 +188,11 @@ func stoppedTimer() *time.Timer {
 }
 
 // DefaultMaxInFlight is the Pipeline's batches in flight per master when
-// Options.MaxInFlight is 0. One keeps the batches large (at RTT 0 two or
-// four in flight cost 1.4–1.8× the writes and 1.2–1.4× the client CPU per
-// cycle) and keeps every master seeing contenders in the same order
-// (batches in flight at once reach a master in their own order, and split
-// votes rose from none to 2–100 % of contended attempts at 1 ms). More in
-// flight pays off only for far masters, uncontended keys and spare CPU.
+// Options.MaxInFlight is 0. One keeps the batches large (at RTT 0 and 64
+// workers two or four in flight cost 1.3–2.0× the writes and up to 1.4×
+// the client CPU per cycle) and keeps every master seeing contenders in the
+// same order (batches in flight at once reach a master in their own order:
+// split votes rose from none to 2–5 % of contended attempts at 1 ms, and
+// to nearly all in some rounds). More in flight pays off only for far
+// masters, uncontended keys and spare CPU (docs/strategies.md).
 const DefaultMaxInFlight = 1
