@@ -43,6 +43,8 @@ func TestBadInput(t *testing.T) {
 		{"rueidis pipes not a power of two", []string{"run", "--rueidis-pipes", "3"}, "--rueidis-pipes"},
 		{"negative rueidis flush delay", []string{"run", "--rueidis-max-flush-delay", "-1ms"}, "--rueidis-max-flush-delay"},
 		{"negative goredis pool", []string{"run", "--goredis-pool-size", "-1"}, "--goredis-pool-size"},
+		{"negative max in flight", []string{"run", "--max-in-flight", "-1"}, "--max-in-flight"},
+		{"max in flight off the pipeline", []string{"run", "--mux", "fanout", "--max-in-flight", "4"}, "--max-in-flight"},
 		{"rtt per master, too few", []string{"run", "--masters", "5", "--rtt-per-master", "300us,1ms"}, "--rtt-per-master"},
 		{"rtt per master, too many", []string{"compare", "--masters", "3", "--rtt-per-master", "1ms,1ms,1ms,1ms"}, "--rtt-per-master"},
 		{"rtt per master beside rtt", []string{"compare", "--rtt", "1ms", "--rtt-per-master", "1ms,1ms,1ms,1ms,1ms"}, "--rtt-per-master"},

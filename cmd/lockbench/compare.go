@@ -104,7 +104,7 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 	}
 	// The lists choose the clients and muxes: their tuning flags apply to
 	// the cells that have them.
-	if err := refuseIgnored(cmd.Flags(), cc.Base.Config, "client", "mux", "masters", "batch", "flush-delay",
+	if err := refuseIgnored(cmd.Flags(), cc.Base.Config, "client", "mux", "masters", "batch", "flush-delay", "max-in-flight",
 		"rueidis-pipes", "rueidis-max-flush-delay", "goredis-pool-size", "goredis-auto-batch", "goredis-auto-flush-delay",
 		"goredis-auto-concurrency"); err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ func TestFlagOf(t *testing.T) {
 		"workload.zipf_s":                              "--zipf-s",
 		"workload.hold_dist":                           "--hold-dist",
 		"driver.multiplex.flush_delay":                 "--flush-delay",
+		"driver.multiplex.max_in_flight":               "--max-in-flight",
 		"driver.client_tuning.rueidis_max_flush_delay": "--rueidis-max-flush-delay",
 		"driver.etcd.wait_timeout":                     "--etcd-wait-timeout",
 		"driver.etcd.wait":                             "--etcd-wait",

@@ -55,6 +55,7 @@ var appliesTo = []applies{
 	{"goredis-auto-concurrency", withClient("goredis"), "it tunes the go-redis client (here: %s)"},
 	{"batch", withMux("pipeline"), "it is the pipeline strategy's (here: %s)"},
 	{"flush-delay", withMux("pipeline"), "it is the pipeline strategy's (here: %s)"},
+	{"max-in-flight", withMux("pipeline"), "it is the pipeline strategy's (here: %s)"},
 }
 
 // refuseIgnored refuses a flag given (fs.Changed) for a run it does not

@@ -113,6 +113,9 @@ func (s Spec) Validate() error {
 	if s.Multiplex.Batch < 0 || s.Multiplex.Batch > MaxBatch {
 		return results.Invalid("multiplex.batch", s.Multiplex.Batch, "must be 0 to %d", MaxBatch)
 	}
+	if s.Multiplex.MaxInFlight < 0 || s.Multiplex.MaxInFlight > MaxAutoConcurrency {
+		return results.Invalid("multiplex.max_in_flight", s.Multiplex.MaxInFlight, "must be 0 to %d", MaxAutoConcurrency)
+	}
 	if s.Multiplex.FlushDelay < 0 {
 		return results.Invalid("multiplex.flush_delay", s.Multiplex.FlushDelay, "must not be negative")
 	}

@@ -52,7 +52,8 @@ func DefaultTuning() Tuning {
 // server starts instead of allocating until the process dies: a pipeline
 // batch or an auto-pipeliner batch beyond MaxBatch commands, a pool beyond
 // MaxPoolSize connections per master (lockbench runs at most 10000
-// workers), more than MaxAutoConcurrency batches in flight.
+// workers), more than MaxAutoConcurrency batches in flight (an
+// auto-pipeliner's or a pipeline's, per master).
 const (
 	MaxBatch           = 65536
 	MaxPoolSize        = 10000

@@ -1,0 +1,176 @@
+package multiplex
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// lane is one master's queue and its writers. Each writer is a long-lived
+// goroutine that takes up to a batch of queued commands, runs them as one
+// DoBatch and answers them by position, so a lane has at most as many
+// batches in flight as it has writers, and a batch leaves as soon as
+// commands are queued and a writer is free.
+type lane struct {
+	node  BatchNode
+	idx   int
+	batch int
+	delay time.Duration
+
+	mu     sync.Mutex
+	queue  []pending
+	closed bool
+	wake   chan struct{} // capacity 1: "the queue holds commands no writer has claimed"
+	full   chan struct{} // capacity 1: "the queue reached a batch"
+}
+
+// pending is one command queued on one lane.
+type pending struct {
+	cmd Cmd
+	c   *call
+}
+
+func newLane(node BatchNode, idx int, opt Options) *lane {
+	return &lane{node: node, idx: idx, batch: opt.Batch, delay: opt.FlushDelay,
+		wake: make(chan struct{}, 1), full: make(chan struct{}, 1)}
+}
+
+func (l *lane) enqueue(p pending) {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		l.fail([]pending{p}, errClosed)
+		return
+	}
+	l.queue = append(l.queue, p)
+	n := len(l.queue)
+	l.mu.Unlock()
+	switch {
+	case n == 1:
+		signal(l.wake)
+	case n == l.batch && l.delay > 0:
+		signal(l.full)
+	}
+}
+
+// signal posts on a capacity-1 channel without blocking.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// take moves up to a batch of queued commands into spare (emptied) and
+// returns them. The writer holding the wake signal is the only one that
+// takes, so the signal stands for "commands wait and nobody has claimed
+// them": when more than a batch waits, take passes the signal on to the
+// next free writer. A queue of at most a batch is swapped out whole, so
+// enqueuers never wait on a copy.
+func (l *lane) take(spare []pending) []pending {
+	l.mu.Lock()
+	q := l.queue
+	if len(q) <= l.batch {
+		l.queue = spare[:0]
+		l.mu.Unlock()
+		return q
+	}
+	spare = append(spare[:0], q[:l.batch]...)
+	rest := copy(q, q[l.batch:])
+	clear(q[rest:])
+	l.queue = q[:rest]
+	l.mu.Unlock()
+	signal(l.wake)
+	return spare
+}
+
+// close refuses further commands and fails those queued.
+func (l *lane) close() {
+	l.mu.Lock()
+	l.closed = true
+	q := l.queue
+	l.queue = nil
+	l.mu.Unlock()
+	l.fail(q, errClosed)
+}
+
+// write is one writer's loop, until ctx ends.
+func (l *lane) write(ctx context.Context) {
+	var (
+		spare []pending
+		cmds  = make([]Cmd, 0, l.batch)
+		out   = make([]Reply, l.batch)
+		timer = stoppedTimer() // the linger's, re-armed per flush
+	)
+	for {
+		select {
+		case <-l.wake:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil { // closed: no batch leaves after Close
+			l.close()
+			return
+		}
+		if l.delay > 0 {
+			l.linger(ctx, timer)
+		}
+		q := l.take(spare)
+		if len(q) == 0 {
+			spare = q
+			continue
+		}
+		cmds = cmds[:0]
+		var budget time.Duration
+		for _, p := range q {
+			cmds = append(cmds, p.cmd)
+			budget = max(budget, p.cmd.Timeout)
+		}
+		l.flush(ctx, cmds, out[:len(q)], budget)
+		for j, p := range q {
+			p.c.answer(l.idx, out[j])
+		}
+		clear(q) // drop references to finished calls
+		spare = q
+	}
+}
+
+// linger waits up to the flush delay for the queue to fill a batch: woken
+// by the enqueue that fills it, the timer or ctx, never by polling.
+func (l *lane) linger(ctx context.Context, timer *time.Timer) {
+	select {
+	case <-l.full: // a stale signal from a batch already flushed
+	default:
+	}
+	l.mu.Lock()
+	n := len(l.queue)
+	l.mu.Unlock()
+	if n >= l.batch {
+		return
+	}
+	timer.Reset(l.delay)
+	select {
+	case <-l.full:
+	case <-timer.C:
+		return
+	case <-ctx.Done():
+	}
+	timer.Stop() // since Go 1.23 no stale tick can be received after Stop
+}
+
+// flush runs one batch bounded by the longest per-master timeout in it, as
+// a deadlineCtx (budget.go): no timer unless the client asks for Done.
+func (l *lane) flush(ctx context.Context, cmds []Cmd, out []Reply, budget time.Duration) {
+	if budget <= 0 {
+		l.node.DoBatch(ctx, cmds, out)
+		return
+	}
+	dctx := withDeadline(ctx, budget)
+	l.node.DoBatch(dctx, cmds, out)
+	dctx.cancel()
+}
+
+func (l *lane) fail(q []pending, err error) {
+	for _, p := range q {
+		p.c.answer(l.idx, Reply{Status: Failed, Err: err})
+	}
+}
