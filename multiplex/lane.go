@@ -11,6 +11,15 @@ import (
 // DoBatch and answers them by position, so a lane has at most as many
 // batches in flight as it has writers, and a batch leaves as soon as
 // commands are queued and a writer is free.
+//
+// With more than one writer, a command whose key is in a batch still in
+// flight waits in the queue until that batch is answered: batches in flight
+// at once travel on their own connections and may reach the master in any
+// order, so without this two contenders for one key could be seen in one
+// order by some masters and in the other by the rest (a split vote that
+// one batch in flight never makes). Commands of one key therefore reach a
+// master in queue order, as with one writer, while different keys travel
+// at once.
 type lane struct {
 	node  BatchNode
 	idx   int
@@ -19,6 +28,7 @@ type lane struct {
 
 	mu     sync.Mutex
 	queue  []pending
+	busy   map[string]int // keyed lanes: commands in flight per key
 	closed bool
 	wake   chan struct{} // capacity 1: "the queue holds commands no writer has claimed"
 	full   chan struct{} // capacity 1: "the queue reached a batch"
@@ -31,8 +41,12 @@ type pending struct {
 }
 
 func newLane(node BatchNode, idx int, opt Options) *lane {
-	return &lane{node: node, idx: idx, batch: opt.Batch, delay: opt.FlushDelay,
+	l := &lane{node: node, idx: idx, batch: opt.Batch, delay: opt.FlushDelay,
 		wake: make(chan struct{}, 1), full: make(chan struct{}, 1)}
+	if opt.MaxInFlight > 1 {
+		l.busy = map[string]int{}
+	}
+	return l
 }
 
 func (l *lane) enqueue(p pending) {
@@ -46,7 +60,7 @@ func (l *lane) enqueue(p pending) {
 	n := len(l.queue)
 	l.mu.Unlock()
 	switch {
-	case n == 1:
+	case n == 1 || l.busy != nil: // keyed: the commands queued may all wait for their keys
 		signal(l.wake)
 	case n == l.batch && l.delay > 0:
 		signal(l.full)
@@ -68,6 +82,9 @@ func signal(c chan struct{}) {
 // next free writer. A queue of at most a batch is swapped out whole, so
 // enqueuers never wait on a copy.
 func (l *lane) take(spare []pending) []pending {
+	if l.busy != nil {
+		return l.takeKeyed(spare)
+	}
 	l.mu.Lock()
 	q := l.queue
 	if len(q) <= l.batch {
@@ -82,6 +99,57 @@ func (l *lane) take(spare []pending) []pending {
 	l.mu.Unlock()
 	signal(l.wake)
 	return spare
+}
+
+// takeKeyed is take for a lane with several writers: it moves up to a
+// batch of the queued commands whose keys no batch in flight holds into
+// spare, in queue order, leaves the others queued in order, and marks the
+// taken keys in flight until done releases them. Several commands of one
+// free key may share the batch (one connection keeps their order). The wake
+// signal is passed on only when the batch filled with commands left over;
+// commands left because their key is in flight are woken for by done.
+func (l *lane) takeKeyed(spare []pending) []pending {
+	spare = spare[:0]
+	l.mu.Lock()
+	q, rest := l.queue, 0
+	for _, p := range q {
+		if len(spare) < l.batch && l.busy[p.cmd.Key] == 0 {
+			spare = append(spare, p)
+			continue
+		}
+		q[rest] = p
+		rest++
+	}
+	clear(q[rest:])
+	l.queue = q[:rest]
+	for _, p := range spare {
+		l.busy[p.cmd.Key]++
+	}
+	more := len(spare) == l.batch && rest > 0
+	l.mu.Unlock()
+	if more {
+		signal(l.wake)
+	}
+	return spare
+}
+
+// done releases the keys of a keyed lane's answered batch q and, when
+// commands wait, wakes a writer: some may have waited for these keys.
+func (l *lane) done(q []pending) {
+	if l.busy == nil {
+		return
+	}
+	l.mu.Lock()
+	for _, p := range q {
+		if l.busy[p.cmd.Key]--; l.busy[p.cmd.Key] <= 0 {
+			delete(l.busy, p.cmd.Key)
+		}
+	}
+	waiting := len(l.queue) > 0
+	l.mu.Unlock()
+	if waiting {
+		signal(l.wake)
+	}
 }
 
 // close refuses further commands and fails those queued.
@@ -126,6 +194,7 @@ func (l *lane) write(ctx context.Context) {
 			budget = max(budget, p.cmd.Timeout)
 		}
 		l.flush(ctx, cmds, out[:len(q)], budget)
+		l.done(q)
 		for j, p := range q {
 			p.c.answer(l.idx, out[j])
 		}

@@ -30,7 +30,8 @@ const DefaultBatch = 256
 // MaxInFlight batches of that master are in flight, so at a distance the
 // commands that arrive while a batch travels leave at once instead of
 // waiting for its reply; replies are matched to callers by position within
-// their batch. Batches in flight at once each hold their own connection:
+// their batch, and a command whose key is in a batch still in flight waits
+// for that batch, so each master sees a key's commands in queue order. Batches in flight at once each hold their own connection:
 // go-redis's Pipelined takes a pool connection per call, and rueidis's
 // DoMulti does too with auto-pipelining off (as this strategy dials it;
 // with auto-pipelining on it would share one pipelined connection). A batch
@@ -188,11 +189,9 @@ func stoppedTimer() *time.Timer {
 }
 
 // DefaultMaxInFlight is the Pipeline's batches in flight per master when
-// Options.MaxInFlight is 0. One keeps the batches large (at RTT 0 and 64
+// Options.MaxInFlight is 0. One keeps the batches large: at RTT 0 and 64
 // workers two or four in flight cost 1.3–2.0× the writes and up to 1.4×
-// the client CPU per cycle) and keeps every master seeing contenders in the
-// same order (batches in flight at once reach a master in their own order:
-// split votes rose from none to 2–5 % of contended attempts at 1 ms, and
-// to nearly all in some rounds). More in flight pays off only for far
-// masters, uncontended keys and spare CPU (docs/strategies.md).
+// the client CPU per cycle. More in flight pays off for far masters and
+// spare CPU (docs/strategies.md); a key's commands still reach each master
+// in queue order whatever the setting (lane.go).
 const DefaultMaxInFlight = 1

@@ -25,6 +25,8 @@ type flightNode struct {
 	inFlight int
 	most     int
 	cmds     int
+	keys     map[string]int // keys in the batches in flight
+	shared   string         // a key seen in two batches in flight at once
 }
 
 func newFlightNodes(n, stall int, jitter bool) ([]Node, []*flightNode) {
@@ -52,10 +54,26 @@ func (f *flightNode) DoBatch(ctx context.Context, cmds []Cmd, out []Reply) {
 	f.inFlight++
 	f.most = max(f.most, f.inFlight)
 	f.cmds += len(cmds)
+	if f.keys == nil {
+		f.keys = map[string]int{}
+	}
+	mine := map[string]bool{}
+	for _, c := range cmds {
+		if !mine[c.Key] && f.keys[c.Key] > 0 {
+			f.shared = c.Key
+		}
+		mine[c.Key] = true
+	}
+	for k := range mine {
+		f.keys[k]++
+	}
 	f.mu.Unlock()
 	defer func() {
 		f.mu.Lock()
 		f.inFlight--
+		for k := range mine {
+			f.keys[k]--
+		}
 		f.mu.Unlock()
 	}()
 	if held {
@@ -94,13 +112,18 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// broadcastAsync runs one Broadcast of token in its own goroutine; the
-// replies are ready when done is closed.
+// broadcastAsync runs one Broadcast of token (its key too) in its own
+// goroutine; the replies are ready when done is closed.
 func broadcastAsync(p *Pipeline, ctx context.Context, token string, timeout time.Duration) (out []Reply, done chan struct{}) {
+	return broadcastKey(p, ctx, token, token, timeout)
+}
+
+// broadcastKey is broadcastAsync with a key of its own.
+func broadcastKey(p *Pipeline, ctx context.Context, key, token string, timeout time.Duration) (out []Reply, done chan struct{}) {
 	out, done = make([]Reply, p.N()), make(chan struct{})
 	go func() {
 		defer close(done)
-		p.Broadcast(ctx, Cmd{Token: token, Timeout: timeout}, out)
+		p.Broadcast(ctx, Cmd{Key: key, Token: token, Timeout: timeout}, out)
 	}()
 	return out, done
 }
@@ -193,7 +216,8 @@ func TestPipelineInFlightReplyOrder(t *testing.T) {
 					out := make([]Reply, masters)
 					for r := range rounds {
 						token := fmt.Sprintf("%d/%d", c, r)
-						p.Broadcast(context.Background(), Cmd{Token: token, Timeout: time.Minute}, out)
+						key := fmt.Sprint("k", c%5) // callers share keys, so some wait for theirs
+						p.Broadcast(context.Background(), Cmd{Key: key, Token: token, Timeout: time.Minute}, out)
 						if err := echoed(out, token); err != nil {
 							errs <- err
 							return
@@ -209,6 +233,9 @@ func TestPipelineInFlightReplyOrder(t *testing.T) {
 			for i, f := range fs {
 				if _, _, most, cmds := f.stats(); most > tc.maxInFlight || cmds != callers*rounds {
 					t.Fatalf("master %d: %d batches at once (max %d), %d commands (want %d)", i, most, tc.maxInFlight, cmds, callers*rounds)
+				}
+				if f.shared != "" {
+					t.Fatalf("master %d: key %q in two batches in flight at once", i, f.shared)
 				}
 			}
 		})
@@ -368,5 +395,43 @@ func TestPipelineCloseInFlight(t *testing.T) {
 				t.Fatalf("after Close: %v", err)
 			}
 		})
+	}
+}
+
+// TestPipelineKeyWaitsForItsBatch: with several batches in flight, a
+// command whose key is in a held batch waits for that batch's answer (its
+// master sees the key's commands in queue order), while a command of
+// another key leaves beside the held batch.
+func TestPipelineKeyWaitsForItsBatch(t *testing.T) {
+	nodes, fs := newFlightNodes(3, 1, false)
+	p, err := NewPipeline(nodes, Options{MaxInFlight: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	held, heldDone := broadcastKey(p, context.Background(), "k", "held", time.Minute)
+	waitStarted(t, fs, 1)
+	same, sameDone := broadcastKey(p, context.Background(), "k", "same key", time.Minute)
+	other, otherDone := broadcastKey(p, context.Background(), "j", "other key", time.Minute)
+	<-otherDone
+	if err := echoed(other, "other key"); err != nil {
+		t.Fatalf("other key beside the held batch: %v", err)
+	}
+	stillWaiting(t, sameDone, "a command of the held batch's key left while that batch was in flight")
+	close(fs[0].release)
+	<-heldDone
+	<-sameDone
+	for token, out := range map[string][]Reply{"held": held, "same key": same} {
+		if err := echoed(out, token); err != nil {
+			t.Fatalf("%s: %v", token, err)
+		}
+	}
+	for i, f := range fs {
+		if f.shared != "" {
+			t.Fatalf("master %d: key %q in two batches in flight at once", i, f.shared)
+		}
+		if started, _, _, _ := f.stats(); started != 3 {
+			t.Fatalf("master %d: %d batches, want 3 (held, other key, then same key)", i, started)
+		}
 	}
 }
