@@ -93,7 +93,7 @@ func (l *Line) run() {
 				}
 			}
 		}
-		l.deliver(l.now())
+		l.deliver()
 		l.arm()
 		if (l.dials > 0 || l.paused > 0) && now >= l.swept+int64(sweepEvery) {
 			l.sweep(now)
@@ -227,9 +227,17 @@ func (l *Line) finish(c *conn, d *dir) bool {
 	return true
 }
 
-// deliver writes every chunk due by now.
-func (l *Line) deliver(now int64) {
-	for len(l.heap) > 0 && l.heap[0].next() <= now {
+// deliver writes every chunk due by now, and those that come due while
+// it writes (a write takes microseconds): chunks that arrived within a
+// few microseconds of each other, as a fan-out's, leave in one wake-up.
+func (l *Line) deliver() {
+	now := l.now()
+	for len(l.heap) > 0 {
+		if l.heap[0].next() > now {
+			if now = l.now(); l.heap[0].next() > now {
+				return
+			}
+		}
 		d := l.heap[0]
 		if l.write(d.c, d, now) {
 			l.watch(d.c)
