@@ -34,16 +34,26 @@ func procCPU(t testing.TB, pid int) time.Duration {
 
 // BenchmarkLineCPU relays b.N request/reply exchanges through a line in a
 // child process, as a Redlock fleet does (conns connections, each with
-// depth messages of msgSize bytes in flight), to a Go echo server in this
+// depth messages of msgSize bytes in flight, or workers each asking fan
+// connections at once), to a Go echo server in this
 // process, and reports the line's own CPU per message relayed one way
 // (two per exchange). With depth 1 a message is one chunk each way.
 func BenchmarkLineCPU(b *testing.B) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		b.Skip("no /proc")
 	}
-	for _, c := range []struct{ conns, depth int }{{40, 1}, {8, 1}, {1, 1}, {5, 16}} {
-		b.Run(fmt.Sprintf("conns=%d/depth=%d", c.conns, c.depth), func(b *testing.B) {
-			benchLine(b, c.conns, c.depth)
+	for _, c := range []struct{ conns, depth, fan int }{{40, 1, 5}, {40, 1, 1}, {8, 1, 1}, {1, 1, 1}, {5, 16, 1}} {
+		name := fmt.Sprintf("conns=%d/depth=%d", c.conns, c.depth)
+		if c.fan > 1 {
+			name = fmt.Sprintf("conns=%d/fanout=%d", c.conns, c.fan)
+		}
+		b.Run(name, func(b *testing.B) {
+			l := newCPULoad(b, c.conns, c.depth)
+			l.fan = c.fan
+			b.ResetTimer()
+			line, ends := l.run(b, b.N)
+			b.ReportMetric(line, "line-cpu-µs/msg")
+			b.ReportMetric(ends, "ends-cpu-µs/msg")
 		})
 	}
 }
@@ -59,6 +69,7 @@ type cpuLoad struct {
 	p     *Process
 	conns []io.ReadWriter
 	depth int
+	fan   int // > 1: exchanges as fan-out workers make them (fanExchange)
 }
 
 func newCPULoad(tb testing.TB, conns, depth int) *cpuLoad {
@@ -81,17 +92,13 @@ func newCPULoad(tb testing.TB, conns, depth int) *cpuLoad {
 // echo server: the line's two ends), in µs.
 func (l *cpuLoad) run(tb testing.TB, n int) (line, ends float64) {
 	line0, ends0 := procCPU(tb, l.p.Pid()), procCPU(tb, os.Getpid())
-	exchange(tb, l.conns, l.depth, msgSize, n)
+	if l.fan > 1 {
+		n = fanExchange(tb, l.conns, l.fan, msgSize, n)
+	} else {
+		exchange(tb, l.conns, l.depth, msgSize, n)
+	}
 	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(2*n) }
 	return per(procCPU(tb, l.p.Pid()) - line0), per(procCPU(tb, os.Getpid()) - ends0)
-}
-
-func benchLine(b *testing.B, conns, depth int) {
-	l := newCPULoad(b, conns, depth)
-	b.ResetTimer()
-	line, ends := l.run(b, b.N)
-	b.ReportMetric(line, "line-cpu-µs/msg")
-	b.ReportMetric(ends, "ends-cpu-µs/msg")
 }
 
 // TestLineCostsLessThanItsEnds: the line, in its own process, spends
@@ -134,6 +141,39 @@ func TestLineAllocsPerChunk(t *testing.T) {
 	if a := after.Mallocs - before.Mallocs; a > n/20 {
 		t.Errorf("%d allocations for %d exchanges (%d chunks relayed): the relay allocates per chunk", a, n, 2*n)
 	}
+}
+
+// fanExchange makes about n exchanges as Redlock fan-out workers do: each
+// worker owns fan of cs, writes one message to each at once, then reads
+// every echo back. It returns how many it made.
+func fanExchange(b testing.TB, cs []io.ReadWriter, fan, size, n int) int {
+	var wg sync.WaitGroup
+	workers := len(cs) / fan
+	rounds := max(n/fan/workers, 1)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mine := cs[w*fan : (w+1)*fan]
+			msg, back := make([]byte, size), make([]byte, size)
+			for range rounds {
+				for _, c := range mine {
+					if _, err := c.Write(msg); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+				for _, c := range mine {
+					if _, err := io.ReadFull(c, back); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return rounds * fan * workers
 }
 
 // exchange sends n messages spread over cs, keeping depth in flight on

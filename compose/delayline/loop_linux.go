@@ -1,6 +1,7 @@
 package delayline
 
 import (
+	"runtime"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -24,15 +25,17 @@ const sweepEvery = 10 * time.Millisecond
 
 // loop is the event loop's state; only the loop's goroutine touches it.
 type loop struct {
-	conns  []*conn // by slot; nil: free
-	free   []int32
-	gen    uint32
-	heap   dueHeap // directions with chunks waiting for their due time
-	armed  int64   // the timerfd's expiry; 0: disarmed
-	dials  int     // connections still dialling their target
-	paused int     // listeners out of descriptors
-	events []unix.EpollEvent
-	base   time.Time // times are monotonic nanoseconds since base (l.now)
+	conns   []*conn // by slot; nil: free
+	free    []int32
+	gen     uint32
+	heap    dueHeap // directions with chunks waiting for their due time
+	armed   int64   // the timerfd's expiry; 0: disarmed
+	dials   int     // connections still dialling their target
+	paused  int     // listeners out of descriptors
+	events  []unix.EpollEvent
+	base    time.Time // times are monotonic nanoseconds since base (l.now)
+	yielded int64     // when the loop last yielded its processor
+	swept   int64     // when it last looked for dials past their time
 }
 
 func (lp *loop) init() {
@@ -72,11 +75,7 @@ type dir struct {
 // run serves until Close wakes it, or epoll fails.
 func (l *Line) run() {
 	for {
-		timeout := -1
-		if l.dials > 0 || l.paused > 0 {
-			timeout = int(sweepEvery / time.Millisecond)
-		}
-		n, err := rawEpollWait(l.ep, l.events, timeout)
+		n, err := l.wait()
 		if err != 0 && err != unix.EINTR {
 			return
 		}
@@ -94,12 +93,40 @@ func (l *Line) run() {
 				}
 			}
 		}
-		l.deliver(l.now())
+		l.deliver()
 		l.arm()
-		if timeout >= 0 {
+		if (l.dials > 0 || l.paused > 0) && now >= l.swept+int64(sweepEvery) {
 			l.sweep(now)
+			l.swept = now
+		}
+		if now-l.yielded > int64(yieldEvery) {
+			runtime.Gosched()
+			l.yielded = now
 		}
 	}
+}
+
+// yieldEvery is how often a busy loop yields its processor: the runtime
+// preempts (with a signal) a goroutine that has run for 10 ms.
+const yieldEvery = 5 * time.Millisecond
+
+// wait waits for events. With nothing in flight it tells the runtime
+// (which may then lend the processor elsewhere: the line is idle);
+// otherwise it waits unseen (see sys_linux.go), at most yieldEvery.
+func (l *Line) wait() (int, unix.Errno) {
+	sweep := l.dials > 0 || l.paused > 0
+	if len(l.heap) == 0 && !sweep {
+		n, err := unix.EpollWait(l.ep, l.events, -1)
+		if errno, ok := err.(unix.Errno); ok {
+			return n, errno
+		}
+		return n, 0
+	}
+	timeout := yieldEvery
+	if sweep {
+		timeout = min(timeout, sweepEvery)
+	}
+	return rawEpollWait(l.ep, l.events, int(timeout/time.Millisecond))
 }
 
 // ready handles events on one side of c: a dial that completed, a
@@ -200,9 +227,17 @@ func (l *Line) finish(c *conn, d *dir) bool {
 	return true
 }
 
-// deliver writes every chunk due by now.
-func (l *Line) deliver(now int64) {
-	for len(l.heap) > 0 && l.heap[0].next() <= now {
+// deliver writes every chunk due by now, and those that come due while
+// it writes (a write takes microseconds): chunks that arrived within a
+// few microseconds of each other, as a fan-out's, leave in one wake-up.
+func (l *Line) deliver() {
+	now := l.now()
+	for len(l.heap) > 0 {
+		if l.heap[0].next() > now {
+			if now = l.now(); l.heap[0].next() > now {
+				return
+			}
+		}
 		d := l.heap[0]
 		if l.write(d.c, d, now) {
 			l.watch(d.c)

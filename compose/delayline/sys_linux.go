@@ -8,12 +8,12 @@ import (
 
 // The loop's own system calls on its non-blocking descriptors, made
 // without telling the Go runtime (RawSyscall): none of them blocks but
-// the wait for events, and the runtime's bookkeeping around a syscall
-// it is told of (handing the processor off when one lasts, and sysmon
-// waking every 20 µs to check) cost more than the calls themselves.
-// While the loop waits, the other goroutines (the control reader) run on
-// another processor; the runtime still preempts the loop (a signal ends
-// the wait with EINTR), as it does any goroutine.
+// the wait for events, bounded (see Line.wait), and the runtime's
+// bookkeeping around a syscall it is told of (handing the processor off
+// when one lasts, sysmon waking every 20 µs to check) cost more than the
+// calls themselves. While the loop waits, the other goroutines (the
+// control reader) run on another processor; should the runtime preempt
+// the loop (a signal), the wait ends with EINTR.
 
 func rawRead(fd int, b []byte) (int, unix.Errno) {
 	n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
