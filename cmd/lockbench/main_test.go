@@ -10,8 +10,9 @@ import (
 
 	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // asLockbench, set in a child's environment, makes this test binary run
@@ -21,22 +22,25 @@ import (
 const asLockbench = "LOCKBENCH_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	testenv.Main(m, testenv.Needs{
+		// In-process commands that start etcd re-execute this test binary
+		// as each member (compose/etcdmember), and the delay line as itself.
+		Children: []func(){serveAsLockbench, etcdmember.ServeIfChild, delayline.ServeIfChild},
+		// Most parallel tests here wait — on faults timed over seconds, on
+		// signals, on ZooKeeper, PostgreSQL and etcd starting — and run
+		// alongside each other; those that drive servers flat out take a CPU
+		// slot (cpuBound).
+		Waiting: 6,
+		After:   closePair,
+	})
+}
+
+// serveAsLockbench runs lockbench's main in a child started with asLockbench.
+func serveAsLockbench() {
 	if os.Getenv(asLockbench) == "1" {
 		main()
-		return
+		os.Exit(0)
 	}
-	// In-process commands that start etcd re-execute this test binary as
-	// each member (compose/etcdmember): serve it before anything else.
-	etcdmember.ServeIfChild()
-	delayline.ServeIfChild() // the delay line re-executes the test binary
-	// Most parallel tests here wait — on faults timed over seconds, on
-	// signals, on ZooKeeper, PostgreSQL and etcd starting — and run
-	// alongside each other; those that drive servers flat out take a CPU
-	// slot (cpuBound).
-	slow.WaitingTests(6)
-	code := m.Run()
-	closePair()
-	os.Exit(code)
 }
 
 // cpuBound holds a machine-wide CPU slot (slow.CPU) for the rest of t:

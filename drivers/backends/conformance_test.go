@@ -6,12 +6,12 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/drivertest"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 var servers *compose.Redis
@@ -19,8 +19,7 @@ var servers *compose.Redis
 // The conformance suites mostly sleep through TTLs and the Sentinel: more
 // of their tests run at once than the CPUs.
 func TestMain(m *testing.M) {
-	slow.WaitingTests(4)
-	drivertest.MainWithMasters(m, 5, &servers)
+	testenv.Main(m, testenv.Needs{Waiting: 4, Setup: drivertest.Masters(5, &servers)})
 }
 
 // masters are the 5 masters' addresses.
@@ -44,6 +43,7 @@ func redlockCells() (names []string, specs []backends.Spec) {
 // TestRedlockConformance runs the suite on every client × strategy cell of
 // the redlock backend, against 5 real masters.
 func TestRedlockConformance(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	names, specs := redlockCells()
 	for i, spec := range specs {

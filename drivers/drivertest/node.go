@@ -9,10 +9,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/multiplex"
 )
 
@@ -65,6 +66,7 @@ var Muxes = []string{"sequential", "fanout", "pipeline", "auto"}
 // and batched, the EVALSHA → EVAL fallback, connections kept in step after a
 // deadline or a frozen master, and the locker conformance suite per mux.
 func RunNode[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dialer[N]) {
+	testenv.Servers(t)
 	t.Run("Commands", func(t *testing.T) { nodeCommands(t, servers, d) })
 	t.Run("BatchNoScript", func(t *testing.T) { batchNoScript(t, servers, d) })
 	t.Run("BatchDeadlineKeepsConnectionInStep", func(t *testing.T) { batchDeadline(t, servers, d) })

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // TestNodeTimeout: idle scaled by the load factor, at least a tenth of the

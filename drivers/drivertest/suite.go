@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // Opener opens a Locker whose locks live for ttl. The suite closes it.

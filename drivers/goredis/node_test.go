@@ -7,11 +7,12 @@ import (
 	"github.com/lockbench/lockbench/drivers/drivertest"
 	adapter "github.com/lockbench/lockbench/drivers/goredis"
 	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 var servers *compose.Redis
 
-func TestMain(m *testing.M) { drivertest.MainWithMasters(m, 3, &servers) }
+func TestMain(m *testing.M) { testenv.Main(m, testenv.Needs{Setup: drivertest.Masters(3, &servers)}) }
 
 // dialer maps the node suite's client modes onto go-redis.
 var dialer = drivertest.Dialer[*adapter.Node]{

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -19,6 +20,7 @@ import (
 // is named and counts its masters, every grant was seen by the referee,
 // nothing failed, and the cost was sampled over the window.
 func TestMeasureOnLab(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

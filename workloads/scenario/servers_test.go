@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // loaded: the machine runs more than it has CPUs for (compose/slow), so a
