@@ -14,7 +14,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // adminClient is a one-connection client that never retries, closed by
@@ -45,16 +45,16 @@ func Ping(ctx context.Context, e redisconn.Endpoint) error {
 // PINGed, a master by ROLE, allowed the lock commands (SET NX PX and the
 // release and extend scripts, on a probe key of its own), and its facts
 // read. The error names the redacted master and the server's reason.
-func CheckMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, error) {
+func CheckMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, error) {
 	s, _, err := checkMaster(ctx, e)
 	return s, err
 }
 
 // checkMaster is CheckMaster that also returns the server's run_id: the
 // identity of the redis-server process, whatever address reached it.
-func checkMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, string, error) {
-	fail := func(err error) (results.Server, string, error) {
-		return results.Server{}, "", fmt.Errorf("%w: --redis %s: %s", ErrUnreachable, e, reason(e, err))
+func checkMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, string, error) {
+	fail := func(err error) (schema.Server, string, error) {
+		return schema.Server{}, "", fmt.Errorf("%w: --redis %s: %s", ErrUnreachable, e, reason(e, err))
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -142,8 +142,8 @@ func configGet(ctx context.Context, c *redis.Client, keys ...string) map[string]
 
 // serverFacts keeps the essentials and says where the setup cannot give
 // Redlock's guarantees.
-func serverFacts(e redisconn.Endpoint, info, conf map[string]string) results.Server {
-	s := results.Server{
+func serverFacts(e redisconn.Endpoint, info, conf map[string]string) schema.Server {
+	s := schema.Server{
 		Kind: "redis", Endpoint: e.String(), Version: info["redis_version"], Role: info["role"],
 		TLS: e.Secure(), TLSVerifyOff: e.TLS != nil && e.TLS.InsecureSkipVerify,
 		MaxmemoryPolicy: info["maxmemory_policy"], AppendOnly: info["aof_enabled"] == "1",
@@ -157,7 +157,7 @@ func serverFacts(e redisconn.Endpoint, info, conf map[string]string) results.Ser
 }
 
 // warnings are the setups under which a Redlock grant can be lost or doubled.
-func warnings(s results.Server) []string {
+func warnings(s schema.Server) []string {
 	var w []string
 	if s.Role != "" && s.Role != "master" {
 		w = append(w, "role "+s.Role+": a replica is not an independent master")
