@@ -10,7 +10,6 @@ import (
 
 	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
-	"github.com/lockbench/lockbench/drivers/drivertest"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
@@ -77,11 +76,11 @@ func cli(t *testing.T, timeout time.Duration, args ...string) (string, string, i
 }
 
 // loadTolerant are flags for runs whose subject is not timeouts: the
-// default 50 ms --node-timeout scaled for the machine's load (compose/slow),
+// default 50 ms --node-timeout scaled for the machine's load (internal/testenv/slow),
 // kept under a third of ttl. Under load a 50 ms timeout fails the first
 // attempts, whose late SETs then hold the keys for the whole TTL.
 func loadTolerant(ttl time.Duration) []string {
-	return []string{"--node-timeout", drivertest.NodeTimeout(50*time.Millisecond, ttl).String()}
+	return []string{"--node-timeout", slow.NodeTimeout(50*time.Millisecond, ttl).String()}
 }
 
 // readJSON decodes the JSON file at path into v.

@@ -8,10 +8,12 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/internal/testenv/up"
 )
 
 var servers *compose.Redis
@@ -19,7 +21,7 @@ var servers *compose.Redis
 // The conformance suites mostly sleep through TTLs and the Sentinel: more
 // of their tests run at once than the CPUs.
 func TestMain(m *testing.M) {
-	testenv.Main(m, testenv.Needs{Waiting: 4, Setup: drivertest.Masters(5, &servers)})
+	testenv.Main(m, testenv.Needs{Waiting: 4, Setup: up.Redis(5, &servers)})
 }
 
 // masters are the 5 masters' addresses.
@@ -57,7 +59,7 @@ func TestRedlockConformance(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := spec
 				s.Redlock.TTL = ttl
-				s.Redlock.NodeTimeout = drivertest.NodeTimeout(s.Redlock.NodeTimeout, ttl)
+				s.Redlock.NodeTimeout = slow.NodeTimeout(s.Redlock.NodeTimeout, ttl)
 				l, err := backends.Open(context.Background(), s)
 				if err != nil {
 					t.Fatal(err)

@@ -10,9 +10,10 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 func openPeer(t *testing.T, spec backends.Spec) drivers.Locker {
@@ -36,7 +37,7 @@ func TestRedsyncConformance(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := spec
 				s.Redlock.TTL = ttl
-				s.Redlock.NodeTimeout = drivertest.NodeTimeout(s.Redlock.NodeTimeout, ttl)
+				s.Redlock.NodeTimeout = slow.NodeTimeout(s.Redlock.NodeTimeout, ttl)
 				return openPeer(t, s)
 			}, drivertest.Options{Workers: 16})
 		})
@@ -51,7 +52,7 @@ func TestRueidislock(t *testing.T) {
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	spec := backends.Spec{Backend: "rueidislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
 	spec.Redlock.TTL = time.Second
-	spec.Redlock.NodeTimeout = drivertest.NodeTimeout(spec.Redlock.NodeTimeout, spec.Redlock.TTL) // scaled for load
+	spec.Redlock.NodeTimeout = slow.NodeTimeout(spec.Redlock.NodeTimeout, spec.Redlock.TTL) // scaled for load
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 

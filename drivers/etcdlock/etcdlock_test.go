@@ -12,8 +12,8 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/drivers/drivertest"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
@@ -74,7 +74,7 @@ func TestConformance(t *testing.T) {
 			t.Parallel()
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				cfg := DefaultConfig()
-				// One attempt's bound scaled for load (compose/slow): an
+				// One attempt's bound scaled for load (internal/testenv/slow): an
 				// attempt on a held key must answer busy, not time out.
 				cfg.KeepAlive, cfg.TTL, cfg.WaitTimeout = false, ttl, slow.D(300*time.Millisecond)
 				tc.cfg(&cfg)

@@ -4,15 +4,16 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	adapter "github.com/lockbench/lockbench/drivers/rueidis"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/up"
 )
 
 var servers *compose.Redis
 
-func TestMain(m *testing.M) { testenv.Main(m, testenv.Needs{Setup: drivertest.Masters(3, &servers)}) }
+func TestMain(m *testing.M) { testenv.Main(m, testenv.Needs{Setup: up.Redis(3, &servers)}) }
 
 // dialer maps the node suite's client modes onto rueidis (its auto mode needs no timeout).
 var dialer = drivertest.Dialer[*adapter.Node]{
@@ -22,7 +23,7 @@ var dialer = drivertest.Dialer[*adapter.Node]{
 	CloseAll: adapter.CloseAll,
 }
 
-// TestNode runs the adapter suite (drivers/drivertest.RunNode) on 3 real masters.
+// TestNode runs the adapter suite (drivers/internal/drivertest.RunNode) on 3 real masters.
 func TestNode(t *testing.T) { drivertest.RunNode(t, servers, dialer) }
 
 // BenchmarkCycle: one uncontended acquire + release per op, per mux.

@@ -58,3 +58,39 @@ func TestLibrariesStayLight(t *testing.T) {
 		}
 	}
 }
+
+// below lists, for each layer of the project, the layers above it, which
+// it must not import: cmd → workloads → compose → drivers → multiplex.
+var below = []struct {
+	layer string
+	above []string
+}{
+	{"multiplex", []string{"drivers", "compose", "workloads", "cmd", "results"}},
+	{"drivers", []string{"compose", "workloads", "cmd"}},
+	{"compose", []string{"workloads", "cmd"}},
+	{"workloads", []string{"cmd"}},
+}
+
+// TestNoArrowRunsBackUp: no package imports one from a layer above its own
+// (tests left out: a test may start servers from any layer).
+func TestNoArrowRunsBackUp(t *testing.T) {
+	g := graph(t, "./...")
+	in := func(pkg, layer string) bool {
+		p := module + "/" + layer
+		return pkg == p || strings.HasPrefix(pkg, p+"/")
+	}
+	for pkg, imports := range g {
+		for _, l := range below {
+			if !in(pkg, l.layer) {
+				continue
+			}
+			for _, imp := range imports {
+				for _, up := range l.above {
+					if in(imp, up) {
+						t.Errorf("%s (%s) imports %s (%s)", pkg, l.layer, imp, up)
+					}
+				}
+			}
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/drivers/drivertest"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 
 	"github.com/lockbench/lockbench/internal/testenv"
@@ -31,7 +30,7 @@ func TestMeasureOnLab(t *testing.T) {
 	cfg.Workload.Duration, cfg.Workload.Warmup = 800*time.Millisecond, 200*time.Millisecond
 	// "nothing failed" is asserted: a node timeout scaled for a loaded
 	// machine (seen: 88 timeouts at load 11 with the 50 ms default).
-	cfg.Driver.Redlock.NodeTimeout = drivertest.NodeTimeout(cfg.Driver.Redlock.NodeTimeout, cfg.Driver.Redlock.TTL)
+	cfg.Driver.Redlock.NodeTimeout = slow.NodeTimeout(cfg.Driver.Redlock.NodeTimeout, cfg.Driver.Redlock.TTL)
 	var log bytes.Buffer
 	l, err := lab.Up(ctx, cfg.Topology, &log)
 	if err != nil {

@@ -25,7 +25,7 @@ type Opener func(t *testing.T, ttl time.Duration) drivers.Locker
 type Options struct {
 	// TTL for the tests that wait for expiry; backends that round TTLs up
 	// (etcd: whole seconds) pass their smallest. Default 300 ms, times
-	// compose/slow's factor on a loaded machine.
+	// internal/testenv/slow's factor on a loaded machine.
 	TTL time.Duration
 	// Workers contending in the mutual-exclusion test. Default 64.
 	Workers int
