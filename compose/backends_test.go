@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestUpBackends: Up starts ZooKeeper, PostgreSQL and the Sentinel topology

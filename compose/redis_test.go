@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 func TestStartRedisAnswersAndStops(t *testing.T) {

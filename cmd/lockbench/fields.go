@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/workloads/flagtag"
 )
 
 // runFlags names the flag of every RunConfig field (lab.Config's among

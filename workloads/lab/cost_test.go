@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 
-	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/prometheus/procfs"
 )
 

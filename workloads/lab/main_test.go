@@ -3,9 +3,9 @@ package lab_test
 import (
 	"testing"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
+	"github.com/lockbench/lockbench/internal/clientlog"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -13,6 +13,6 @@ import (
 func TestMain(m *testing.M) {
 	testenv.Main(m, testenv.Needs{
 		Children: []func(){etcdmember.ServeIfChild, delayline.ServeIfChild},
-		Before:   compose.QuietClientLogs,
+		Before:   clientlog.Quiet,
 	})
 }
