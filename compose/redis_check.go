@@ -14,6 +14,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -54,7 +55,9 @@ func CheckMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, erro
 // identity of the redis-server process, whatever address reached it.
 func checkMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, string, error) {
 	fail := func(err error) (schema.Server, string, error) {
-		return schema.Server{}, "", fmt.Errorf("%w: --redis %s: %s", ErrUnreachable, e, reason(e, err))
+		fe := fielderr.Invalid("redis_addrs", e.String(), "%w: %v", ErrUnreachable, err)
+		fe.Hint, fe.HintField = hint(e, err)
+		return schema.Server{}, "", fe
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -96,23 +99,24 @@ func probeLockCommands(ctx context.Context, c *redis.Client) error {
 	return redis.NewScript(redlock.ReleaseScript).Run(ctx, c, []string{key}, "probe").Err()
 }
 
-// reason is the server's or the network's word, with a hint where a bare
-// error would not say what is wrong.
-func reason(e redisconn.Endpoint, err error) string {
+// hint says how to mend a failed check where the server's or the
+// network's bare word would not say what is wrong: a fielderr hint (its %s
+// is field, relative to the topology's config), "" when none.
+func hint(e redisconn.Endpoint, err error) (hint, field string) {
 	var unknown x509.UnknownAuthorityError
 	msg := err.Error()
 	switch {
 	case errors.As(err, &unknown):
-		return msg + " (give the CA with --tls-ca-cert)"
+		return "give the CA with %s", "redis_auth.tls.ca_cert"
 	case strings.Contains(msg, "first record does not look like a TLS handshake"),
 		e.Secure() && errors.Is(err, context.DeadlineExceeded): // a plain server reads a ClientHello as a command and waits
-		return msg + " (a plain port: use redis://, not rediss://)"
+		return "a plain port: use redis://, not rediss:// in %s", "redis_addrs"
 	case !e.Secure() && (errors.Is(err, io.EOF) || strings.Contains(msg, "connection reset")):
-		return msg + " (the server closed the connection: a TLS port? use rediss://)"
+		return "the server closed the connection: a TLS port? use rediss:// in %s", "redis_addrs"
 	case strings.HasPrefix(msg, "NOAUTH"):
-		return msg + " (give a password: redis://:PASSWORD@host:port, " + redisconn.EnvPassword + " or --redis-password-file)"
+		return "give a password: redis://:PASSWORD@host:port, " + redisconn.EnvPassword + " or %s", "redis_auth.password_file"
 	}
-	return msg
+	return "", ""
 }
 
 // parseInfo reads INFO's key:value lines.

@@ -42,3 +42,15 @@ func fieldUsage(err error, sets ...*flagtag.Set) error {
 	}
 	return usageError{err}
 }
+
+// flagsNamed is err's message with the config field of a field error in its
+// chain named by its flag (flagOf), for an error that reached the end of a
+// command without passing fieldUsage (wrapped by a compare's cell).
+func flagsNamed(err error) string {
+	msg := err.Error()
+	var fe *results.FieldError
+	if errors.As(err, &fe) {
+		msg = strings.Replace(msg, fe.Error(), fe.Name(func(f string) string { return flagOf(f) }), 1)
+	}
+	return msg
+}

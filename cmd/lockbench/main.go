@@ -109,7 +109,7 @@ func executeIO(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if errors.As(err, &ec) {
 		code = ec.ExitCode()
 	}
-	if msg := oneLine(err.Error()); msg != "" {
+	if msg := oneLine(flagsNamed(err)); msg != "" {
 		fmt.Fprintln(stderr, "lockbench:", redact.String(msg))
 	}
 	return code

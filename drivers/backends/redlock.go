@@ -3,7 +3,8 @@ package backends
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redlock"
@@ -64,10 +65,5 @@ func openRedlock(ctx context.Context, s Spec) (drivers.Locker, error) {
 }
 
 func clientNames() []string {
-	out := make([]string, 0, len(redisClients))
-	for n := range redisClients {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(redisClients))
 }

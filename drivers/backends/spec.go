@@ -6,7 +6,8 @@ package backends
 import (
 	"context"
 	"errors"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,12 +91,7 @@ func Lookup(name string) (Backend, bool) { b, ok := registry[name]; return b, ok
 
 // Names lists the backends, sorted.
 func Names() []string {
-	out := make([]string, 0, len(registry))
-	for n := range registry {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(registry))
 }
 
 // Validate checks names and parameters, naming the flag at fault.

@@ -20,7 +20,11 @@ import (
 type Error struct {
 	Field string
 	Value string // as given, quoted when a string; "" when the value says nothing
-	Err   error  // may itself be a *Error: a field that breaks another
+	Err   error  // may itself be an *Error: a field that breaks another
+	// Hint, if set, says how to mend it; its %s is HintField, rendered as
+	// the field is ("give the CA with %s": "give the CA with --tls-ca-cert").
+	Hint      string
+	HintField string
 }
 
 // Invalid is an Error for value in field: strings are quoted, other
@@ -53,6 +57,13 @@ func (e *Error) Name(name func(field string) string) string {
 	if in, ok := e.Err.(*Error); ok {
 		msg = in.Name(name)
 	}
+	if e.Hint != "" {
+		hf := e.HintField
+		if name != nil {
+			hf = name(hf)
+		}
+		msg += " (" + fmt.Sprintf(e.Hint, hf) + ")"
+	}
 	if e.Value == "" {
 		return redact.String(f + " " + msg)
 	}
@@ -69,6 +80,9 @@ func Within(prefix string, err error) error {
 	}
 	c := *fe
 	c.Field = prefix + "." + c.Field
+	if c.HintField != "" {
+		c.HintField = prefix + "." + c.HintField
+	}
 	if in, ok := c.Err.(*Error); ok {
 		c.Err = Within(prefix, in)
 	}

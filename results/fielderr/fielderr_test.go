@@ -20,6 +20,8 @@ func TestWithin(t *testing.T) {
 		{"one field", Invalid("workers", 0, "must be at least 1"), "--w-workers 0: must be at least 1"},
 		{"nested", &Error{Field: "cert", Value: `"c"`, Err: &Error{Field: "key", Err: errors.New("is needed too")}},
 			`--w-cert "c": --w-key is needed too`},
+		{"hint", &Error{Field: "addrs", Value: `"a"`, Err: errors.New("unreachable"), Hint: "give the CA with %s", HintField: "ca"},
+			`--w-addrs "a": unreachable (give the CA with --w-ca)`},
 	} {
 		got := Within("w", c.err)
 		var fe *Error
