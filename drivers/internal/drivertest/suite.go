@@ -1,6 +1,10 @@
 // Package drivertest is the conformance suite every lock backend passes
 // against real servers: mutual exclusion, release safety, extend semantics,
-// one-attempt Lock and context cancellation.
+// one-attempt Lock and context cancellation; RunNode is the suite of a
+// Redis client adapter (one master as the Redlock core sees it). Only the
+// tests of drivers' packages import it; it imports drivers, multiplex and
+// the test kits of internal/testenv, nothing above drivers (the masters
+// come in as the Masters interface).
 package drivertest
 
 import (
