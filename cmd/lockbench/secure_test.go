@@ -206,7 +206,8 @@ func TestSecureMastersRefused(t *testing.T) {
 	}{
 		{"wrong password", []string{"--redis", "redis://:wrong-" + pw.Password + "@" + pw.Addrs()[0]}, "WRONGPASS"},
 		{"no password", []string{"--redis", pw.Addrs()[0]}, "NOAUTH"},
-		{"untrusted ca", []string{"--redis", tlsURL, "--tls-ca-cert", other.CA}, "unknown authority"},
+		{"no password: the flag that gives one", []string{"--redis", pw.Addrs()[0]}, "or --redis-password-file)"},
+		{"untrusted ca", []string{"--redis", tlsURL, "--tls-ca-cert", other.CA}, "(give the CA with --tls-ca-cert)"},
 		{"system ca", []string{"--redis", tlsURL}, "unknown authority"},
 		{"plain to tls port", []string{"--redis", "redis://:" + tl.Password + "@" + tl.Addrs()[0]}, "rediss://"},
 		{"tls flags without rediss", []string{"--redis", pw.Addrs()[0], "--tls-ca-cert", files.CA}, "rediss://"},
