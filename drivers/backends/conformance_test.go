@@ -13,7 +13,6 @@ import (
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
-	"github.com/lockbench/lockbench/internal/testenv/up"
 )
 
 var servers *compose.Redis
@@ -21,7 +20,11 @@ var servers *compose.Redis
 // The conformance suites mostly sleep through TTLs and the Sentinel: more
 // of their tests run at once than the CPUs.
 func TestMain(m *testing.M) {
-	testenv.Main(m, testenv.Needs{Waiting: 4, Setup: up.Redis(5, &servers)})
+	testenv.Main(m, testenv.Needs{Waiting: 4, Setup: testenv.Start(
+		func(ctx context.Context) (*compose.Redis, error) {
+			return compose.StartRedis(ctx, compose.RedisOptions{Masters: 5})
+		},
+		func(r *compose.Redis) { servers = r })})
 }
 
 // masters are the 5 masters' addresses.

@@ -1,6 +1,7 @@
 package rueidis_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
@@ -8,12 +9,17 @@ import (
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	adapter "github.com/lockbench/lockbench/drivers/rueidis"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/internal/testenv/up"
 )
 
 var servers *compose.Redis
 
-func TestMain(m *testing.M) { testenv.Main(m, testenv.Needs{Setup: up.Redis(3, &servers)}) }
+func TestMain(m *testing.M) {
+	testenv.Main(m, testenv.Needs{Setup: testenv.Start(
+		func(ctx context.Context) (*compose.Redis, error) {
+			return compose.StartRedis(ctx, compose.RedisOptions{Masters: 3})
+		},
+		func(r *compose.Redis) { servers = r })})
+}
 
 // dialer maps the node suite's client modes onto rueidis (its auto mode needs no timeout).
 var dialer = drivertest.Dialer[*adapter.Node]{

@@ -6,7 +6,7 @@
 //
 // It imports no package of the project, so every package's tests may use
 // it, compose's own included; the servers a package shares are started by
-// a Setup the package passes in (testenv/testservers has the common ones).
+// a Setup the package passes in (Start makes one from a start function).
 // Only _test.go files import it.
 package testenv
 
