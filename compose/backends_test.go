@@ -9,11 +9,14 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestUpBackends: Up starts ZooKeeper, PostgreSQL and the Sentinel topology
 // when asked, each answers, and Close leaves no server process behind.
 func TestUpBackends(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -50,6 +53,7 @@ func TestUpBackends(t *testing.T) {
 // TestSentinelBlockReplication: a write made while replication is blocked
 // does not reach the replica; once healed, the next one does.
 func TestSentinelBlockReplication(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, s := startSentinel(t)
 	m := redis.NewClient(&redis.Options{Addr: s.Master.Addr(), Password: s.Password})
@@ -74,6 +78,7 @@ func TestSentinelBlockReplication(t *testing.T) {
 // the topology's password (NOAUTH) and serve one with it; the replica
 // replicates with it (masterauth).
 func TestSentinelAuth(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, s := startSentinel(t)
 	if len(s.Password) < 32 {

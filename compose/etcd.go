@@ -18,6 +18,7 @@ import (
 	"github.com/lockbench/lockbench/compose/certs"
 	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"go.uber.org/zap"
 )
 
@@ -288,7 +289,7 @@ func (t *Topology) upEtcd(ctx context.Context, spec Spec) error {
 			err := EtcdPingWith(pctx, a, spec.EtcdAccess)
 			cancel()
 			if err != nil {
-				return fmt.Errorf("%w: --etcd %s: %v", ErrUnreachable, a, err)
+				return fielderr.Invalid("etcd_addrs", a, "%w: %v", ErrUnreachable, err)
 			}
 		}
 		t.EtcdAddrs, t.EtcdAccess = spec.EtcdAddrs, spec.EtcdAccess

@@ -8,11 +8,13 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestEtcdSecure: a secure local cluster serves only TLS clients that
 // trust its CA and log in as root.
 func TestEtcdSecure(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -11,20 +11,23 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/etcdmember"
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // The etcd members are this test binary re-executed: TestMain serves them.
 func TestMain(m *testing.M) {
-	etcdmember.ServeIfChild()
-	// The parallel tests wait on servers starting, a Sentinel, a TLS
-	// handshake to time out: they overlap. (The tests that count this
-	// process's children are not parallel: they run before.)
-	slow.WaitingTests(8)
-	os.Exit(m.Run())
+	testenv.Main(m, testenv.Needs{
+		Children: []func(){etcdmember.ServeIfChild},
+		// The parallel tests wait on servers starting, a Sentinel, a TLS
+		// handshake to time out: they overlap. (The tests that count this
+		// process's children are not parallel: they run before.)
+		Waiting: 8,
+	})
 }
 
 func TestStartEtcd(t *testing.T) { // not parallel: counts this process's etcd children
+	testenv.Servers(t)
 	for _, members := range []int{1, 3} {
 		t.Run(fmt.Sprint(members), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -88,6 +91,7 @@ func TestStartEtcdRejectsMemberCount(t *testing.T) {
 // TestUpEtcd: Up starts the members only when the backend needs them, and
 // Close stops them.
 func TestUpEtcd(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -126,6 +130,7 @@ func TestUpEtcd(t *testing.T) {
 
 // A member that dies during start-up fails StartEtcd with its own output.
 func TestStartEtcdReportsMemberOutput(t *testing.T) {
+	testenv.Servers(t)
 	bin := filepath.Join(t.TempDir(), "fake-lockbench")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho 'member exploded' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)

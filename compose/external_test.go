@@ -7,7 +7,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // TestResolveExternal: external servers are checked and completed before
@@ -51,7 +51,7 @@ func TestResolveExternal(t *testing.T) {
 			s := c.spec
 			err := s.ResolveExternal("", c.needsEtcd)
 			if c.field != "" {
-				var fe *results.FieldError
+				var fe *fielderr.Error
 				if !errors.As(err, &fe) || fe.Field != c.field {
 					t.Fatalf("error %v, want a field error of %s", err, c.field)
 				}

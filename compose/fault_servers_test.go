@@ -7,12 +7,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestPostgresPauseKillStart: Pause freezes the backends too (a session
 // opened before stops answering), Resume thaws them; Kill ends every
 // session, Start brings the server back on the same port.
 func TestPostgresPauseKillStart(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -64,6 +67,7 @@ func TestPostgresPauseKillStart(t *testing.T) {
 
 // TestZooKeeperPauseKillStart: the same for ZooKeeper (one JVM).
 func TestZooKeeperPauseKillStart(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -20,6 +20,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/results/redact"
 )
 
@@ -277,15 +278,14 @@ func PostgresPing(ctx context.Context, url string) error {
 // upPostgres dials spec.PostgresURL or starts a server; Up calls it.
 func (t *Topology) upPostgres(ctx context.Context, spec Spec) error {
 	if spec.PostgresURL != "" {
-		shown := redact.Value(spec.PostgresURL)
 		if err := parsePostgresURL(spec.PostgresURL); err != nil {
-			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, shown, err)
+			return fielderr.Invalid("postgres_url", spec.PostgresURL, "%w: %v", ErrUnreachable, err)
 		}
 		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		err := PostgresPing(pctx, spec.PostgresURL)
 		cancel()
 		if err != nil {
-			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, shown, err)
+			return fielderr.Invalid("postgres_url", spec.PostgresURL, "%w: %v", ErrUnreachable, err)
 		}
 		t.PostgresURL = spec.PostgresURL
 		return nil

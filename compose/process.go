@@ -14,6 +14,11 @@ import (
 	"time"
 )
 
+// NoServersEnv, when set to anything, makes every server start fail: the
+// unit-test tier (go test -short, make test-unit) sets it, so a test that
+// would start a server there fails instead of running slowly.
+const NoServersEnv = "LOCKBENCH_NO_SERVERS"
+
 // process is one server child process. It is started in its own process
 // group (a terminal's Ctrl-C reaches only lockbench, which then stops its
 // servers in order) and with a parent-death signal, so even a lockbench killed
@@ -31,6 +36,9 @@ type process struct {
 }
 
 func (p *process) start() error {
+	if os.Getenv(NoServersEnv) != "" {
+		return fmt.Errorf("compose: start %s: refused, %s is set (servers are not started in unit tests)", p.name, NoServersEnv)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.cmd != nil {

@@ -248,6 +248,12 @@ func (r *Redis) Close() error {
 	return errors.Join(errs...)
 }
 
+// Pause freezes master i (SIGSTOP), as a stalled machine would.
+func (r *Redis) Pause(i int) error { return r.Servers[i].Pause() }
+
+// Resume thaws master i (SIGCONT).
+func (r *Redis) Resume(i int) error { return r.Servers[i].Resume() }
+
 // Endpoints lists the masters' endpoints (with the password) in order.
 func (r *Redis) Endpoints() []redisconn.Endpoint {
 	out := make([]redisconn.Endpoint, len(r.Servers))

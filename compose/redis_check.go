@@ -14,7 +14,8 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // adminClient is a one-connection client that never retries, closed by
@@ -45,16 +46,18 @@ func Ping(ctx context.Context, e redisconn.Endpoint) error {
 // PINGed, a master by ROLE, allowed the lock commands (SET NX PX and the
 // release and extend scripts, on a probe key of its own), and its facts
 // read. The error names the redacted master and the server's reason.
-func CheckMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, error) {
+func CheckMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, error) {
 	s, _, err := checkMaster(ctx, e)
 	return s, err
 }
 
 // checkMaster is CheckMaster that also returns the server's run_id: the
 // identity of the redis-server process, whatever address reached it.
-func checkMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, string, error) {
-	fail := func(err error) (results.Server, string, error) {
-		return results.Server{}, "", fmt.Errorf("%w: --redis %s: %s", ErrUnreachable, e, reason(e, err))
+func checkMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, string, error) {
+	fail := func(err error) (schema.Server, string, error) {
+		fe := fielderr.Invalid("redis_addrs", e.String(), "%w: %v", ErrUnreachable, err)
+		fe.Hint, fe.HintField = hint(e, err)
+		return schema.Server{}, "", fe
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
@@ -96,23 +99,24 @@ func probeLockCommands(ctx context.Context, c *redis.Client) error {
 	return redis.NewScript(redlock.ReleaseScript).Run(ctx, c, []string{key}, "probe").Err()
 }
 
-// reason is the server's or the network's word, with a hint where a bare
-// error would not say what is wrong.
-func reason(e redisconn.Endpoint, err error) string {
+// hint says how to mend a failed check where the server's or the
+// network's bare word would not say what is wrong: a fielderr hint (its %s
+// is field, relative to the topology's config), "" when none.
+func hint(e redisconn.Endpoint, err error) (hint, field string) {
 	var unknown x509.UnknownAuthorityError
 	msg := err.Error()
 	switch {
 	case errors.As(err, &unknown):
-		return msg + " (give the CA with --tls-ca-cert)"
+		return "give the CA with %s", "redis_auth.tls.ca_cert"
 	case strings.Contains(msg, "first record does not look like a TLS handshake"),
 		e.Secure() && errors.Is(err, context.DeadlineExceeded): // a plain server reads a ClientHello as a command and waits
-		return msg + " (a plain port: use redis://, not rediss://)"
+		return "a plain port: use redis://, not rediss:// in %s", "redis_addrs"
 	case !e.Secure() && (errors.Is(err, io.EOF) || strings.Contains(msg, "connection reset")):
-		return msg + " (the server closed the connection: a TLS port? use rediss://)"
+		return "the server closed the connection: a TLS port? use rediss:// in %s", "redis_addrs"
 	case strings.HasPrefix(msg, "NOAUTH"):
-		return msg + " (give a password: redis://:PASSWORD@host:port, " + redisconn.EnvPassword + " or --redis-password-file)"
+		return "give a password: redis://:PASSWORD@host:port, " + redisconn.EnvPassword + " or %s", "redis_auth.password_file"
 	}
-	return msg
+	return "", ""
 }
 
 // parseInfo reads INFO's key:value lines.
@@ -142,8 +146,8 @@ func configGet(ctx context.Context, c *redis.Client, keys ...string) map[string]
 
 // serverFacts keeps the essentials and says where the setup cannot give
 // Redlock's guarantees.
-func serverFacts(e redisconn.Endpoint, info, conf map[string]string) results.Server {
-	s := results.Server{
+func serverFacts(e redisconn.Endpoint, info, conf map[string]string) schema.Server {
+	s := schema.Server{
 		Kind: "redis", Endpoint: e.String(), Version: info["redis_version"], Role: info["role"],
 		TLS: e.Secure(), TLSVerifyOff: e.TLS != nil && e.TLS.InsecureSkipVerify,
 		MaxmemoryPolicy: info["maxmemory_policy"], AppendOnly: info["aof_enabled"] == "1",
@@ -157,7 +161,7 @@ func serverFacts(e redisconn.Endpoint, info, conf map[string]string) results.Ser
 }
 
 // warnings are the setups under which a Redlock grant can be lost or doubled.
-func warnings(s results.Server) []string {
+func warnings(s schema.Server) []string {
 	var w []string
 	if s.Role != "" && s.Role != "master" {
 		w = append(w, "role "+s.Role+": a replica is not an independent master")

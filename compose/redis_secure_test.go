@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/certs"
 	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 func startSecure(t *testing.T, opt compose.RedisOptions) *compose.Redis {
@@ -41,6 +42,7 @@ func adminDo(t *testing.T, e redisconn.Endpoint, args ...any) {
 // check with its facts; every way to reach it wrong fails with the server's
 // reason and a redacted master, never the password.
 func TestCheckMaster(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
 	files, err := certs.Generate(t.TempDir())
 	if err != nil {
@@ -142,6 +144,7 @@ func hasWarning(ws []string, prefix string) bool {
 // TestLocalMastersNeedThePassword: a self-started master refuses a client
 // without the generated password, and never shows it on its command line.
 func TestLocalMastersNeedThePassword(t *testing.T) {
+	testenv.Servers(t)
 	r := startSecure(t, compose.RedisOptions{Masters: 1})
 	e := r.Servers[0].Endpoint()
 	e.Password = ""

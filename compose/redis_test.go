@@ -8,9 +8,12 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 func TestStartRedisAnswersAndStops(t *testing.T) {
+	testenv.Servers(t)
 	for _, p := range Persistences {
 		t.Run(p, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -61,6 +64,7 @@ func TestStartRedisErrors(t *testing.T) {
 // A killed master restarts empty on the same port (no persistence); a paused
 // one stops answering until resumed.
 func TestKillRestartPause(t *testing.T) {
+	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	r, err := StartRedis(ctx, RedisOptions{Masters: 1})
@@ -119,6 +123,7 @@ func TestParseAddrs(t *testing.T) {
 // A master under ClockShift expires keys by its shifted clock: a jump past a
 // key's TTL expires it at once, and the offset survives a restart.
 func TestRedisClockJumpExpiresKeys(t *testing.T) {
+	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	r, err := StartRedis(ctx, RedisOptions{Masters: 2, ClockShift: true})

@@ -27,6 +27,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/redact"
 )
 
@@ -59,6 +60,7 @@ type strangerSpec struct {
 // a network the stranger cannot use). No server's command line shows a
 // password meanwhile.
 func TestSelfStartedServersRefuseStrangers(t *testing.T) {
+	testenv.Servers(t)
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to run a probe as another user (syscall.Credential)")
 	}

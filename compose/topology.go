@@ -15,7 +15,8 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Spec says which servers a run needs. It serialises into results.
@@ -70,7 +71,7 @@ type Topology struct {
 	// Masters are how to reach them (credentials, TLS), in the same order.
 	Masters []redisconn.Endpoint
 	// Servers are the servers' own facts, read at start.
-	Servers []results.Server
+	Servers []schema.Server
 	// Redis is set when the masters are local (for faults and tests).
 	Redis *Redis
 	// EtcdAddrs are the etcd members' client addresses, local or external.
@@ -152,11 +153,11 @@ func (t *Topology) Close() error {
 }
 
 // ParseAddrs checks a host:port list: every entry well formed and none
-// twice. A bad entry is a *results.FieldError of field.
+// twice. A bad entry is a *fielderr.Error of field.
 func ParseAddrs(field string, list []string) ([]string, error) {
 	for i, a := range list {
 		if strings.Contains(a, "@") { // user:password@: shown masked, with the entry a comma may have cut off
-			return nil, results.Invalid(field, strings.Join(list[max(0, i-1):i+1], ","), "credentials in an address are not read")
+			return nil, fielderr.Invalid(field, strings.Join(list[max(0, i-1):i+1], ","), "credentials in an address are not read")
 		}
 	}
 	seen := map[string]bool{}
@@ -164,13 +165,13 @@ func ParseAddrs(field string, list []string) ([]string, error) {
 	for _, a := range list {
 		host, port, err := net.SplitHostPort(a)
 		if err != nil || host == "" {
-			return nil, results.Invalid(field, a, "want host:port")
+			return nil, fielderr.Invalid(field, a, "want host:port")
 		}
 		if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
-			return nil, results.Invalid(field, a, "bad port %q", port)
+			return nil, fielderr.Invalid(field, a, "bad port %q", port)
 		}
 		if seen[a] {
-			return nil, results.Invalid(field, a, "listed twice")
+			return nil, fielderr.Invalid(field, a, "listed twice")
 		}
 		seen[a] = true
 		out = append(out, a)

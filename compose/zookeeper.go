@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"io"
 	"net"
 	"os"
@@ -176,7 +177,7 @@ func (t *Topology) upZooKeeper(ctx context.Context, spec Spec) error {
 			err := ZooKeeperPing(pctx, a)
 			cancel()
 			if err != nil {
-				return fmt.Errorf("%w: --zookeeper %s: %v", ErrUnreachable, a, err)
+				return fielderr.Invalid("zookeeper_addrs", a, "%w: %v", ErrUnreachable, err)
 			}
 		}
 		t.ZooKeeperAddrs = spec.ZooKeeperAddrs

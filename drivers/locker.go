@@ -1,7 +1,7 @@
 // Package drivers holds what every lock backend offers the harness: the
 // Locker and Lease interfaces, the per-attempt tally and the sentinel errors.
 // Backends live in sub-packages (redlock, etcdlock, peers); the conformance
-// suite every one of them passes is drivers/drivertest.
+// suite every one of them passes is drivers/internal/drivertest.
 package drivers
 
 import (

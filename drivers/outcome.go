@@ -4,23 +4,23 @@ import (
 	"context"
 	"errors"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Outcome is how one attempt ended, from the client's own view: the same
-// type the recorder counts (results.Outcome), so no cast between two lists
+// type the recorder counts (schema.Outcome), so no cast between two lists
 // can drift. The referee may reclassify a failed attempt with what no
 // client can see.
-type Outcome = results.Outcome
+type Outcome = schema.Outcome
 
 // The attempt outcomes under the names a lock driver speaks.
 const (
-	Acquired   = results.OK         // a quorum granted the lock with validity left
-	Busy       = results.Busy       // a quorum (or the backend) said another owner holds it
-	SplitBrain = results.SplitBrain // no quorum either way: votes split among contenders
-	Timeout    = results.Timeout    // masters too slow for a quorum, or validity used up
-	Error      = results.Error      // masters failed
-	Canceled   = results.Canceled   // the run's context ended mid-attempt; not counted anywhere
+	Acquired   = schema.OK         // a quorum granted the lock with validity left
+	Busy       = schema.Busy       // a quorum (or the backend) said another owner holds it
+	SplitBrain = schema.SplitBrain // no quorum either way: votes split among contenders
+	Timeout    = schema.Timeout    // masters too slow for a quorum, or validity used up
+	Error      = schema.Error      // masters failed
+	Canceled   = schema.Canceled   // the run's context ended mid-attempt; not counted anywhere
 )
 
 // Classify names the outcome of one Lock call. ctx is the caller's context:

@@ -2,71 +2,46 @@
 // fixed set of shards, drained on a tick without a lock or channel per sample, the summary JSON
 // (schema lockbench/v1, typed measures under "extra": run_extra.go),
 // tables, CSV, interval logs, merging and the HTML report. It imports
-// nothing else of lockbench. Its subpackages build on it: referee (mutual
-// exclusion ground truth), gate (CI thresholds and baselines), capacity
-// (sweep result types), prom (live metrics).
+// nothing else of lockbench but its leaves schema (the op and outcome
+// vocabulary, Server) and fielderr (bad input by config field). Its
+// subpackages build on it: referee (mutual exclusion ground truth), gate
+// (CI thresholds and baselines), capacity (sweep result types), prom (live
+// metrics).
 package results
 
-import "strings"
+import (
+	"strings"
 
-// Op is a timed operation.
-type Op uint8
-
-const (
-	OpAcquire      Op = iota // one lock attempt
-	OpAcquireTotal           // from the cycle's (intended) start until acquired, retries included
-	OpRelease                // one unlock
-	OpCycle                  // from the cycle's (intended) start until released
-	OpExtend                 // one extend
-	NumOps
+	"github.com/lockbench/lockbench/results/schema"
 )
 
-var opNames = [NumOps]string{"acquire", "acquire_total", "release", "cycle", "extend"}
+// The vocabulary lives in results/schema, a leaf drivers and compose
+// import; these names keep it where the recorder's users look for it.
+type (
+	Op      = schema.Op
+	Outcome = schema.Outcome
+	Server  = schema.Server
+)
 
-func (o Op) String() string {
-	if o < NumOps {
-		return opNames[o]
-	}
-	return "unknown"
-}
+const (
+	OpAcquire      = schema.OpAcquire
+	OpAcquireTotal = schema.OpAcquireTotal
+	OpRelease      = schema.OpRelease
+	OpCycle        = schema.OpCycle
+	OpExtend       = schema.OpExtend
+	NumOps         = schema.NumOps
+
+	OK          = schema.OK
+	Busy        = schema.Busy
+	SplitBrain  = schema.SplitBrain
+	Timeout     = schema.Timeout
+	Error       = schema.Error
+	NumOutcomes = schema.NumOutcomes
+	Canceled    = schema.Canceled
+)
 
 // Ops lists every op in order.
-func Ops() []Op {
-	out := make([]Op, NumOps)
-	for i := range out {
-		out[i] = Op(i)
-	}
-	return out
-}
-
-// Outcome is how an operation ended: the one outcome vocabulary of
-// lockbench. A driver classifies its own attempt with it (drivers.Classify),
-// the referee may reclassify a failed attempt with what no client can see,
-// and the recorder counts it. For OpAcquire these are the attempt classes
-// every attempt lands in exactly one of; other ops use OK and Error (and
-// Timeout).
-type Outcome uint8
-
-const (
-	OK          Outcome = iota // acquired / released / extended
-	Busy                       // a valid holder had the key
-	SplitBrain                 // nobody won the round: votes split
-	Timeout                    // masters too slow for a quorum, or validity used up
-	Error                      // masters failed
-	NumOutcomes                // the counted outcomes end here
-	// Canceled: the run's context ended mid-attempt. Never counted: shutdown
-	// is not failure.
-	Canceled = NumOutcomes
-)
-
-var outcomeNames = [NumOutcomes + 1]string{"acquired", "busy", "split_brain", "timeout", "error", "canceled"}
-
-func (o Outcome) String() string {
-	if int(o) < len(outcomeNames) {
-		return outcomeNames[o]
-	}
-	return "unknown"
-}
+func Ops() []Op { return schema.Ops() }
 
 // Measured is whether r recorded latencies of op (a count above zero): a
 // p99 of no samples reads 0 and would pass any check.

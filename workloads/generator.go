@@ -1,7 +1,8 @@
 package workloads
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/lockbench/lockbench/results"
@@ -57,10 +58,5 @@ func NewGenerator(c Config) (Generator, error) {
 }
 
 func joinNames() string {
-	names := make([]string, 0, len(generators))
-	for n := range generators {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(generators)), ", ")
 }

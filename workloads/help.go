@@ -3,7 +3,8 @@ package workloads
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"text/tabwriter"
 )
 
@@ -21,11 +22,7 @@ func WriteHelp(out io.Writer) error {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	section := func(title string, m map[string]string) {
 		fmt.Fprintln(w, title)
-		names := make([]string, 0, len(m))
-		for n := range m {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(m))
 		for _, n := range names {
 			fmt.Fprintf(w, "  %s\t%s\n", n, m[n])
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/results"

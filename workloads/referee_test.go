@@ -5,11 +5,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/referee"
 	"github.com/lockbench/lockbench/workloads"
@@ -35,6 +36,7 @@ func seed(t *testing.T, r *compose.Redis, key, token string, masters ...int) {
 // split_brain. The control seeds a majority for a holder the referee knows
 // of: busy.
 func TestRefereeSplitVote(t *testing.T) {
+	testenv.Servers(t)
 	cases := []struct {
 		name  string
 		seeds map[string][]int // token → masters
@@ -91,6 +93,7 @@ func TestRefereeSplitVote(t *testing.T) {
 // Exactly that overlap is a violation. Without the restart the second client
 // is refused and nothing is counted.
 func TestRefereeViolation(t *testing.T) {
+	testenv.Servers(t)
 	for _, restart := range []bool{true, false} {
 		name := map[bool]string{true: "majority restarted", false: "no restart"}[restart]
 		t.Run(name, func(t *testing.T) {
@@ -149,6 +152,7 @@ func TestRefereeViolation(t *testing.T) {
 // Redlock is safe here, so any violation is a referee bug; every attempt
 // lands in exactly one class, and the referee saw every acquisition.
 func TestRefereeContendedRun(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	r := startMasters(t, 5)
 	l := openLocker(t, r, 8, 0, 0)

@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/referee"
 	"github.com/lockbench/lockbench/workloads"
@@ -91,6 +92,7 @@ func checkWindow(t *testing.T, w windowRun, want time.Duration) {
 // with a warmup that is not a whole second, the measured window is exactly
 // --duration and the referee saw every grant counted in it.
 func TestWindowEveryWorkload(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	r := startMasters(t, 5)
 	l := openLocker(t, r, 8, 0, 0)
@@ -144,6 +146,7 @@ func (c *cancelAfter) Lock(ctx context.Context, key string) (drivers.Lease, driv
 // and says so (no warmup data as results); one canceled inside the window
 // states the window it measured, and the referee saw every grant of it.
 func TestWindowInterrupted(t *testing.T) {
+	testenv.Servers(t)
 	r := startMasters(t, 5)
 	l := openLocker(t, r, 4, 0, 0)
 	cases := []struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -33,6 +34,7 @@ func runArgs(redis, out string, extra ...string) []string {
 // TestOutHlogMatchesSummary: the .hlog files of a run read back through
 // hdrhistogram-go's log reader to the summary's counts and maxima.
 func TestOutHlogMatchesSummary(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	redis := startMasters(t, 3)
@@ -72,6 +74,7 @@ func TestOutHlogMatchesSummary(t *testing.T) {
 // TestMergeConcurrentRuns: two runs at once against the same masters merge
 // to counts equal to their sums; different configs are refused (exit 2).
 func TestMergeConcurrentRuns(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	a, b, redis := concurrentRuns(t)

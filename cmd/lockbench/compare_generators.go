@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/compare"
-	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/compare"
 )

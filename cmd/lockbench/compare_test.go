@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -57,6 +58,7 @@ func TestCompareBadInput(t *testing.T) {
 // TestCompareMatrix runs a small real matrix in-process and reads its
 // JSON back: every cell is there, ratios included, and the table printed.
 func TestCompareMatrix(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	redis := startMasters(t, 3)
@@ -108,6 +110,7 @@ func TestCompareMatrix(t *testing.T) {
 // the first cell has reported a measured second (its progress line), not
 // after a guessed sleep.
 func TestCompareInterrupt(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "c.json")
 	p, pids := startRun(t, "compare", "--masters", "3", "--clients", "goredis", "--muxes", "sequential,fanout",

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/results/prom"
@@ -23,6 +24,7 @@ import (
 // warmup, the exporter's counters equal the summary's counts and its
 // histograms the summary's latency counts: the warmup is in neither.
 func TestMetricsEqualSummary(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	cfg := defaultRunConfig()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -35,6 +36,7 @@ func startReplica(t *testing.T) (addr, password string) {
 // naming it and its ROLE, nothing written. (Runtime READONLY replies are
 // still explained per master: drivers/errlog_test.go.)
 func TestReadOnlyReplicaRefused(t *testing.T) {
+	testenv.Servers(t)
 	replica, pw := startReplica(t)
 	out := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := runIn(context.Background(), "run", "-q", "--redis", "redis://:"+pw+"@"+replica,
@@ -50,6 +52,7 @@ func TestReadOnlyReplicaRefused(t *testing.T) {
 // A master killed mid-run is named as having stopped answering, with when;
 // the masters that kept answering are not. A --fault run accepts failures.
 func TestKilledMasterNamed(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	out := filepath.Join(t.TempDir(), "s.json")
@@ -83,6 +86,7 @@ func TestKilledMasterNamed(t *testing.T) {
 // the masters and the machine serve, and exits 1. A node timeout of 1 µs
 // makes every command time out on a real master, whatever the load.
 func TestMostlyTimeoutsWarnsAboutWorkers(t *testing.T) {
+	testenv.Servers(t)
 	redis := startMasters(t, 1)
 	_, stderr, code := runIn(context.Background(), "run", "-q", "--redis", redis, "--workers", "3", "--node-timeout", "1us",
 		"--duration", "300ms", "--warmup", "0s")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestEtcdSecureExternal: an etcd cluster with mutual TLS and auth, given
@@ -17,6 +18,7 @@ import (
 // is measured without its password in any output; a wrong password is
 // refused before anything is written.
 func TestEtcdSecureExternal(t *testing.T) { // not parallel: t.Setenv
+	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1, Secure: true})
@@ -59,6 +61,7 @@ func TestEtcdSecureExternal(t *testing.T) { // not parallel: t.Setenv
 // TestEtcdSecureLocal: --etcd-secure runs the local cluster with mutual TLS
 // and auth, and the run still measures.
 func TestEtcdSecureLocal(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	js := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := cli(t, 2*time.Minute, "run", "-q", "--backend", "etcd", "--etcd-members", "1", "--etcd-secure",

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -25,6 +26,7 @@ func startEtcdRun(t *testing.T, members int, args ...string) (*proc, []int) {
 // `lockbench run --backend etcd` with no other etcd flag starts a 3-member
 // cluster, measures, and stops every member.
 func TestEtcdRunStartsAndStopsCluster(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent processes and files: overlaps the other parallel tests
 	for _, mode := range []string{"client", "rpc"} {
 		t.Run(mode, func(t *testing.T) {
@@ -53,6 +55,7 @@ func TestEtcdRunStartsAndStopsCluster(t *testing.T) {
 
 // Ctrl-C, SIGTERM and SIGKILL of lockbench leave no etcd member behind.
 func TestEtcdNoOrphans(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent processes: overlaps the other parallel tests
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {

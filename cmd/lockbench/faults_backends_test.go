@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lockbench/lockbench/internal/testenv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 // proxy the driver dials): no lock is granted while the server is down,
 // grants resume after the repair, and the referee counts no violation.
 func TestFaultBackends(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // each case starts its own servers and writes its own files: they overlap each other and the other parallel tests
 	for _, c := range []struct {
 		name string

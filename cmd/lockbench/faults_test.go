@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lockbench/lockbench/internal/testenv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 // its proxy; lockbench neither crashes nor hangs, exits 0 and writes a
 // summary that records the faults.
 func TestKillRestartMidRun(t *testing.T) {
+	testenv.Servers(t)
 	out := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := cli(t, 90*time.Second, append([]string{"run", "-q", "--masters", "5", "--workload", "contended", "--keys", "2",
 		"--workers", "4", "--hold", "20ms", "--ttl", "500ms", "--warmup", "0s", "--duration", "2500ms", "--json", out,
@@ -94,6 +96,7 @@ func TestFaultBadInput(t *testing.T) {
 // violation, since the lock service kept its promise; the stalled holder's
 // unlock finds the lock gone.
 func TestPauseClientStaleOverlap(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "s.json")
 	stdout, stderr, code := cli(t, 60*time.Second, "run", "-q", "--workload", "contended", "--warmup", "0s",

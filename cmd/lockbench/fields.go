@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/workloads/flagtag"
 )
 
 // runFlags names the flag of every RunConfig field (lab.Config's among
@@ -41,4 +41,16 @@ func fieldUsage(err error, sets ...*flagtag.Set) error {
 		return err
 	}
 	return usageError{err}
+}
+
+// flagsNamed is err's message with the config field of a field error in its
+// chain named by its flag (flagOf), for an error that reached the end of a
+// command without passing fieldUsage (wrapped by a compare's cell).
+func flagsNamed(err error) string {
+	msg := err.Error()
+	var fe *results.FieldError
+	if errors.As(err, &fe) {
+		msg = strings.Replace(msg, fe.Error(), fe.Name(func(f string) string { return flagOf(f) }), 1)
+	}
+	return msg
 }

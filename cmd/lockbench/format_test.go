@@ -6,12 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // TestFormatCSV: --format csv prints the runs table as CSV, one row per
 // run, the counts as the JSON has them; with --json - it is bad input.
 func TestFormatCSV(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	stdout, stderr, code := cli(t, time.Minute, "run", "--masters", "1", "--workers", "2", "--duration", "700ms", "--warmup", "0s", "--format", "csv", "-q")

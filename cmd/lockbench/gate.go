@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results/gate"
-	"github.com/lockbench/lockbench/workloads/flagtag"
 )
 
 func newGateCmd() *cobra.Command {

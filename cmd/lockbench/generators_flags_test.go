@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -43,6 +44,7 @@ func TestGeneratorsBadInput(t *testing.T) {
 // generator 0's is refused (exit 2), naming what differs, and generator 0
 // stops saying so (exit 1) instead of waiting at the start.
 func TestGeneratorPlanMismatch(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	lab := startGenLab(t, 1)
 	out := t.TempDir()
@@ -62,6 +64,7 @@ func TestGeneratorPlanMismatch(t *testing.T) {
 // stops the run for all: it writes what it measured and exits 130, the
 // others stop too, saying why, and generator 0's summary names it.
 func TestGeneratorInterrupted(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	lab := startGenLab(t, 1)

@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/crossref"
 	"github.com/lockbench/lockbench/workloads/generators"
@@ -133,6 +134,7 @@ func mergedReport(t *testing.T, out string) (*results.Summary, GeneratorsReport)
 // measured an offset with an error bound, and the windows started close
 // together on the masters' clock.
 func TestGeneratorsOneRun(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	lab := startGenLab(t, 3)
@@ -212,6 +214,7 @@ func (p *generatorProc) waitStderr(t *testing.T, s string) {
 // exiting with the lost-generator status, and generator 0's summary names
 // it.
 func TestGeneratorKilledFailsTheRun(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	lab := startGenLab(t, 3)
@@ -268,6 +271,7 @@ func TestGeneratorKilledFailsTheRun(t *testing.T) {
 // that answers at once put every worker in lockstep, each grant starting
 // as another ends, and the overlaps would be as short as scheduling noise.
 func TestCrossRefereeFindsOverlaps(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	lab := startGenLab(t, 1)
@@ -329,6 +333,7 @@ func TestCrossRefereeFindsOverlaps(t *testing.T) {
 // ends) within 2 s of the breach being judged, each exiting with the
 // threshold's own status, and the summary says why.
 func TestMergedThresholdAbortsEveryGenerator(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	lab := startGenLab(t, 3)
@@ -364,6 +369,7 @@ func TestMergedThresholdAbortsEveryGenerator(t *testing.T) {
 // workers of the run meet, across generators too: nothing is ever found
 // held.
 func TestGeneratorsUncontendedNeverMeet(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	lab := startGenLab(t, 3)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/workloads/flagtag"
+	"github.com/lockbench/lockbench/internal/flagtag"
 )
 
 // Flag groups of the help, in the order they are shown. A command's own

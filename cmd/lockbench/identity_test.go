@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lockbench/lockbench/internal/testenv"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 // that would drop the masters after it — are refused before any run: exit
 // 2, one line naming the entries. Two distinct servers are accepted.
 func TestMastersAreServers(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	urls := strings.Split(startMasters(t, 2), ",")
 	a, b := urls[0], urls[1]

@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -86,6 +87,7 @@ func closePair() {
 // masters at the same time into their own --out dirs, each on its own keys,
 // and merge combines them into counts equal to their sums.
 func TestTwoProcessesMerged(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	a, b, _ := concurrentRuns(t)

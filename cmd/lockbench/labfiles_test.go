@@ -15,7 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/lockbench/lockbench/workloads/flagtag"
+	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/workloads/generators"
 )
 

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
+	"github.com/lockbench/lockbench/internal/clientlog"
 	"github.com/lockbench/lockbench/results/redact"
 
 	"github.com/spf13/cobra"
@@ -63,7 +63,7 @@ var errInterruptedEarly = errors.New("interrupted before anything was written")
 func main() {
 	etcdmember.ServeIfChild() // compose re-executes lockbench as each etcd member
 	delayline.ServeIfChild()  // and as the delay line
-	compose.QuietClientLogs()
+	clientlog.Quiet()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		// After the first signal, restore the default so a second one ends
@@ -109,7 +109,7 @@ func executeIO(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if errors.As(err, &ec) {
 		code = ec.ExitCode()
 	}
-	if msg := oneLine(err.Error()); msg != "" {
+	if msg := oneLine(flagsNamed(err)); msg != "" {
 		fmt.Fprintln(stderr, "lockbench:", redact.String(msg))
 	}
 	return code

@@ -10,8 +10,8 @@ import (
 
 	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
-	"github.com/lockbench/lockbench/compose/slow"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // asLockbench, set in a child's environment, makes this test binary run
@@ -21,22 +21,25 @@ import (
 const asLockbench = "LOCKBENCH_TEST_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	testenv.Main(m, testenv.Needs{
+		// In-process commands that start etcd re-execute this test binary
+		// as each member (compose/etcdmember), and the delay line as itself.
+		Children: []func(){serveAsLockbench, etcdmember.ServeIfChild, delayline.ServeIfChild},
+		// Most parallel tests here wait — on faults timed over seconds, on
+		// signals, on ZooKeeper, PostgreSQL and etcd starting — and run
+		// alongside each other; those that drive servers flat out take a CPU
+		// slot (cpuBound).
+		Waiting: 6,
+		After:   closePair,
+	})
+}
+
+// serveAsLockbench runs lockbench's main in a child started with asLockbench.
+func serveAsLockbench() {
 	if os.Getenv(asLockbench) == "1" {
 		main()
-		return
+		os.Exit(0)
 	}
-	// In-process commands that start etcd re-execute this test binary as
-	// each member (compose/etcdmember): serve it before anything else.
-	etcdmember.ServeIfChild()
-	delayline.ServeIfChild() // the delay line re-executes the test binary
-	// Most parallel tests here wait — on faults timed over seconds, on
-	// signals, on ZooKeeper, PostgreSQL and etcd starting — and run
-	// alongside each other; those that drive servers flat out take a CPU
-	// slot (cpuBound).
-	slow.WaitingTests(6)
-	code := m.Run()
-	closePair()
-	os.Exit(code)
 }
 
 // cpuBound holds a machine-wide CPU slot (slow.CPU) for the rest of t:
@@ -73,11 +76,11 @@ func cli(t *testing.T, timeout time.Duration, args ...string) (string, string, i
 }
 
 // loadTolerant are flags for runs whose subject is not timeouts: the
-// default 50 ms --node-timeout scaled for the machine's load (compose/slow),
+// default 50 ms --node-timeout scaled for the machine's load (internal/testenv/slow),
 // kept under a third of ttl. Under load a 50 ms timeout fails the first
 // attempts, whose late SETs then hold the keys for the whole TTL.
 func loadTolerant(ttl time.Duration) []string {
-	return []string{"--node-timeout", drivertest.NodeTimeout(50*time.Millisecond, ttl).String()}
+	return []string{"--node-timeout", slow.NodeTimeout(50*time.Millisecond, ttl).String()}
 }
 
 // readJSON decodes the JSON file at path into v.

@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/output"
-	"github.com/lockbench/lockbench/workloads/flagtag"
 )
 
 func newMergeCmd() *cobra.Command {

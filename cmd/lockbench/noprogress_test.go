@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -14,6 +15,7 @@ import (
 // exits with the no-progress status with a warning naming why, its JSON says so (unfinished cycles
 // with their wait), and --allow-failures accepts it (exit 0, same JSON).
 func TestNoProgressExitStatus(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct {

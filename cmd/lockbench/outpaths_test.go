@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/outpath"
 	"github.com/lockbench/lockbench/results/output"
@@ -243,6 +244,7 @@ func TestMergeRefusesWhatGateRefuses(t *testing.T) {
 // progress is refused before it starts anything; the first one's result is
 // written whole.
 func TestConcurrentRunsShareNoOut(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	redis := startMasters(t, 3)

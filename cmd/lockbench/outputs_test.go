@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/outpath"
 )
@@ -89,6 +90,7 @@ func listTree(t *testing.T, dir string) string {
 // Reusing --out replaces the earlier result: every interval log left in
 // the directory belongs to a run of its summary.json.
 func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	redis := startMasters(t, 3)
@@ -177,6 +179,7 @@ func TestInterruptDuringStartupWritesNothing(t *testing.T) {
 // stay empty: a stray write to os.Stdout instead of the command's writer is
 // what this guards against.
 func TestJSONStdoutIsPure(t *testing.T) {
+	testenv.Servers(t)
 	redis := startMasters(t, 3)
 	// Paced (--rate): what stdout holds is tested, not throughput.
 	short := []string{"--redis", redis, "--workers", "2", "--rate", "200", "--duration", "300ms", "--warmup", "0s", "--json", "-"}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // readmeCommands are the `bin/lockbench ...` lines of the README's sh

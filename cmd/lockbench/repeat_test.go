@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -16,6 +17,7 @@ import (
 // merge read each round's back; the answers (too few rounds for one) are
 // under the table and in answers.json.
 func TestCompareRepeatOut(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	redis := startMasters(t, 3)

@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -89,13 +89,13 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 
 // upError classifies a failed compose.Up: Ctrl-C during start-up is an
 // interruption before anything was measured, an unreachable server given by
-// flag is bad input.
+// flag is bad input, named by its flag.
 func upError(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return errInterruptedEarly
 	case errors.Is(err, compose.ErrUnreachable), errors.Is(err, compose.ErrSameServer):
-		return usageError{err}
+		return fieldUsage(err)
 	}
 	return err
 }

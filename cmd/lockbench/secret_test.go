@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/redact"
 )
 
@@ -30,6 +31,7 @@ func secretURLs(r *compose.Redis) []string {
 // unreachable servers, a wrong password) is masked in the one-line error,
 // and written nowhere.
 func TestHostileSecretsRefused(t *testing.T) {
+	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	r, err := compose.StartRedis(ctx, compose.RedisOptions{Masters: 1})
 	cancel()
@@ -114,6 +116,7 @@ func TestHostileSecretsRefused(t *testing.T) {
 // redis-benchmark), and the password appears in none of them nor on any
 // process's command line while they run.
 func TestHostileSecretsRun(t *testing.T) {
+	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	r, err := compose.StartRedis(ctx, compose.RedisOptions{Masters: 2})
 	cancel()
@@ -227,6 +230,7 @@ func TestHostileSecretsRun(t *testing.T) {
 // generated password appears in any output, on any process's command line
 // or in /metrics while the run goes.
 func TestLocalSecretsRun(t *testing.T) {
+	testenv.Servers(t)
 	for _, backend := range []string{"redlock", "postgres", "zookeeper", "etcd", "single"} {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()

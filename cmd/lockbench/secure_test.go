@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/certs"
 	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -94,6 +95,7 @@ func secureModes(t *testing.T) []secureMode {
 // TLS and mutual-TLS masters; every output and artefact of it, the HTML
 // report and gobench lines included, is free of the password.
 func TestSecureMasters(t *testing.T) {
+	testenv.Servers(t)
 	for _, m := range secureModes(t) {
 		t.Run(m.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -175,6 +177,7 @@ func TestSecureMasters(t *testing.T) {
 // client on a TLS port each end the run before it measures: exit 2, one
 // line naming the master and the server's reason, nothing written.
 func TestSecureMastersRefused(t *testing.T) {
+	testenv.Servers(t)
 	files, err := certs.Generate(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +206,8 @@ func TestSecureMastersRefused(t *testing.T) {
 	}{
 		{"wrong password", []string{"--redis", "redis://:wrong-" + pw.Password + "@" + pw.Addrs()[0]}, "WRONGPASS"},
 		{"no password", []string{"--redis", pw.Addrs()[0]}, "NOAUTH"},
-		{"untrusted ca", []string{"--redis", tlsURL, "--tls-ca-cert", other.CA}, "unknown authority"},
+		{"no password: the flag that gives one", []string{"--redis", pw.Addrs()[0]}, "or --redis-password-file)"},
+		{"untrusted ca", []string{"--redis", tlsURL, "--tls-ca-cert", other.CA}, "(give the CA with --tls-ca-cert)"},
 		{"system ca", []string{"--redis", tlsURL}, "unknown authority"},
 		{"plain to tls port", []string{"--redis", "redis://:" + tl.Password + "@" + tl.Addrs()[0]}, "rediss://"},
 		{"tls flags without rediss", []string{"--redis", pw.Addrs()[0], "--tls-ca-cert", files.CA}, "rediss://"},

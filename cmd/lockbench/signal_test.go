@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -112,6 +113,7 @@ func waitGone(t *testing.T, pids []int) {
 // Ctrl-C mid-run: the summary of what was measured is written with
 // interrupted=true, the masters are stopped, and the exit is 130.
 func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "s.json")
 	p, pids := startRun(t, "run", "--masters", "3", "--workers", "4", "--warmup", "0s", "--duration", "60s", "--json", out)
@@ -139,6 +141,7 @@ func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
 // SIGTERM behaves like Ctrl-C; SIGKILL leaves no server behind either
 // (parent-death signal).
 func TestNoOrphansOnTermOrKill(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
@@ -153,6 +156,7 @@ func TestNoOrphansOnTermOrKill(t *testing.T) {
 
 // A short real run writes every field of the summary schema.
 func TestRunWritesSchema(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	out := filepath.Join(t.TempDir(), "s.json")
@@ -205,6 +209,7 @@ func TestRunWritesSchema(t *testing.T) {
 // A SIGKILLed lockbench cannot remove its masters' temp directory; the next
 // start does, once the owner is gone.
 func TestKilledRunsTempDirRemovedAtNextStart(t *testing.T) {
+	testenv.Servers(t)
 	p, pids := startRun(t, "run", "--masters", "3", "--workers", "2", "--duration", "60s", "-q")
 	root := filepath.Dir(redisDir(t, pids[0]))
 	if !strings.HasPrefix(filepath.Base(root), "lockbench-redis-") {

@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/workloads/flagtag"
+	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )

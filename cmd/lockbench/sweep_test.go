@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -16,6 +17,7 @@ import (
 // workers, the knee table on stdout, the steps on stderr, every step's
 // summary row and interval log and sweep.json in --out.
 func TestSweepFindsKnee(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	redis := startMasters(t, 1)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -54,6 +55,7 @@ func TestSweepRefusesUnmeasuredOp(t *testing.T) {
 // TestMergeIsSafe: merge never writes into an input, never counts a run
 // twice, and reads exactly the summary file it is given.
 func TestMergeIsSafe(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
 	a, b, _ := concurrentRuns(t)

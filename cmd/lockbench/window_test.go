@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -13,6 +14,7 @@ import (
 // (1 % + 10 ms) whatever the warmup, and the referee judged exactly the
 // acquisitions counted (validity-margin count = counts.acquired).
 func TestMeasuredWindow(t *testing.T) {
+	testenv.Servers(t)
 	cases := []struct {
 		name     string
 		args     []string

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 )
 
@@ -47,6 +48,7 @@ func TestPacingBadInput(t *testing.T) {
 // end to end: the JSON config carries the new parameters, and the run row
 // the referee's and the pacer's measures, with the accounting closing.
 func TestOpenLoopZipfRun(t *testing.T) {
+	testenv.Servers(t)
 	out := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := cli(t, 60*time.Second, append([]string{"run", "-q", "--masters", "3", "--workload", "zipf", "--keys", "20",
 		"--zipf-s", "0.9", "--hold", "1ms", "--hold-dist", "uniform", "--rate", "200", "--ramp", "500ms",

@@ -8,12 +8,14 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestLatencyOnDelayLine: a latency fault delays the replies of the
 // masters it names, on top of their distance, and healing restores the
 // distance.
 func TestLatencyOnDelayLine(t *testing.T) {
+	testenv.Servers(t)
 	r := startMasters(t, 2)
 	base := []delayline.Distance{{RTT: 2 * time.Millisecond}, {RTT: 2 * time.Millisecond}}
 	pairs := make([]delayline.Pair, 2)

@@ -1,13 +1,13 @@
 package faults
 
 import (
-	"os"
 	"testing"
 
 	"github.com/lockbench/lockbench/compose/delayline"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
-	delayline.ServeIfChild() // the latency fault's delay line re-executes the test binary
-	os.Exit(m.Run())
+	// the latency fault's delay line re-executes the test binary
+	testenv.Main(m, testenv.Needs{Children: []func(){delayline.ServeIfChild}})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 func startMasters(t *testing.T, n int) *compose.Redis {
@@ -61,6 +62,7 @@ func noErrors(t *testing.T, evs []Event) {
 }
 
 func TestKillRestartsEmpty(t *testing.T) {
+	testenv.Servers(t)
 	r := startMasters(t, 2)
 	ctx := context.Background()
 	srv := r.Servers[0]
@@ -84,6 +86,7 @@ func TestKillRestartsEmpty(t *testing.T) {
 }
 
 func TestDelayedRestartSkippedWhenRunEnds(t *testing.T) {
+	testenv.Servers(t)
 	r := startMasters(t, 1)
 	s := Start(context.Background(), mustParse(t, "kill:masters=1:restart=delayed:delay=1h"), Target{Servers: asServers(r.Servers), TTL: time.Second})
 	waitEvents(t, s, 1)
@@ -94,6 +97,7 @@ func TestDelayedRestartSkippedWhenRunEnds(t *testing.T) {
 }
 
 func TestStopResumesOnStop(t *testing.T) {
+	testenv.Servers(t)
 	r := startMasters(t, 1)
 	s := Start(context.Background(), mustParse(t, "stop:masters=1:for=1h"), Target{Servers: asServers(r.Servers), TTL: time.Second})
 	waitEvents(t, s, 1)
@@ -114,6 +118,7 @@ func TestStopResumesOnStop(t *testing.T) {
 }
 
 func TestPartitionThroughProxyHeals(t *testing.T) {
+	testenv.Servers(t)
 	r := startMasters(t, 2)
 	p, err := compose.StartProxies(r.Addrs())
 	if err != nil {
@@ -146,6 +151,7 @@ func TestPartitionThroughProxyHeals(t *testing.T) {
 }
 
 func TestClockJumpAndBack(t *testing.T) {
+	testenv.Servers(t)
 	r := startMastersWith(t, compose.RedisOptions{Masters: 3, ClockShift: true})
 	s := Start(context.Background(), mustParse(t, "clock-jump:masters=1,2:+5s:for=1h", "clock-jump:masters=3:-2s"), Target{Servers: asServers(r.Servers), TTL: time.Second})
 	waitEvents(t, s, 3)
@@ -167,6 +173,7 @@ func TestClockJumpAndBack(t *testing.T) {
 }
 
 func TestClockJumpNeedsClockShift(t *testing.T) {
+	testenv.Servers(t)
 	r := startMasters(t, 1)
 	s := Start(context.Background(), mustParse(t, "clock-jump:masters=1:+1s"), Target{Servers: asServers(r.Servers), TTL: time.Second})
 	waitEvents(t, s, 1)

@@ -295,7 +295,7 @@ func (f Fault) Check(masters, workers int, local bool) error {
 		}
 	}
 	if !f.Proxied() && !f.ClientSide() && !local {
-		return fmt.Errorf("fault %q: %s needs local masters (not --redis, --etcd, --zookeeper or --postgres)", f.Spec, f.Kind)
+		return fmt.Errorf("fault %q: %s needs local masters, not external servers (redis_addrs, etcd_addrs, zookeeper_addrs, postgres_url)", f.Spec, f.Kind)
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/prom"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 const dashboardFile = "grafana/dashboards/lockbench.json"
@@ -31,7 +32,7 @@ func exported(t *testing.T) map[string]bool {
 	e := prom.New()
 	c := e.Cell(prom.Labels{Backend: "redlock", Client: "goredis", Mux: "fanout", Workload: "contended", Masters: 5}, 1)
 	reg := results.NewRegistry(false)
-	reg.NewRecorder().Record(results.OpCycle, results.OK, 0, 0, 1000)
+	reg.NewRecorder().Record(schema.OpCycle, schema.OK, 0, 0, 1000)
 	c.Observe(reg.Tick(), 0)
 	c.ObserveMasters([]prom.MasterErrors{{Index: 1, Addr: "127.0.0.1:7001", Errors: 1}})
 	r := prometheus.NewPedanticRegistry()

@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // BenchmarkCycle is one uncontended acquire+release per op for every redlock
@@ -13,6 +14,7 @@ import (
 // registry exactly as `lockbench run` does, from 16×GOMAXPROCS goroutines.
 // allocs/op is the whole cycle's allocations: driver, strategy and client.
 func BenchmarkCycle(b *testing.B) {
+	testenv.Servers(b)
 	names, specs := redlockCells()
 	for i, spec := range specs {
 		b.Run(names[i], func(b *testing.B) {

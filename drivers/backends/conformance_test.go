@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 var servers *compose.Redis
@@ -19,8 +20,11 @@ var servers *compose.Redis
 // The conformance suites mostly sleep through TTLs and the Sentinel: more
 // of their tests run at once than the CPUs.
 func TestMain(m *testing.M) {
-	slow.WaitingTests(4)
-	drivertest.MainWithMasters(m, 5, &servers)
+	testenv.Main(m, testenv.Needs{Waiting: 4, Setup: testenv.Start(
+		func(ctx context.Context) (*compose.Redis, error) {
+			return compose.StartRedis(ctx, compose.RedisOptions{Masters: 5})
+		},
+		func(r *compose.Redis) { servers = r })})
 }
 
 // masters are the 5 masters' addresses.
@@ -44,6 +48,7 @@ func redlockCells() (names []string, specs []backends.Spec) {
 // TestRedlockConformance runs the suite on every client × strategy cell of
 // the redlock backend, against 5 real masters.
 func TestRedlockConformance(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	names, specs := redlockCells()
 	for i, spec := range specs {
@@ -57,7 +62,7 @@ func TestRedlockConformance(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := spec
 				s.Redlock.TTL = ttl
-				s.Redlock.NodeTimeout = drivertest.NodeTimeout(s.Redlock.NodeTimeout, ttl)
+				s.Redlock.NodeTimeout = slow.NodeTimeout(s.Redlock.NodeTimeout, ttl)
 				l, err := backends.Open(context.Background(), s)
 				if err != nil {
 					t.Fatal(err)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/goredis"
 	"github.com/lockbench/lockbench/multiplex"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // goredis: sequential, fanout and pipeline run over plain clients (pipeline
@@ -19,7 +19,7 @@ func init() {
 		case "auto":
 			opt.NodeTimeout = s.Redlock.NodeTimeout
 		default:
-			return nil, nil, results.Invalid("mux", s.Mux, "not available with --client goredis")
+			return nil, nil, fielderr.Invalid("mux", s.Mux, "not available with --client goredis")
 		}
 		nodes, err := goredis.Dial(s.Masters, opt)
 		if err != nil {

@@ -9,13 +9,15 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/single"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestRedislockConformance: bsm/redislock on the first of the masters.
 func TestRedislockConformance(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	spec := backends.Spec{Backend: "redislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
 	// bsm/redislock's first script call is EVALSHA, NOSCRIPT, EVAL: two
@@ -32,6 +34,7 @@ func TestRedislockConformance(t *testing.T) {
 // and with WAIT 1; with replication blocked, a WAIT 1 attempt is refused
 // and leaves the key free.
 func TestSingle(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // its own Sentinel topology: overlaps the conformance tests
 	// Cleanups, not defers: the suites below run after this function
 	// returns.

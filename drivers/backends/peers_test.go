@@ -10,8 +10,10 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 func openPeer(t *testing.T, spec backends.Spec) drivers.Locker {
@@ -26,6 +28,7 @@ func openPeer(t *testing.T, spec backends.Spec) drivers.Locker {
 // TestRedsyncConformance: redsync over the same 5 masters, with and
 // without fail-fast.
 func TestRedsyncConformance(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	for _, noFailFast := range []bool{false, true} {
 		spec := backends.Spec{Backend: "redsync", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig(), RedsyncNoFailFast: noFailFast}
@@ -34,7 +37,7 @@ func TestRedsyncConformance(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := spec
 				s.Redlock.TTL = ttl
-				s.Redlock.NodeTimeout = drivertest.NodeTimeout(s.Redlock.NodeTimeout, ttl)
+				s.Redlock.NodeTimeout = slow.NodeTimeout(s.Redlock.NodeTimeout, ttl)
 				return openPeer(t, s)
 			}, drivertest.Options{Workers: 16})
 		})
@@ -45,10 +48,11 @@ func TestRedsyncConformance(t *testing.T) {
 // released, so the suite's expiry tests do not apply; these are the
 // properties that do.
 func TestRueidislock(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	spec := backends.Spec{Backend: "rueidislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
 	spec.Redlock.TTL = time.Second
-	spec.Redlock.NodeTimeout = drivertest.NodeTimeout(spec.Redlock.NodeTimeout, spec.Redlock.TTL) // scaled for load
+	spec.Redlock.NodeTimeout = slow.NodeTimeout(spec.Redlock.NodeTimeout, spec.Redlock.TTL) // scaled for load
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
@@ -137,6 +141,7 @@ func TestRueidislock(t *testing.T) {
 // whole TTL, 1 s here, not TryNextAfter's 20 ms: the command already
 // written is not abandoned).
 func TestRueidislockPausedMasterTimesOut(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel() // a master of its own: pausing it stops nobody else's test
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -3,12 +3,13 @@ package backends
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // RedisClient dials the masters with one client library in the mode a
@@ -40,7 +41,7 @@ func init() {
 func openRedlock(ctx context.Context, s Spec) (drivers.Locker, error) {
 	dial, ok := redisClients[s.Client]
 	if !ok {
-		return nil, results.Invalid("client", s.Client, "not available (have %v)", clientNames())
+		return nil, fielderr.Invalid("client", s.Client, "not available (have %v)", clientNames())
 	}
 	nodes, closeNodes, err := dial(ctx, s)
 	if err != nil {
@@ -52,7 +53,7 @@ func openRedlock(ctx context.Context, s Spec) (drivers.Locker, error) {
 	mux, err := multiplex.New(s.Mux, nodes, s.Multiplex)
 	if err != nil {
 		_ = closeNodes()
-		return nil, &results.FieldError{Field: "mux", Value: fmt.Sprintf("%q", s.Mux), Err: err}
+		return nil, &fielderr.Error{Field: "mux", Value: fmt.Sprintf("%q", s.Mux), Err: err}
 	}
 	l, err := redlock.New(mux, s.Redlock, closeNodes)
 	if err != nil {
@@ -64,10 +65,5 @@ func openRedlock(ctx context.Context, s Spec) (drivers.Locker, error) {
 }
 
 func clientNames() []string {
-	out := make([]string, 0, len(redisClients))
-	for n := range redisClients {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(redisClients))
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/rueidis"
 	"github.com/lockbench/lockbench/multiplex"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // rueidis: auto keeps the library's default auto-pipelining; sequential,
@@ -17,7 +17,7 @@ func init() {
 		switch s.Mux {
 		case "sequential", "fanout", "pipeline", "auto":
 		default:
-			return nil, nil, results.Invalid("mux", s.Mux, "not available with --client rueidis")
+			return nil, nil, fielderr.Invalid("mux", s.Mux, "not available with --client rueidis")
 		}
 		nodes, err := rueidis.Dial(s.Masters, opt)
 		if err != nil {

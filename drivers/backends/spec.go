@@ -6,7 +6,8 @@ package backends
 import (
 	"context"
 	"errors"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +18,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/zklock"
 	"github.com/lockbench/lockbench/multiplex"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // Spec selects and configures a Locker. It serialises into results.
@@ -90,37 +91,32 @@ func Lookup(name string) (Backend, bool) { b, ok := registry[name]; return b, ok
 
 // Names lists the backends, sorted.
 func Names() []string {
-	out := make([]string, 0, len(registry))
-	for n := range registry {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(registry))
 }
 
 // Validate checks names and parameters, naming the flag at fault.
 func (s Spec) Validate() error {
 	b, ok := registry[s.Backend]
 	if !ok {
-		return results.Invalid("backend", s.Backend, "unknown (have %s)", strings.Join(Names(), ", "))
+		return fielderr.Invalid("backend", s.Backend, "unknown (have %s)", strings.Join(Names(), ", "))
 	}
 	if len(b.Clients) > 0 && !contains(b.Clients, s.Client) {
-		return results.Invalid("client", s.Client, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Clients, ", "))
+		return fielderr.Invalid("client", s.Client, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Clients, ", "))
 	}
 	if len(b.Muxes) > 0 && !contains(b.Muxes, s.Mux) {
-		return results.Invalid("mux", s.Mux, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Muxes, ", "))
+		return fielderr.Invalid("mux", s.Mux, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Muxes, ", "))
 	}
 	if s.Multiplex.Batch < 0 || s.Multiplex.Batch > MaxBatch {
-		return results.Invalid("multiplex.batch", s.Multiplex.Batch, "must be 0 to %d", MaxBatch)
+		return fielderr.Invalid("multiplex.batch", s.Multiplex.Batch, "must be 0 to %d", MaxBatch)
 	}
 	if s.Multiplex.MaxInFlight < 0 || s.Multiplex.MaxInFlight > MaxAutoConcurrency {
-		return results.Invalid("multiplex.max_in_flight", s.Multiplex.MaxInFlight, "must be 0 to %d", MaxAutoConcurrency)
+		return fielderr.Invalid("multiplex.max_in_flight", s.Multiplex.MaxInFlight, "must be 0 to %d", MaxAutoConcurrency)
 	}
 	if s.Multiplex.FlushDelay < 0 {
-		return results.Invalid("multiplex.flush_delay", s.Multiplex.FlushDelay, "must not be negative")
+		return fielderr.Invalid("multiplex.flush_delay", s.Multiplex.FlushDelay, "must not be negative")
 	}
 	if err := s.Tuning.Validate(); err != nil {
-		return results.Within("client_tuning", err)
+		return fielderr.Within("client_tuning", err)
 	}
 	if b.Check != nil {
 		return checkWithin(b, b.Check(s))
@@ -167,18 +163,18 @@ func contains(list []string, v string) bool {
 // config ("etcd.mode"); the TTL the backends take from Redlock's is
 // "redlock.ttl".
 func checkWithin(b Backend, err error) error {
-	var fe *results.FieldError
+	var fe *fielderr.Error
 	switch {
 	case !errors.As(err, &fe):
 		return err
 	case fe.Field == "ttl":
-		return results.Within("redlock", err)
+		return fielderr.Within("redlock", err)
 	case b.NeedsEtcd:
-		return results.Within("etcd", err)
+		return fielderr.Within("etcd", err)
 	case b.NeedsZooKeeper:
-		return results.Within("zookeeper", err)
+		return fielderr.Within("zookeeper", err)
 	case b.NeedsPostgres:
-		return results.Within("postgres", err)
+		return fielderr.Within("postgres", err)
 	}
 	return err
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/goredis"
 	"github.com/lockbench/lockbench/drivers/rueidis"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // Tuning is the client library settings users tune, recorded in every
@@ -64,18 +64,18 @@ const (
 func (t Tuning) Validate() error {
 	switch {
 	case t.RueidisMaxFlushDelay < 0:
-		return results.Invalid("rueidis_max_flush_delay", t.RueidisMaxFlushDelay, "must not be negative")
+		return fielderr.Invalid("rueidis_max_flush_delay", t.RueidisMaxFlushDelay, "must not be negative")
 	case t.GoredisPoolSize < 0 || t.GoredisPoolSize > MaxPoolSize:
-		return results.Invalid("goredis_pool_size", t.GoredisPoolSize, "must be 0 (one connection per worker) to %d", MaxPoolSize)
+		return fielderr.Invalid("goredis_pool_size", t.GoredisPoolSize, "must be 0 (one connection per worker) to %d", MaxPoolSize)
 	case t.GoredisAutoBatch < 0 || t.GoredisAutoBatch > MaxBatch:
-		return results.Invalid("goredis_auto_batch", t.GoredisAutoBatch, "must be 0 (library default) to %d", MaxBatch)
+		return fielderr.Invalid("goredis_auto_batch", t.GoredisAutoBatch, "must be 0 (library default) to %d", MaxBatch)
 	case t.GoredisAutoFlushDelay < 0:
-		return results.Invalid("goredis_auto_flush_delay", t.GoredisAutoFlushDelay, "must not be negative")
+		return fielderr.Invalid("goredis_auto_flush_delay", t.GoredisAutoFlushDelay, "must not be negative")
 	case t.GoredisAutoConcurrency < 0 || t.GoredisAutoConcurrency > MaxAutoConcurrency:
-		return results.Invalid("goredis_auto_concurrency", t.GoredisAutoConcurrency, "must be 0 (library default) to %d", MaxAutoConcurrency)
+		return fielderr.Invalid("goredis_auto_concurrency", t.GoredisAutoConcurrency, "must be 0 (library default) to %d", MaxAutoConcurrency)
 	}
 	if err := rueidis.CheckPipes(t.RueidisPipes); err != nil {
-		return &results.FieldError{Field: "rueidis_pipes", Value: fmt.Sprint(t.RueidisPipes), Err: err}
+		return &fielderr.Error{Field: "rueidis_pipes", Value: fmt.Sprint(t.RueidisPipes), Err: err}
 	}
 	return nil
 }

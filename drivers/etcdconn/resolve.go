@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/results/redact"
 )
 
@@ -16,16 +16,16 @@ import (
 // EnvPassword (and is registered with redact). An endpoint carrying
 // user:password@ is refused, masked.
 //
-// Errors are *results.FieldError named as the topology section that holds
+// Errors are *fielderr.Error named as the topology section that holds
 // the cluster serialises them (compose.Spec): "etcd_access",
 // "etcd_access.username", "etcd.secure".
 func Resolve(endpoints []string, a *Access, secure bool) error {
 	external := len(endpoints) > 0
 	if !external && *a != (Access{}) {
-		return &results.FieldError{Field: "etcd_access", Err: errors.New("are for an external cluster only (the local cluster gets its own auth, and its own TLS when secure)")}
+		return &fielderr.Error{Field: "etcd_access", Err: errors.New("are for an external cluster only (the local cluster gets its own auth, and its own TLS when secure)")}
 	}
 	if external && secure {
-		return &results.FieldError{Field: "etcd.secure", Err: errors.New("is for the local cluster only, not an external one")}
+		return &fielderr.Error{Field: "etcd.secure", Err: errors.New("is for the local cluster only, not an external one")}
 	}
 	for i, e := range endpoints {
 		e = strings.TrimSpace(e)
@@ -35,7 +35,7 @@ func Resolve(endpoints []string, a *Access, secure bool) error {
 			e = strings.TrimPrefix(e, "http://")
 		}
 		if strings.Contains(e, "@") { // user:password@host: never read from a URL, and shown masked
-			return results.Invalid("etcd_addrs", endpoints[i], "credentials in an endpoint are not read: give the user with etcd_access.username and the password in %s", EnvPassword)
+			return fielderr.Invalid("etcd_addrs", endpoints[i], "credentials in an endpoint are not read: give the user with etcd_access.username and the password in %s", EnvPassword)
 		}
 		endpoints[i] = strings.TrimSuffix(e, "/")
 	}
@@ -45,7 +45,7 @@ func Resolve(endpoints []string, a *Access, secure bool) error {
 	if a.Username != "" && a.Password == "" {
 		a.Password = os.Getenv(EnvPassword)
 		if a.Password == "" {
-			return results.Invalid("etcd_access.username", a.Username, "set its password in %s", EnvPassword)
+			return fielderr.Invalid("etcd_access.username", a.Username, "set its password in %s", EnvPassword)
 		}
 	}
 	redact.Add(a.Password)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // TestResolve: endpoints lose their scheme (https turns TLS on), the
@@ -41,7 +41,7 @@ func TestResolve(t *testing.T) {
 			eps, a := slices.Clone(c.endpoints), c.access
 			err := Resolve(eps, &a, c.secure)
 			if c.field != "" {
-				var fe *results.FieldError
+				var fe *fielderr.Error
 				if !errors.As(err, &fe) || fe.Field != c.field {
 					t.Fatalf("error %v, want a field error of %s", err, c.field)
 				}

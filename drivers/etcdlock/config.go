@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers/etcdconn"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // Modes of taking the lock.
@@ -71,13 +71,13 @@ func (c Config) waits() bool { return c.Mode == ModeRPC || c.Wait }
 func (c Config) Validate() error {
 	switch {
 	case c.Mode != ModeClient && c.Mode != ModeRPC:
-		return results.Invalid("mode", c.Mode, "want client or rpc")
+		return fielderr.Invalid("mode", c.Mode, "want client or rpc")
 	case c.Wait && c.Mode == ModeRPC:
-		return results.Invalid("wait", nil, "rpc mode always waits (the Lock RPC queues on the server); waiting applies to client mode")
+		return fielderr.Invalid("wait", nil, "rpc mode always waits (the Lock RPC queues on the server); waiting applies to client mode")
 	case c.WaitTimeout <= 0:
-		return results.Invalid("wait_timeout", c.WaitTimeout, "must be positive")
+		return fielderr.Invalid("wait_timeout", c.WaitTimeout, "must be positive")
 	case c.TTL <= 0:
-		return results.Invalid("ttl", c.TTL, "must be positive")
+		return fielderr.Invalid("ttl", c.TTL, "must be positive")
 	}
 	return nil
 }

@@ -3,8 +3,6 @@ package etcdlock
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,10 +11,11 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/etcdmember"
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/drivers/drivertest"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // endpoints are a real one-member etcd (this test binary re-executed as an
@@ -34,22 +33,17 @@ func withAccess(cfg Config) Config {
 }
 
 func TestMain(m *testing.M) {
-	etcdmember.ServeIfChild()
-	// The conformance suite's tests mostly sleep through leases (whole
-	// seconds on etcd): they overlap.
-	slow.WaitingTests(8)
-	os.Exit(func() int {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		e, err := compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1})
-		cancel()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer e.Close()
-		endpoints, access = e.Addrs(), e.Access
-		return m.Run()
-	}())
+	testenv.Main(m, testenv.Needs{
+		Children: []func(){etcdmember.ServeIfChild},
+		// The conformance suite's tests mostly sleep through leases (whole
+		// seconds on etcd): they overlap.
+		Waiting: 8,
+		Setup: testenv.Start(
+			func(ctx context.Context) (*compose.Etcd, error) {
+				return compose.StartEtcd(ctx, compose.EtcdOptions{Members: 1})
+			},
+			func(e *compose.Etcd) { endpoints, access = e.Addrs(), e.Access }),
+	})
 }
 
 func open(t *testing.T, cfg Config) *Locker {
@@ -66,6 +60,7 @@ func open(t *testing.T, cfg Config) *Locker {
 // with leases that live TTL (no keep-alive): the suite's expiry tests need
 // locks that lapse while their client lives.
 func TestConformance(t *testing.T) {
+	testenv.Servers(t)
 	cases := []struct {
 		name string
 		cfg  func(*Config)
@@ -79,7 +74,7 @@ func TestConformance(t *testing.T) {
 			t.Parallel()
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				cfg := DefaultConfig()
-				// One attempt's bound scaled for load (compose/slow): an
+				// One attempt's bound scaled for load (internal/testenv/slow): an
 				// attempt on a held key must answer busy, not time out.
 				cfg.KeepAlive, cfg.TTL, cfg.WaitTimeout = false, ttl, slow.D(300*time.Millisecond)
 				tc.cfg(&cfg)
@@ -96,6 +91,7 @@ func TestConformance(t *testing.T) {
 // TestKeptAliveSession: with keep-alive (the default) a worker's session is
 // reused cycle after cycle and a held lock outlives its TTL.
 func TestKeptAliveSession(t *testing.T) {
+	testenv.Servers(t)
 	for _, mode := range Modes {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
@@ -135,6 +131,7 @@ func TestKeptAliveSession(t *testing.T) {
 
 // TestSessionPerCycle: every cycle gets a fresh lease, revoked on Unlock.
 func TestSessionPerCycle(t *testing.T) {
+	testenv.Servers(t)
 	cfg := DefaultConfig()
 	cfg.SessionPerCycle = true
 	l := open(t, cfg)
@@ -167,6 +164,7 @@ func TestSessionPerCycle(t *testing.T) {
 // TestFIFO: the waiting paths (rpc, client --etcd-wait) grant in queue
 // order: with B queued before C behind holder A, B gets the lock first.
 func TestFIFO(t *testing.T) {
+	testenv.Servers(t)
 	cases := []struct {
 		name string
 		cfg  func(*Config)

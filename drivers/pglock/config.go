@@ -12,7 +12,7 @@ package pglock
 import (
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // Modes of taking the lock.
@@ -45,11 +45,11 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	switch {
 	case c.Mode != ModeSession && c.Mode != ModeXact:
-		return results.Invalid("mode", c.Mode, "want session or xact")
+		return fielderr.Invalid("mode", c.Mode, "want session or xact")
 	case c.WaitTimeout < time.Millisecond:
-		return results.Invalid("wait_timeout", c.WaitTimeout, "must be at least 1ms")
+		return fielderr.Invalid("wait_timeout", c.WaitTimeout, "must be at least 1ms")
 	case c.TTL <= 0:
-		return results.Invalid("ttl", c.TTL, "must be positive")
+		return fielderr.Invalid("ttl", c.TTL, "must be positive")
 	}
 	return nil
 }

@@ -3,35 +3,29 @@ package pglock
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 var url string
 
 func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		p, err := compose.StartPostgres(ctx, compose.PostgresOptions{})
-		cancel()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer p.Close()
-		url = p.URL()
-		return m.Run()
-	}())
+	testenv.Main(m, testenv.Needs{Setup: testenv.Start(
+		func(ctx context.Context) (*compose.Postgres, error) {
+			return compose.StartPostgres(ctx, compose.PostgresOptions{})
+		},
+		func(p *compose.Postgres) { url = p.URL() })})
 }
 
 // TestConformance: every mode × try/wait, 16 contending workers.
 func TestConformance(t *testing.T) {
+	testenv.Servers(t)
 	for _, mode := range Modes {
 		for _, wait := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/wait=%t", mode, wait), func(t *testing.T) {
@@ -77,6 +71,7 @@ func TestConfigValidate(t *testing.T) {
 // already ended) must not hand the pool a connection still holding the
 // lock: the session is closed, and another client gets the key.
 func TestFailedUnlockEndsSession(t *testing.T) {
+	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	open := func() *Locker {

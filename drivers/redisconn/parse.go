@@ -14,7 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/results/redact"
 )
 
@@ -44,24 +44,24 @@ func (f TLSFiles) Config() (*tls.Config, error) {
 	if f.CACert != "" {
 		pem, err := os.ReadFile(f.CACert)
 		if err != nil {
-			return nil, results.Invalid("ca_cert", f.CACert, "%v", pathErr(err))
+			return nil, fielderr.Invalid("ca_cert", f.CACert, "%v", pathErr(err))
 		}
 		c.RootCAs = x509.NewCertPool()
 		if !c.RootCAs.AppendCertsFromPEM(pem) {
-			return nil, results.Invalid("ca_cert", f.CACert, "no PEM certificate in it")
+			return nil, fielderr.Invalid("ca_cert", f.CACert, "no PEM certificate in it")
 		}
 	}
 	switch {
 	case f.Cert != "" && f.Key != "":
 		pair, err := tls.LoadX509KeyPair(f.Cert, f.Key)
 		if err != nil {
-			return nil, &results.FieldError{Field: "cert", Value: fmt.Sprintf("%q", f.Cert), Err: results.Invalid("key", f.Key, "%v", err)}
+			return nil, &fielderr.Error{Field: "cert", Value: fmt.Sprintf("%q", f.Cert), Err: fielderr.Invalid("key", f.Key, "%v", err)}
 		}
 		c.Certificates = []tls.Certificate{pair}
 	case f.Cert != "":
-		return nil, &results.FieldError{Field: "cert", Value: fmt.Sprintf("%q", f.Cert), Err: &results.FieldError{Field: "key", Err: errors.New("is needed too")}}
+		return nil, &fielderr.Error{Field: "cert", Value: fmt.Sprintf("%q", f.Cert), Err: &fielderr.Error{Field: "key", Err: errors.New("is needed too")}}
 	case f.Key != "":
-		return nil, &results.FieldError{Field: "key", Value: fmt.Sprintf("%q", f.Key), Err: &results.FieldError{Field: "cert", Err: errors.New("is needed too")}}
+		return nil, &fielderr.Error{Field: "key", Value: fmt.Sprintf("%q", f.Key), Err: &fielderr.Error{Field: "cert", Err: errors.New("is needed too")}}
 	}
 	return c, nil
 }
@@ -95,15 +95,15 @@ func (a *Auth) LoadAuth(passwordFile string) error {
 	if passwordFile != "" {
 		b, err := os.ReadFile(passwordFile)
 		if err != nil {
-			return results.Invalid("password_file", passwordFile, "%v", pathErr(err))
+			return fielderr.Invalid("password_file", passwordFile, "%v", pathErr(err))
 		}
 		if env != "" {
-			return results.Invalid("password_file", passwordFile, "%s is set too; give one", EnvPassword)
+			return fielderr.Invalid("password_file", passwordFile, "%s is set too; give one", EnvPassword)
 		}
 		a.Password = strings.TrimRight(string(b), "\r\n")
 		redact.Add(a.Password)
 		if a.Password == "" {
-			return results.Invalid("password_file", passwordFile, "empty")
+			return fielderr.Invalid("password_file", passwordFile, "empty")
 		}
 		return nil
 	}
@@ -119,17 +119,17 @@ func (a *Auth) LoadAuth(passwordFile string) error {
 // around an entry are dropped; an empty entry, a master listed twice or an
 // unknown scheme is an error naming the entry (shown redacted, as every
 // FieldError value is). Errors are
-// *results.FieldError named as Resolve's.
+// *fielderr.Error named as Resolve's.
 func Parse(entries []string, a Auth) ([]Endpoint, error) {
 	var tlsBase *tls.Config
 	if a.TLS.set() {
 		var err error
 		if tlsBase, err = a.TLS.Config(); err != nil {
-			return nil, results.Within("redis_auth.tls", err)
+			return nil, fielderr.Within("redis_auth.tls", err)
 		}
 	}
 	if i := splitPassword(entries); i > 0 {
-		return nil, results.Invalid("redis_addrs", strings.Join(entries[i-1:i+1], ","),
+		return nil, fielderr.Invalid("redis_addrs", strings.Join(entries[i-1:i+1], ","),
 			"a password holding a comma must be percent-escaped (%%2C) or the entry quoted as a CSV field")
 	}
 	out := make([]Endpoint, 0, len(entries))
@@ -139,7 +139,7 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 		entry := strings.TrimSpace(raw)
 		e, err := parseOne(entry)
 		if err != nil {
-			return nil, results.Invalid("redis_addrs", raw, "%v", err)
+			return nil, fielderr.Invalid("redis_addrs", raw, "%v", err)
 		}
 		if e.Password == "" { // redis://alice@host takes its password from the environment
 			if e.Username == "" {
@@ -159,13 +159,13 @@ func Parse(entries []string, a Auth) ([]Endpoint, error) {
 			}
 		}
 		if seen[e.Addr] {
-			return nil, results.Invalid("redis_addrs", entry, "listed twice")
+			return nil, fielderr.Invalid("redis_addrs", entry, "listed twice")
 		}
 		seen[e.Addr] = true
 		out = append(out, e)
 	}
 	if tlsBase != nil && !anyTLS {
-		return nil, &results.FieldError{Field: "redis_auth.tls", Err: errors.New("apply to rediss:// masters, and none is given")}
+		return nil, &fielderr.Error{Field: "redis_auth.tls", Err: errors.New("apply to rediss:// masters, and none is given")}
 	}
 	return out, nil
 }

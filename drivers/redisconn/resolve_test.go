@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // TestResolve: every refusal is a field error naming the field that
@@ -49,7 +49,7 @@ func TestResolve(t *testing.T) {
 			a := c.auth
 			masters, err := Resolve(c.entries, &a, c.file)
 			if c.field != "" {
-				var fe *results.FieldError
+				var fe *fielderr.Error
 				if !errors.As(err, &fe) || fe.Field != c.field {
 					t.Fatalf("error %v, want a field error of %s", err, c.field)
 				}

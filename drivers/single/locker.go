@@ -20,7 +20,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redlock"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 var (
@@ -47,9 +47,9 @@ type Config struct {
 func (c Config) Validate() error {
 	switch {
 	case c.WaitReplicas < 0:
-		return results.Invalid("wait_replicas", c.WaitReplicas, "must not be negative")
+		return fielderr.Invalid("wait_replicas", c.WaitReplicas, "must not be negative")
 	case c.WaitReplicas > 0 && c.WaitTimeout <= 0:
-		return results.Invalid("wait_timeout", c.WaitTimeout, "must be positive")
+		return fielderr.Invalid("wait_timeout", c.WaitTimeout, "must be positive")
 	}
 	return c.Redlock.Validate()
 }

@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // Config is the driver's parameters. It serialises into results.
@@ -48,9 +48,9 @@ func DefaultConfig() Config {
 func (c Config) Validate() error {
 	switch {
 	case c.WaitTimeout <= 0:
-		return results.Invalid("wait_timeout", c.WaitTimeout, "must be positive")
+		return fielderr.Invalid("wait_timeout", c.WaitTimeout, "must be positive")
 	case c.SessionTimeout < 100*time.Millisecond:
-		return results.Invalid("ttl", c.SessionTimeout, "the ZooKeeper session timeout must be at least 100ms")
+		return fielderr.Invalid("ttl", c.SessionTimeout, "the ZooKeeper session timeout must be at least 100ms")
 	case len(c.Prefix) < 2 || c.Prefix[0] != '/' || c.Prefix[len(c.Prefix)-1] == '/':
 		return fmt.Errorf("zookeeper prefix %q: want /name", c.Prefix)
 	}

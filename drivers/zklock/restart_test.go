@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestNoOrphanAfterRestart: the server crashes while a lock is held, so
@@ -16,6 +17,7 @@ import (
 // (a guaranteed delete): otherwise the znode holds the key for as long as
 // the shared session lives and every later attempt is busy.
 func TestNoOrphanAfterRestart(t *testing.T) {
+	testenv.Servers(t)
 	ctx := context.Background()
 	z, err := compose.StartZooKeeper(ctx, compose.ZooKeeperOptions{})
 	if err != nil {

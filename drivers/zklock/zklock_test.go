@@ -3,13 +3,13 @@ package zklock
 import (
 	"context"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/drivers/internal/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // servers and digest are the test server's addresses and credentials.
@@ -26,22 +26,16 @@ func config() Config {
 }
 
 func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		z, err := compose.StartZooKeeper(ctx, compose.ZooKeeperOptions{})
-		cancel()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer z.Close()
-		servers, digest = z.Addrs(), z.Digest()
-		return m.Run()
-	}())
+	testenv.Main(m, testenv.Needs{Setup: testenv.Start(
+		func(ctx context.Context) (*compose.ZooKeeper, error) {
+			return compose.StartZooKeeper(ctx, compose.ZooKeeperOptions{})
+		},
+		func(z *compose.ZooKeeper) { servers, digest = z.Addrs(), z.Digest() })})
 }
 
 // TestConformance: TryLock and waiting attempts, 16 contending workers.
 func TestConformance(t *testing.T) {
+	testenv.Servers(t)
 	for _, wait := range []bool{false, true} {
 		t.Run(fmt.Sprintf("wait=%t", wait), func(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
@@ -60,6 +54,7 @@ func TestConformance(t *testing.T) {
 // TestSessionExpiryHandsOver: when the holder's session ends, its znode
 // goes with it, the next contender is granted, with a larger czxid.
 func TestSessionExpiryHandsOver(t *testing.T) {
+	testenv.Servers(t)
 	ctx := context.Background()
 	a, err := New(ctx, servers, config())
 	if err != nil {
@@ -98,6 +93,7 @@ func TestSessionExpiryHandsOver(t *testing.T) {
 // TestUnlockWithEndedContext: an Unlock whose context has ended still
 // deletes the znode; the shared session would otherwise hold the lock.
 func TestUnlockWithEndedContext(t *testing.T) {
+	testenv.Servers(t)
 	ctx := context.Background()
 	l, err := New(ctx, servers, config())
 	if err != nil {

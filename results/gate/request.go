@@ -11,7 +11,7 @@ import (
 
 // Request is a gate as a command line gives it: the summaries by path
 // (each a summary file or a run directory) and the thresholds as text.
-// Tagged fields are the flags of lockbench gate (workloads/flagtag); the
+// Tagged fields are the flags of lockbench gate (internal/flagtag); the
 // current summaries are its arguments.
 type Request struct {
 	Options

@@ -14,7 +14,7 @@
 // It also reads what report and merge take in and writes what they make
 // (ReadReport, WriteReport, MergeRequest). It imports results,
 // results/capacity, results/outpath and results/prom only; it binds no flags: its request
-// types carry flag tags (workloads/flagtag), its errors name the
+// types carry flag tags (internal/flagtag), its errors name the
 // destination (Error.Dest) or the field (*results.FieldError), and the CLI
 // names the flag.
 package output

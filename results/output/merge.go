@@ -34,7 +34,7 @@ non-finite count or figure).`
 
 // MergeRequest is a merge as a command line gives it: the inputs (run
 // directories or summary files) are its arguments, the tagged fields its
-// flags (workloads/flagtag).
+// flags (internal/flagtag).
 type MergeRequest struct {
 	Inputs []string
 	Out    string `flag:"out" short:"o" value:"DIR" help:"write the merged summary.json, config.json and .hlog files into DIR"`

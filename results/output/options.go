@@ -12,7 +12,7 @@ import (
 // command line gives them: stdout's format and table width, the JSON file,
 // the output directory, the progress line and the Prometheus address. None
 // is part of what was measured, so none is written into the result
-// (json:"-"). Tagged fields are flags (workloads/flagtag); errors name the
+// (json:"-"). Tagged fields are flags (internal/flagtag); errors name the
 // Go field ("Format", "MetricsAddr"), the CLI names the flag.
 type Options struct {
 	JSON        string `json:"-" flag:"json" value:"FILE" help:"write the summary JSON to FILE (- for stdout)"`

@@ -10,7 +10,7 @@
 // RoundOrder: interruption keeps what was measured), the ratios, the
 // rankings by round trip and the ceiling (running redis-benchmark and
 // parsing what it prints), and how its table differs from run's (Table).
-// Its flags are the tags of Config (workloads/flagtag); binding them,
+// Its flags are the tags of Config (internal/flagtag); binding them,
 // printing and exit statuses are the CLI's.
 //
 // It may import workloads/lab, workloads, drivers, compose and results. It

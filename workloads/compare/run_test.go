@@ -13,10 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/etcdmember"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/gate"
 	"github.com/lockbench/lockbench/workloads/compare"
@@ -41,6 +42,7 @@ func tiny(muxes ...string) compare.Config {
 // cell's window is the duration, the ratios are the cells' own
 // throughputs divided, and the summary holds the config's keys.
 func TestRunTinyMatrix(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -113,6 +115,7 @@ func (c cancelOnTick) End(results.Run)                                          
 // TestRunInterrupted: a cancel during the first cell keeps that cell,
 // cut short and marked, runs no other, and is not an error.
 func TestRunInterrupted(t *testing.T) {
+	testenv.Servers(t)
 	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -134,6 +137,7 @@ func TestRunInterrupted(t *testing.T) {
 // servers (etcd members started for them), each on the servers its lock
 // lives on, and every server started is stopped at the end.
 func TestRunBaselines(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -189,6 +193,7 @@ func TestRunBaselines(t *testing.T) {
 // the table's row is the median of the JSON's runs, and the summary is a
 // gate input whose rounds are the samples.
 func TestRunRepeat(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -284,6 +289,7 @@ func (c cancelAtCell) End(results.Run)                                          
 // rounds done and the cell cut short, runs nothing after it, and the
 // rows are the medians of the complete rounds.
 func TestRunRepeatInterrupted(t *testing.T) {
+	testenv.Servers(t)
 	needRedis(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 
 	"github.com/prometheus/procfs"
 )
@@ -17,6 +18,7 @@ import (
 // so the window is the run; the setup and teardown outside it cost the
 // masters little next to the load.
 func TestCostServerCPUAgreesWithProc(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	ctx := context.Background()
 	cfg := DefaultConfig()

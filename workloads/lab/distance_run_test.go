@@ -6,8 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -48,7 +47,7 @@ func TestLittlesLawAtDistance(t *testing.T) {
 	base.Driver.Client = "goredis"
 	base.Workload.Workload = "uncontended"
 	base.Workload.Duration, base.Workload.Warmup = time.Second, 300*time.Millisecond
-	base.Driver.Redlock.NodeTimeout = drivertest.NodeTimeout(base.Driver.Redlock.NodeTimeout, base.Driver.Redlock.TTL)
+	base.Driver.Redlock.NodeTimeout = slow.NodeTimeout(base.Driver.Redlock.NodeTimeout, base.Driver.Redlock.TTL)
 	l, err := lab.Up(ctx, base.Topology, nil)
 	if err != nil {
 		t.Fatal(err)

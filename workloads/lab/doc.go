@@ -4,7 +4,7 @@
 // the facts a summary records about the servers. compare, sweep and the
 // scenarios are built on it; the CLI binds flags to its Config and prints.
 // Each flag is a tag beside its field, in Config and the structs it holds
-// (workloads/flagtag); BindFlags gives a command of one's own the same
+// (internal/flagtag); BindFlags gives a command of one's own the same
 // flags.
 //
 // It owns the cell: the Config that serialises into every result, the

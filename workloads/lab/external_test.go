@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -14,6 +15,7 @@ import (
 // their password), the server CPU per cycle comes from INFO cpu, and the
 // lab names the masters' errors by address.
 func TestExternalMastersCost(t *testing.T) {
+	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	r, err := compose.StartRedis(ctx, compose.RedisOptions{Masters: 2, Persistence: "none"})

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -47,6 +48,7 @@ func (r *recorder) End(results.Run) {
 // the partitioned master are named by its address; the log tells the
 // events; progress is told the cell's phases.
 func TestMeasureFaults(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -119,6 +121,7 @@ func TestMeasureFaults(t *testing.T) {
 // TestMeasurePeerErrorsByBackend: a peer library that does not say which
 // master failed (redsync) has its errors kept under the backend's name: two of three masters killed for good.
 func TestMeasurePeerErrorsByBackend(t *testing.T) {
+	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cfg := lab.DefaultConfig()

@@ -3,7 +3,7 @@ package lab
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/workloads/flagtag"
+	"github.com/lockbench/lockbench/internal/flagtag"
 )
 
 // BindFlags registers on fs the flags of c's fields, as lockbench run has

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results/output"
-	"github.com/lockbench/lockbench/workloads/flagtag"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

@@ -30,6 +30,7 @@ type Lab struct {
 func Up(ctx context.Context, spec compose.Spec, log io.Writer) (*Lab, error) {
 	if log == nil {
 		topo, err := compose.Up(ctx, spec)
+		err = results.Within("topology", err)
 		if err != nil {
 			return nil, err
 		}
@@ -41,6 +42,7 @@ func Up(ctx context.Context, spec compose.Spec, log io.Writer) (*Lab, error) {
 	}
 	start := time.Now()
 	topo, err := compose.Up(ctx, spec)
+	err = results.Within("topology", err)
 	switch {
 	case err != nil && tty:
 		fmt.Fprint(log, "\r\033[K")

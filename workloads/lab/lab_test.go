@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
-	"github.com/lockbench/lockbench/drivers/drivertest"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -19,6 +19,7 @@ import (
 // is named and counts its masters, every grant was seen by the referee,
 // nothing failed, and the cost was sampled over the window.
 func TestMeasureOnLab(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -29,7 +30,7 @@ func TestMeasureOnLab(t *testing.T) {
 	cfg.Workload.Duration, cfg.Workload.Warmup = 800*time.Millisecond, 200*time.Millisecond
 	// "nothing failed" is asserted: a node timeout scaled for a loaded
 	// machine (seen: 88 timeouts at load 11 with the 50 ms default).
-	cfg.Driver.Redlock.NodeTimeout = drivertest.NodeTimeout(cfg.Driver.Redlock.NodeTimeout, cfg.Driver.Redlock.TTL)
+	cfg.Driver.Redlock.NodeTimeout = slow.NodeTimeout(cfg.Driver.Redlock.NodeTimeout, cfg.Driver.Redlock.TTL)
 	var log bytes.Buffer
 	l, err := lab.Up(ctx, cfg.Topology, &log)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/delayline"
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

@@ -1,18 +1,18 @@
 package lab_test
 
 import (
-	"os"
 	"testing"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/compose/etcdmember"
+	"github.com/lockbench/lockbench/internal/clientlog"
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // Etcd members are this test binary re-executed: TestMain serves them.
 func TestMain(m *testing.M) {
-	etcdmember.ServeIfChild()
-	delayline.ServeIfChild() // the delay line re-executes the test binary
-	compose.QuietClientLogs()
-	os.Exit(m.Run())
+	testenv.Main(m, testenv.Needs{
+		Children: []func(){etcdmember.ServeIfChild, delayline.ServeIfChild},
+		Before:   clientlog.Quiet,
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -15,6 +16,7 @@ import (
 // servers' versions and facts, its start before the servers'; a config
 // that does not serialise is an error, the servers stopped again.
 func TestOpen(t *testing.T) {
+	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cfg := lab.DefaultConfig()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -77,6 +78,7 @@ func TestConfigRefusesBadSetups(t *testing.T) {
 }
 
 func TestRunRefuses(t *testing.T) {
+	testenv.Servers(t)
 	if _, err := Run(context.Background(), Scenario{Name: "odd", Kind: "odd"}, Observers{}); err == nil || !strings.Contains(err.Error(), "odd") {
 		t.Errorf("unknown kind: %v", err)
 	}

@@ -14,7 +14,7 @@ import (
 
 // Request is a scenario run as a command line gives it: the scenario's
 // name ("all": every one) is its argument, the tagged fields are its flags
-// (workloads/flagtag).
+// (internal/flagtag).
 type Request struct {
 	Name        string
 	List        bool   `flag:"list" help:"list the scenarios and what each expects (as without NAME)"`

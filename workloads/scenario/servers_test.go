@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
-// loaded: the machine runs more than it has CPUs for (compose/slow), so a
+// loaded: the machine runs more than it has CPUs for (internal/testenv/slow), so a
 // scenario timed against the servers' and clients' schedules may be
 // measured off.
 func loaded() bool { return slow.Factor() > 1 }

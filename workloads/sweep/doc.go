@@ -11,7 +11,7 @@
 // errors, violations, keeping up with the rate) and running the steps on a lab, a canceled ctx returning what was
 // measured. Its Config serialises into the summary; its errors name Config
 // fields by JSON path (results.FieldError), which a CLI maps to its flags:
-// the tags of Config (workloads/flagtag). Literal reads a Config as flags
+// the tags of Config (internal/flagtag). Literal reads a Config as flags
 // give it, a zero being zero rather than the default.
 //
 // It may import workloads/lab, results and results/capacity; it never

@@ -10,8 +10,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/compose/slow"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )
@@ -20,6 +21,7 @@ import (
 // each step's window is the step's duration and its workers the step's
 // load, and the knee is one of the steps, a good one.
 func TestRunOnLab(t *testing.T) {
+	testenv.Servers(t)
 	slow.CPU(t) // flat out: one per CPU across the packages go test runs at once
 	if _, err := os.Stat("/usr/bin/redis-server"); err != nil {
 		t.Skip("redis-server not installed")

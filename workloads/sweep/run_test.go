@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -98,6 +99,7 @@ func TestRun(t *testing.T) {
 // holds the steps measured, the step cut short judged interrupted and no
 // later strategy begun; canceled before the first step, nothing.
 func TestRunInterrupted(t *testing.T) {
+	testenv.Servers(t)
 	cfg := workers(1, 20, 2)
 	cfg.Muxes = []string{"fanout", "pipeline"}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -5,6 +5,7 @@
 // is, and a command of anyone's gets the same flags as lockbench's.
 //
 // It owns nothing of lockbench's and imports no package of the project.
+// The CLI (cmd/lockbench) and workloads/lab.BindFlags use it.
 package flagtag
 
 import (

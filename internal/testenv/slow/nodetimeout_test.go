@@ -1,10 +1,8 @@
-package drivertest
+package slow
 
 import (
 	"testing"
 	"time"
-
-	"github.com/lockbench/lockbench/compose/slow"
 )
 
 // TestNodeTimeout: idle scaled by the load factor, at least a tenth of the
@@ -26,7 +24,7 @@ func TestNodeTimeout(t *testing.T) {
 		{"idle above a third of the ttl", "1", 200 * ms, 300 * ms, 200 * ms},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv(slow.EnvVar, c.factor)
+			t.Setenv(EnvVar, c.factor)
 			if got := NodeTimeout(c.idle, c.ttl); got != c.want {
 				t.Errorf("NodeTimeout(%v, %v) at factor %s = %v, want %v", c.idle, c.ttl, c.factor, got, c.want)
 			}

@@ -8,13 +8,22 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/multiplex"
 )
+
+// Masters are the redis-server masters the node suite runs against
+// (compose.Redis is one): how to reach them, and freezing master i as a
+// stalled machine would (SIGSTOP) and thawing it.
+type Masters interface {
+	Endpoints() []redisconn.Endpoint
+	Pause(i int) error
+	Resume(i int) error
+}
 
 // NodeConfig is the client mode a node test asks an adapter for.
 type NodeConfig struct {
@@ -64,7 +73,8 @@ var Muxes = []string{"sequential", "fanout", "pipeline", "auto"}
 // real masters (servers, at least one): the command semantics one at a time
 // and batched, the EVALSHA → EVAL fallback, connections kept in step after a
 // deadline or a frozen master, and the locker conformance suite per mux.
-func RunNode[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dialer[N]) {
+func RunNode[N multiplex.BatchNode](t *testing.T, servers Masters, d Dialer[N]) {
+	testenv.Servers(t)
 	t.Run("Commands", func(t *testing.T) { nodeCommands(t, servers, d) })
 	t.Run("BatchNoScript", func(t *testing.T) { batchNoScript(t, servers, d) })
 	t.Run("BatchDeadlineKeepsConnectionInStep", func(t *testing.T) { batchDeadline(t, servers, d) })
@@ -75,23 +85,12 @@ func RunNode[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dial
 				t.Parallel()
 				Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 					cfg := redlock.DefaultConfig()
-					cfg.TTL, cfg.NodeTimeout = ttl, NodeTimeout(200*time.Millisecond, ttl)
+					cfg.TTL, cfg.NodeTimeout = ttl, slow.NodeTimeout(200*time.Millisecond, ttl)
 					return d.locker(t, servers.Endpoints(), mux, NodeConfig{PoolSize: 64, Auto: mux == "auto", NodeTimeout: cfg.NodeTimeout}, cfg)
 				}, Options{})
 			})
 		}
 	})
-}
-
-// NodeTimeout is an opener's per-master timeout for tests whose subject is
-// not timeouts: idle scaled for the machine's load (compose/slow: a 200 ms
-// timeout timed out every master at load average 7 on 2 CPUs), and at least
-// a tenth of the lock's ttl, because the 1-minute load average lags a burst
-// (a 50 ms timeout at a load average still low timed out an Extend, and a
-// release that times out leaves a 10 s lock to expire while 64 workers
-// wait); kept under a third of the ttl so the config stays valid.
-func NodeTimeout(idle, ttl time.Duration) time.Duration {
-	return min(max(slow.D(idle), ttl/10), max(ttl/3, idle))
 }
 
 // admin is a plain go-redis client to a master for test set-up (SET,
@@ -139,7 +138,7 @@ func run(ctx context.Context, n multiplex.BatchNode, batch bool, cmds []multiple
 // nodeCommands runs the script one command at a time (plain and
 // auto-pipelined, after SCRIPT FLUSH so the EVALSHA → EVAL fallback runs)
 // and then as one batch, whose replies must follow the script in order.
-func nodeCommands[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dialer[N]) {
+func nodeCommands[N multiplex.BatchNode](t *testing.T, servers Masters, d Dialer[N]) {
 	ctx := context.Background()
 	addr := servers.Endpoints()[0]
 	for _, mode := range []struct {
@@ -178,7 +177,7 @@ func nodeCommands[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d
 // cache come back NOSCRIPT and are re-sent as EVAL. (Commands of one batch
 // come from concurrent lockers, so the retry running after its batchmates is
 // still a valid order.)
-func batchNoScript[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dialer[N]) {
+func batchNoScript[N multiplex.BatchNode](t *testing.T, servers Masters, d Dialer[N]) {
 	ctx := context.Background()
 	addr := servers.Endpoints()[0]
 	n := d.one(t, addr, NodeConfig{PoolSize: 1})
@@ -209,7 +208,7 @@ func batchNoScript[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, 
 
 // batchDeadline: a batch cut short by its deadline answers TimedOut, and the
 // next batch's replies still match its commands.
-func batchDeadline[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dialer[N]) {
+func batchDeadline[N multiplex.BatchNode](t *testing.T, servers Masters, d Dialer[N]) {
 	n := d.one(t, servers.Endpoints()[0], NodeConfig{PoolSize: 1})
 	key := uniqueKey("deadline")
 	cmds := make([]multiplex.Cmd, 200)

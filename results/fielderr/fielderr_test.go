@@ -1,4 +1,4 @@
-package results
+package fielderr
 
 import (
 	"errors"
@@ -18,11 +18,13 @@ func TestWithin(t *testing.T) {
 	}{
 		{"plain", plain, "plain"},
 		{"one field", Invalid("workers", 0, "must be at least 1"), "--w-workers 0: must be at least 1"},
-		{"nested", &FieldError{Field: "cert", Value: `"c"`, Err: &FieldError{Field: "key", Err: errors.New("is needed too")}},
+		{"nested", &Error{Field: "cert", Value: `"c"`, Err: &Error{Field: "key", Err: errors.New("is needed too")}},
 			`--w-cert "c": --w-key is needed too`},
+		{"hint", &Error{Field: "addrs", Value: `"a"`, Err: errors.New("unreachable"), Hint: "give the CA with %s", HintField: "ca"},
+			`--w-addrs "a": unreachable (give the CA with --w-ca)`},
 	} {
 		got := Within("w", c.err)
-		var fe *FieldError
+		var fe *Error
 		if !errors.As(got, &fe) {
 			if got != c.err || got.Error() != c.want {
 				t.Errorf("%s: %v, want %q unchanged", c.name, got, c.want)

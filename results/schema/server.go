@@ -1,4 +1,4 @@
-package results
+package schema
 
 // Server is one server's own facts as it reported them at the start of a
 // run (INFO/CONFIG for Redis), and the warnings they raise for the lock's

@@ -9,8 +9,9 @@
 // oversubscribed, at most 8. WaitingTests, for the packages whose parallel
 // tests mostly wait on servers, lets more of them run at once than the
 // CPUs; CPU gives the tests that drive servers flat out one machine-wide
-// slot per CPU, across every test binary go test runs at once. It owns
-// nothing else and imports no package of the project.
+// slot per CPU, across every test binary go test runs at once; NodeTimeout
+// is a client's per-master timeout so scaled. It owns nothing else and
+// imports no package of the project; only tests and test kits import it.
 package slow
 
 import (

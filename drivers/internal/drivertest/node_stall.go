@@ -5,14 +5,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/multiplex"
 )
 
 // stalledMaster: a master frozen (SIGSTOP) while commands are in flight
 // makes them time out; once it thaws, the late replies must not be taken for
 // the next commands' answers.
-func stalledMaster[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, d Dialer[N]) {
+func stalledMaster[N multiplex.BatchNode](t *testing.T, servers Masters, d Dialer[N]) {
 	for _, mode := range []struct {
 		name  string
 		cfg   NodeConfig
@@ -22,21 +21,20 @@ func stalledMaster[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, 
 		{"auto", NodeConfig{PoolSize: 4, Auto: true, NodeTimeout: 50 * time.Millisecond}, false},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
-			srv := servers.Servers[0]
-			n := d.one(t, srv.Endpoint(), mode.cfg)
+			n := d.one(t, servers.Endpoints()[0], mode.cfg)
 			key := uniqueKey("stall:" + mode.name)
 			acquire := func(k, tok string) multiplex.Cmd {
 				return multiplex.Cmd{Kind: multiplex.Acquire, Key: k, Token: tok, TTL: time.Minute}
 			}
 			// Warm the connection, then freeze the master mid-command.
 			run(context.Background(), n, mode.batch, []multiplex.Cmd{acquire(key+":warm", "w")})
-			if err := srv.Pause(); err != nil {
+			if err := servers.Pause(0); err != nil {
 				t.Fatal(err)
 			}
 			resumed := false
 			defer func() {
 				if !resumed {
-					_ = srv.Resume()
+					_ = servers.Resume(0)
 				}
 			}()
 			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -47,7 +45,7 @@ func stalledMaster[N multiplex.BatchNode](t *testing.T, servers *compose.Redis, 
 					t.Fatalf("cmd %d to a frozen master: %v, want timeout or failed", i, r.Status)
 				}
 			}
-			if err := srv.Resume(); err != nil {
+			if err := servers.Resume(0); err != nil {
 				t.Fatal(err)
 			}
 			resumed = true

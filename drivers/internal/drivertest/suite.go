@@ -1,6 +1,10 @@
 // Package drivertest is the conformance suite every lock backend passes
 // against real servers: mutual exclusion, release safety, extend semantics,
-// one-attempt Lock and context cancellation.
+// one-attempt Lock and context cancellation; RunNode is the suite of a
+// Redis client adapter (one master as the Redlock core sees it). Only the
+// tests of drivers' packages import it; it imports drivers, multiplex and
+// the test kits of internal/testenv, nothing above drivers (the masters
+// come in as the Masters interface).
 package drivertest
 
 import (
@@ -14,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/slow"
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // Opener opens a Locker whose locks live for ttl. The suite closes it.
@@ -25,7 +29,7 @@ type Opener func(t *testing.T, ttl time.Duration) drivers.Locker
 type Options struct {
 	// TTL for the tests that wait for expiry; backends that round TTLs up
 	// (etcd: whole seconds) pass their smallest. Default 300 ms, times
-	// compose/slow's factor on a loaded machine.
+	// internal/testenv/slow's factor on a loaded machine.
 	TTL time.Duration
 	// Workers contending in the mutual-exclusion test. Default 64.
 	Workers int

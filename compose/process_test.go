@@ -1,0 +1,24 @@
+package compose
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStartRefusedWithoutServers: with NoServersEnv set, no server process
+// starts, whatever it is.
+func TestStartRefusedWithoutServers(t *testing.T) {
+	t.Setenv(NoServersEnv, "1")
+	p := &process{name: "true", argv: []string{"true"}}
+	err := p.start()
+	if err == nil {
+		_ = p.stop(0)
+		t.Fatal("a process started with " + NoServersEnv + " set")
+	}
+	if !strings.Contains(err.Error(), NoServersEnv) {
+		t.Errorf("error %q does not name %s", err, NoServersEnv)
+	}
+	if p.Pid() != 0 {
+		t.Errorf("pid %d after a refused start", p.Pid())
+	}
+}

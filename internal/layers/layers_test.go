@@ -1,0 +1,96 @@
+package layers
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/lockbench/lockbench"
+
+// graph is every package pattern's dependencies (tests left out), each
+// with what it imports: `go list -deps`.
+func graph(t *testing.T, patterns ...string) map[string][]string {
+	t.Helper()
+	args := append([]string{"list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}"}, patterns...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = "../.."
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	g := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) > 0 {
+			g[f[0]] = f[1:]
+		}
+	}
+	return g
+}
+
+// TestLibrariesStayLight: drivers and compose depend on the results leaves
+// (schema, fielderr), never on the recorder, the table and report
+// renderers or their libraries. html/template is allowed only where gRPC's
+// request tracing brings it in (the etcd client).
+func TestLibrariesStayLight(t *testing.T) {
+	heavy := []string{
+		module + "/results",
+		"github.com/olekukonko/tablewriter",
+		"github.com/HdrHistogram/hdrhistogram-go",
+	}
+	g := graph(t, "./drivers/...", "./compose/...")
+	for pkg, imports := range g {
+		for _, h := range heavy {
+			if pkg == h || strings.HasPrefix(pkg, h+"/") && h != module+"/results" {
+				t.Errorf("drivers/compose depend on %s", pkg)
+			}
+		}
+		for _, imp := range imports {
+			if imp == "html/template" && pkg != "golang.org/x/net/trace" {
+				t.Errorf("%s imports html/template", pkg)
+			}
+		}
+	}
+}
+
+// below lists, for each layer of the project, the layers above it, which
+// it must not import: cmd → workloads → compose → drivers → multiplex.
+var below = []struct {
+	layer string
+	above []string
+}{
+	{"multiplex", []string{"drivers", "compose", "workloads", "cmd", "results"}},
+	{"drivers", []string{"compose", "workloads", "cmd"}},
+	{"compose", []string{"workloads", "cmd"}},
+	{"workloads", []string{"cmd"}},
+}
+
+// TestNoArrowRunsBackUp: no package imports one from a layer above its own
+// (tests left out: a test may start servers from any layer).
+func TestNoArrowRunsBackUp(t *testing.T) {
+	g := graph(t, "./...")
+	in := func(pkg, layer string) bool {
+		p := module + "/" + layer
+		return pkg == p || strings.HasPrefix(pkg, p+"/")
+	}
+	for pkg, imports := range g {
+		for _, l := range below {
+			if !in(pkg, l.layer) {
+				continue
+			}
+			for _, imp := range imports {
+				for _, up := range l.above {
+					if in(imp, up) {
+						t.Errorf("%s (%s) imports %s (%s)", pkg, l.layer, imp, up)
+					}
+				}
+			}
+		}
+	}
+}
