@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/compare"
@@ -23,6 +24,7 @@ import (
 // theirs within 1 %, each generator's window on the same start), and the
 // answers (medians, intervals, ranks) are those of the merged rounds.
 func TestCompareGeneratorsOneAnswer(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	lab := startGenLab(t, 3)
@@ -148,6 +150,7 @@ func TestCompareGeneratorsBadInput(t *testing.T) {
 // second merged from the survivors or left out, never one generator's
 // share passed off as the cell.
 func TestCompareGeneratorKilled(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	lab := startGenLab(t, 3)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/prom"
 )
@@ -77,6 +78,7 @@ var metricsAt = regexp.MustCompile(`metrics at (http://\S+/metrics)`)
 // merging allows: never more than their sum scraped just after, never less
 // than their sum scraped mergedLag before.
 func TestMergedMetricsLive(t *testing.T) {
+	testenv.Servers(t)
 	t.Parallel()
 	cpuBound(t)
 	lab := startGenLab(t, 3)
