@@ -52,7 +52,7 @@ func (a Access) Apply(c *clientv3.Config) error {
 		c.TLS, err = info.ClientConfig()
 	}
 	if err != nil {
-		return fmt.Errorf("etcd TLS (--etcd-cacert %q, --etcd-cert %q, --etcd-key %q): %w", a.CACert, a.Cert, a.Key, err)
+		return fmt.Errorf("etcd TLS (CA %q, certificate %q, key %q): %w", a.CACert, a.Cert, a.Key, err)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package zklock
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"os"
 	"testing"
@@ -12,16 +13,18 @@ import (
 	"github.com/lockbench/lockbench/drivers/drivertest"
 )
 
-// servers and digest are the test server's addresses and credentials.
+// servers, digest and serverTLS are the test server's addresses and
+// credentials.
 var (
-	servers []string
-	digest  string
+	servers   []string
+	digest    string
+	serverTLS *tls.Config
 )
 
 // config is DefaultConfig authenticated to the test server.
 func config() Config {
 	c := DefaultConfig()
-	c.Digest = digest
+	c.Digest, c.TLS = digest, serverTLS
 	return c
 }
 
@@ -35,7 +38,7 @@ func TestMain(m *testing.M) {
 			return 1
 		}
 		defer z.Close()
-		servers, digest = z.Addrs(), z.Digest()
+		servers, digest, serverTLS = z.Addrs(), z.Digest(), z.TLS()
 		return m.Run()
 	}())
 }

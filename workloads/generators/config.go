@@ -1,6 +1,7 @@
 package generators
 
 import (
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -25,6 +26,11 @@ type Config struct {
 	CoordUser string `json:"-" flag:"coord-user" help:"user of the coordination etcd, when it has auth on (password from $LOCKBENCH_COORD_PASSWORD)"`
 	// CoordPassword is CoordUser's password (from CoordPasswordEnv).
 	CoordPassword string `json:"-"`
+	// CoordCACert, CoordCert and CoordKey reach a coordination etcd over
+	// TLS (etcdctl's --cacert/--cert/--key); any of them turns TLS on.
+	CoordCACert string `json:"-" flag:"coord-cacert" help:"coordination etcd over TLS: CA certificates to trust (PEM)"`
+	CoordCert   string `json:"-" flag:"coord-cert" help:"coordination etcd over TLS: client certificate (PEM)"`
+	CoordKey    string `json:"-" flag:"coord-key" help:"coordination etcd over TLS: client certificate's key (PEM)"`
 	// Prefix keeps runs sharing one etcd apart.
 	Prefix string `json:"-" flag:"coord-prefix" help:"key prefix of this run in the coordination etcd (runs at once need different ones)"`
 	// JoinTimeout bounds the wait for every generator to reach the start.
@@ -81,6 +87,17 @@ func (c *Config) Resolve() error {
 		return results.Invalid("Prefix", c.Prefix, "must be a non-empty name without '/'")
 	case c.JoinTimeout <= 0:
 		return results.Invalid("JoinTimeout", c.JoinTimeout, "must be positive")
+	}
+	if (c.CoordCert == "") != (c.CoordKey == "") {
+		return results.Invalid("CoordCert", c.CoordCert, "goes with CoordKey (%q): give both or neither", c.CoordKey)
+	}
+	for _, f := range []struct{ field, path string }{{"CoordCACert", c.CoordCACert}, {"CoordCert", c.CoordCert}, {"CoordKey", c.CoordKey}} {
+		if f.path == "" {
+			continue
+		}
+		if _, err := os.Stat(f.path); err != nil {
+			return results.Invalid(f.field, f.path, "not readable: %v", errors.Unwrap(err))
+		}
 	}
 	if c.CoordUser != "" && c.CoordPassword == "" {
 		c.CoordPassword = os.Getenv(CoordPasswordEnv)

@@ -13,6 +13,8 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+
+	"github.com/lockbench/lockbench/drivers/etcdconn"
 )
 
 // leaseTTL is how long a generator's keys outlive its last keepalive: a
@@ -42,7 +44,13 @@ type Member struct {
 // (cfg.JoinTimeout) and must hold the same plan (ErrPlanMismatch). cfg must
 // have been Resolved.
 func Join(ctx context.Context, cfg Config, plan []byte) (*Member, error) {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: cfg.Coord, Username: cfg.CoordUser, Password: cfg.CoordPassword, DialTimeout: 5 * time.Second, Context: ctx, Logger: zap.NewNop()})
+	cc := clientv3.Config{Endpoints: cfg.Coord, DialTimeout: 5 * time.Second, Context: ctx, Logger: zap.NewNop()}
+	err := etcdconn.Access{Username: cfg.CoordUser, Password: cfg.CoordPassword,
+		CACert: cfg.CoordCACert, Cert: cfg.CoordCert, Key: cfg.CoordKey}.Apply(&cc)
+	if err != nil {
+		return nil, fmt.Errorf("generators: coordination etcd: %w", err)
+	}
+	cli, err := clientv3.New(cc)
 	if err != nil {
 		return nil, fmt.Errorf("generators: coordination etcd %s: %w", strings.Join(cfg.Coord, ","), err)
 	}
