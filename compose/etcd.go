@@ -284,11 +284,11 @@ func nopLogger() *zap.Logger { return zap.NewNop() }
 func (t *Topology) upEtcd(ctx context.Context, spec Spec) error {
 	if len(spec.EtcdAddrs) > 0 {
 		for _, a := range spec.EtcdAddrs {
-			pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 			err := EtcdPingWith(pctx, a, spec.EtcdAccess)
 			cancel()
 			if err != nil {
-				return fmt.Errorf("%w: --etcd %s: %v", ErrUnreachable, a, err)
+				return unreachable(ctx, "--etcd", a, pingTimeout, err)
 			}
 		}
 		t.EtcdAddrs, t.EtcdAccess = spec.EtcdAddrs, spec.EtcdAccess

@@ -281,11 +281,11 @@ func (t *Topology) upPostgres(ctx context.Context, spec Spec) error {
 		if err := parsePostgresURL(spec.PostgresURL); err != nil {
 			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, shown, err)
 		}
-		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 		err := PostgresPing(pctx, spec.PostgresURL)
 		cancel()
 		if err != nil {
-			return fmt.Errorf("%w: --postgres %s: %v", ErrUnreachable, shown, err)
+			return unreachable(ctx, "--postgres", shown, pingTimeout, err)
 		}
 		t.PostgresURL = spec.PostgresURL
 		return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/results"
@@ -41,6 +42,9 @@ func Ping(ctx context.Context, e redisconn.Endpoint) error {
 	return c.Ping(ctx).Err()
 }
 
+// checkTimeout bounds the up-front check of one master.
+const checkTimeout = 5 * time.Second
+
 // CheckMaster is the up-front check of one master: dialled, authenticated,
 // PINGed, a master by ROLE, allowed the lock commands (SET NX PX and the
 // release and extend scripts, on a probe key of its own), and its facts
@@ -53,10 +57,13 @@ func CheckMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, err
 // checkMaster is CheckMaster that also returns the server's run_id: the
 // identity of the redis-server process, whatever address reached it.
 func checkMaster(ctx context.Context, e redisconn.Endpoint) (results.Server, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	fail := func(err error) (results.Server, string, error) {
+		if errors.Is(ctx.Err(), context.Canceled) { // interrupted: not the server's doing
+			return results.Server{}, "", fmt.Errorf("%w: --redis %s: %w", ErrUnreachable, e, ctx.Err())
+		}
 		return results.Server{}, "", fmt.Errorf("%w: --redis %s: %s", ErrUnreachable, e, reason(e, err))
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	c, done := adminClient(ctx, e)
 	defer done()
@@ -109,10 +116,21 @@ func reason(e redisconn.Endpoint, err error) string {
 		return msg + " (a plain port: use redis://, not rediss://)"
 	case !e.Secure() && (errors.Is(err, io.EOF) || strings.Contains(msg, "connection reset")):
 		return msg + " (the server closed the connection: a TLS port? use rediss://)"
+	case noAnswer(err, false): // the client's words for it (i/o timeout, use of closed network connection) do not say so
+		return fmt.Sprintf("no answer within %v: connected, but the server said nothing (stopped, overloaded, or not a Redis server)", checkTimeout)
+	case noAnswer(err, true):
+		return fmt.Sprintf("no connection within %v: nothing accepted it", checkTimeout)
 	case strings.HasPrefix(msg, "NOAUTH"):
 		return msg + " (give a password: redis://:PASSWORD@host:port, " + redisconn.EnvPassword + " or --redis-password-file)"
 	}
 	return msg
+}
+
+// noAnswer reports whether err is a timeout while connecting (dial) or,
+// !dial, after.
+func noAnswer(err error, dial bool) bool {
+	ok, d := drivers.NoAnswer(err)
+	return ok && d == dial
 }
 
 // parseInfo reads INFO's key:value lines.

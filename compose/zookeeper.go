@@ -185,7 +185,10 @@ func ZooKeeperPing(ctx context.Context, addr string) error {
 	if _, err := c.Write([]byte("ruok")); err != nil {
 		return err
 	}
-	b, _ := io.ReadAll(c)
+	b, err := io.ReadAll(c)
+	if len(b) == 0 && err != nil {
+		return err
+	}
 	if string(b) != "imok" {
 		return fmt.Errorf("zookeeper %s: ruok answered %q", addr, b)
 	}
@@ -196,11 +199,11 @@ func ZooKeeperPing(ctx context.Context, addr string) error {
 func (t *Topology) upZooKeeper(ctx context.Context, spec Spec) error {
 	if len(spec.ZooKeeperAddrs) > 0 {
 		for _, a := range spec.ZooKeeperAddrs {
-			pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 			err := ZooKeeperPing(pctx, a)
 			cancel()
 			if err != nil {
-				return fmt.Errorf("%w: --zookeeper %s: %v", ErrUnreachable, a, err)
+				return unreachable(ctx, "--zookeeper", a, pingTimeout, err)
 			}
 		}
 		t.ZooKeeperAddrs = spec.ZooKeeperAddrs

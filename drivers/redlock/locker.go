@@ -43,6 +43,7 @@ func New(mux multiplex.Strategy, cfg Config, closer func() error) (*Locker, erro
 		return nil, fmt.Errorf("masters %d: redlock supports at most %d", mux.N(), MaxMasters)
 	}
 	l := &Locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer, errs: drivers.NewErrorLog(mux.N())}
+	l.errs.SetTimeout(cfg.NodeTimeout, "node timeout")
 	n := mux.N()
 	l.replies.New = func() any { r := make([]multiplex.Reply, n); return &r }
 	return l, nil
