@@ -2,6 +2,8 @@ package generators
 
 import (
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -88,6 +90,11 @@ func (c *Config) Resolve() error {
 	case c.JoinTimeout <= 0:
 		return results.Invalid("JoinTimeout", c.JoinTimeout, "must be positive")
 	}
+	for _, e := range c.Coord {
+		if err := checkCoord(e); err != nil {
+			return results.Invalid("Coord", e, "%v", err)
+		}
+	}
 	if (c.CoordCert == "") != (c.CoordKey == "") {
 		return results.Invalid("CoordCert", c.CoordCert, "goes with CoordKey (%q): give both or neither", c.CoordKey)
 	}
@@ -106,5 +113,23 @@ func (c *Config) Resolve() error {
 		}
 	}
 	redact.Add(c.CoordPassword)
+	return nil
+}
+
+// checkCoord checks one coordination endpoint: [http(s)://]host:port,
+// without credentials (the user is CoordUser, the password comes from
+// CoordPasswordEnv).
+func checkCoord(e string) error {
+	hp := strings.TrimPrefix(strings.TrimPrefix(e, "https://"), "http://")
+	if strings.Contains(hp, "@") {
+		return fmt.Errorf("credentials in an endpoint are not read: give the user apart and the password in $%s", CoordPasswordEnv)
+	}
+	host, port, err := net.SplitHostPort(hp)
+	if err != nil || host == "" {
+		return errors.New("want host:port")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("port %q: want 1 to 65535", port)
+	}
 	return nil
 }
