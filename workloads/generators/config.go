@@ -69,6 +69,9 @@ func (c *Config) Resolve() error {
 		}
 		return nil
 	}
+	if c.Index < -1 {
+		return results.Invalid("Index", c.Index, "must be 0 or more (below %d)", c.Generators)
+	}
 	if c.Index < 0 {
 		env, ok := os.LookupEnv(IndexEnv)
 		if !ok {
