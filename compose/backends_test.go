@@ -25,7 +25,7 @@ func TestUpBackends(t *testing.T) {
 		t.Fatal(err)
 	}
 	pids := []int{topo.ZooKeeper.Pid(), topo.Postgres.Pid(), topo.Sentinel.Pid(), topo.Sentinel.Master.Pid(), topo.Sentinel.Replica.Pid()}
-	if err := ZooKeeperPing(ctx, topo.ZooKeeperAddrs[0]); err != nil {
+	if err := topo.ZooKeeper.Ping(ctx); err != nil {
 		t.Errorf("zookeeper: %v", err)
 	}
 	if err := PostgresPing(ctx, topo.PostgresURL); err != nil {

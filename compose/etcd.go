@@ -18,7 +18,6 @@ import (
 	"github.com/lockbench/lockbench/compose/certs"
 	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
-	"github.com/lockbench/lockbench/results/fielderr"
 	"go.uber.org/zap"
 )
 
@@ -30,10 +29,11 @@ type EtcdOptions struct {
 	// (lockbench does) or TestMain (the tests that start etcd do).
 	Bin string    `json:"-"`
 	Log io.Writer `json:"-"` // members' output; default discarded
-	// Secure serves clients over mutual TLS (a CA made for the run):
-	// --etcd-secure. Auth is on either way (user root, a generated
-	// password).
-	Secure bool `json:"secure,omitempty" flag:"etcd-secure" help:"local etcd: serve clients over mutual TLS (a CA made for the run); auth (root, a generated password) is on either way"`
+	// Secure is what a local cluster always does: it serves clients over
+	// mutual TLS (a CA made for the run) with auth on (user root, a
+	// generated password). The field stays so that configs and command
+	// lines that ask for it (--etcd-secure) keep their meaning.
+	Secure bool `json:"secure,omitempty" flag:"etcd-secure" help:"local etcd: serve clients over mutual TLS (a CA made for the run); always on, with auth (root, a generated password)"`
 }
 
 // EtcdMemberCounts are the cluster sizes lockbench starts.
@@ -140,15 +140,14 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	if err != nil {
 		return nil, err
 	}
-	tls := etcdmember.Config{PeerCertFile: files.ServerCert, PeerKeyFile: files.ServerKey, PeerCAFile: files.CA}
-	scheme := "http://"
-	if opt.Secure {
-		// Mutual TLS for clients too (a trusted CA makes etcd ask for
-		// client certificates).
-		e.Access = etcdconn.Access{TLS: true, CACert: files.CA, Cert: files.ClientCert, Key: files.ClientKey}
-		tls.CertFile, tls.KeyFile, tls.CAFile = files.ServerCert, files.ServerKey, files.CA
-		scheme = "https://"
-	}
+	// Clients too: every member serves its client URL (the KV API, and
+	// /health, /version and /metrics beside it) only to a client that
+	// shows a certificate of that CA, so another local user cannot even
+	// complete a handshake; lockbench's own clients get the client
+	// certificate with root's password (Access).
+	tls := etcdmember.Config{CertFile: files.ServerCert, KeyFile: files.ServerKey, CAFile: files.CA,
+		PeerCertFile: files.ServerCert, PeerKeyFile: files.ServerKey, PeerCAFile: files.CA}
+	e.Access = etcdconn.Access{TLS: true, CACert: files.CA, Cert: files.ClientCert, Key: files.ClientKey}
 	peers := make([]string, opt.Members)
 	for i := range opt.Members {
 		m := &EtcdMember{Name: "m" + strconv.Itoa(i), Dir: filepath.Join(root, strconv.Itoa(i))}
@@ -168,7 +167,7 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 		// The member is this program re-executed with its config in the
 		// environment (etcdmember.ServeIfChild), not a separate binary.
 		mc := etcdmember.Config{Name: m.Name, Dir: m.Dir,
-			ClientURL: scheme + hostPort(m.ClientPort), PeerURL: url(m.PeerPort),
+			ClientURL: "https://" + hostPort(m.ClientPort), PeerURL: url(m.PeerPort),
 			Cluster: cluster, Token: filepath.Base(root),
 			CertFile: tls.CertFile, KeyFile: tls.KeyFile, CAFile: tls.CAFile,
 			PeerCertFile: tls.PeerCertFile, PeerKeyFile: tls.PeerKeyFile, PeerCAFile: tls.PeerCAFile}
@@ -285,11 +284,11 @@ func nopLogger() *zap.Logger { return zap.NewNop() }
 func (t *Topology) upEtcd(ctx context.Context, spec Spec) error {
 	if len(spec.EtcdAddrs) > 0 {
 		for _, a := range spec.EtcdAddrs {
-			pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 			err := EtcdPingWith(pctx, a, spec.EtcdAccess)
 			cancel()
 			if err != nil {
-				return fielderr.Invalid("etcd_addrs", a, "%w: %v", ErrUnreachable, err)
+				return unreachable(ctx, "etcd_addrs", a, pingTimeout, err)
 			}
 		}
 		t.EtcdAddrs, t.EtcdAccess = spec.EtcdAddrs, spec.EtcdAccess

@@ -281,11 +281,11 @@ func (t *Topology) upPostgres(ctx context.Context, spec Spec) error {
 		if err := parsePostgresURL(spec.PostgresURL); err != nil {
 			return fielderr.Invalid("postgres_url", spec.PostgresURL, "%w: %v", ErrUnreachable, err)
 		}
-		pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 		err := PostgresPing(pctx, spec.PostgresURL)
 		cancel()
 		if err != nil {
-			return fielderr.Invalid("postgres_url", spec.PostgresURL, "%w: %v", ErrUnreachable, err)
+			return unreachable(ctx, "postgres_url", spec.PostgresURL, pingTimeout, err)
 		}
 		t.PostgresURL = spec.PostgresURL
 		return nil

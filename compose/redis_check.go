@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/results/fielderr"
@@ -42,6 +43,9 @@ func Ping(ctx context.Context, e redisconn.Endpoint) error {
 	return c.Ping(ctx).Err()
 }
 
+// checkTimeout bounds the up-front check of one master.
+const checkTimeout = 5 * time.Second
+
 // CheckMaster is the up-front check of one master: dialled, authenticated,
 // PINGed, a master by ROLE, allowed the lock commands (SET NX PX and the
 // release and extend scripts, on a probe key of its own), and its facts
@@ -54,12 +58,15 @@ func CheckMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, erro
 // checkMaster is CheckMaster that also returns the server's run_id: the
 // identity of the redis-server process, whatever address reached it.
 func checkMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	fail := func(err error) (schema.Server, string, error) {
-		fe := fielderr.Invalid("redis_addrs", e.String(), "%w: %v", ErrUnreachable, err)
+		if errors.Is(ctx.Err(), context.Canceled) { // interrupted: not the server's doing
+			return schema.Server{}, "", fielderr.Invalid("redis_addrs", e.String(), "%w: %w", ErrUnreachable, ctx.Err())
+		}
+		fe := fielderr.Invalid("redis_addrs", e.String(), "%w: %s", ErrUnreachable, said(err))
 		fe.Hint, fe.HintField = hint(e, err)
 		return schema.Server{}, "", fe
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	c, done := adminClient(ctx, e)
 	defer done()
@@ -117,6 +124,26 @@ func hint(e redisconn.Endpoint, err error) (hint, field string) {
 		return "give a password: redis://:PASSWORD@host:port, " + redisconn.EnvPassword + " or %s", "redis_auth.password_file"
 	}
 	return "", ""
+}
+
+// said is what the check's failure says: the server's or the network's
+// word, except for a timeout, which the client's words (i/o timeout, use of
+// closed network connection) do not name as one.
+func said(err error) string {
+	switch {
+	case noAnswer(err, false):
+		return fmt.Sprintf("no answer within %v: connected, but the server said nothing (stopped, overloaded, or not a Redis server)", checkTimeout)
+	case noAnswer(err, true):
+		return fmt.Sprintf("no connection within %v: nothing accepted it", checkTimeout)
+	}
+	return err.Error()
+}
+
+// noAnswer reports whether err is a timeout while connecting (dial) or,
+// !dial, after.
+func noAnswer(err error, dial bool) bool {
+	ok, d := drivers.NoAnswer(err)
+	return ok && d == dial
 }
 
 // parseInfo reads INFO's key:value lines.

@@ -50,3 +50,36 @@ func TestCheckMasterEndsOnCancel(t *testing.T) {
 		t.Fatalf("the check waited out its deadline after the cancel: %v", err)
 	}
 }
+
+// TestCheckMasterSaysNoAnswer: a master that accepts and never answers is
+// reported as what it is — no answer within the check's bound — not as
+// the client's "use of closed network connection" or "i/o timeout".
+func TestCheckMasterSaysNoAnswer(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	eps, err := redisconn.Parse([]string{ln.Addr().String()}, redisconn.Auth{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = compose.CheckMaster(context.Background(), eps[0])
+	if err == nil {
+		t.Fatal("a master that never answers passed the check")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "no answer within 5s") || strings.Contains(msg, "closed network connection") || strings.Contains(msg, "i/o timeout") {
+		t.Errorf("message %q: want it to say the server did not answer within the check's 5s", msg)
+	}
+}

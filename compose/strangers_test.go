@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -27,6 +30,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/certs"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/redact"
 )
@@ -45,20 +49,55 @@ type strangerSpec struct {
 	PostgresURL     string // the lock role's, for the control
 	ZooKeeper       string
 	ZooKeeperDigest string
+	ZooKeeperTLS    pemFiles
 	Etcd            []string
 	EtcdPeers       []string
 	EtcdUser        string
 	EtcdPassword    string
+	EtcdTLS         pemFiles
+}
+
+// pemFiles carry a server's CA and client certificate to the probe, which
+// may not read the server's files.
+type pemFiles struct{ CA, Cert, Key []byte }
+
+func readPEM(t *testing.T, f certs.Files) pemFiles {
+	t.Helper()
+	var p pemFiles
+	for _, r := range []struct {
+		path string
+		to   *[]byte
+	}{{f.CA, &p.CA}, {f.ClientCert, &p.Cert}, {f.ClientKey, &p.Key}} {
+		b, err := os.ReadFile(r.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		*r.to = b
+	}
+	return p
+}
+
+// config is the client TLS config with the certificate.
+func (p pemFiles) config() (*tls.Config, error) {
+	cert, err := tls.X509KeyPair(p.Cert, p.Key)
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(p.CA)
+	return &tls.Config{Certificates: []tls.Certificate{cert}, RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
 }
 
 // TestSelfStartedServersRefuseStrangers: another local user (nobody,
 // through syscall.Credential) gets no command through to any server
 // lockbench starts — Redis, Sentinel, PostgreSQL (TCP and unix socket, as
-// the superuser and as the lock's role), ZooKeeper (with no credentials
-// and with made-up digest ones), etcd — while the same probe with the
-// servers' credentials gets through (the refusals are authentication, not
-// a network the stranger cannot use). No server's command line shows a
-// password meanwhile.
+// the superuser and as the lock's role), ZooKeeper (every four-letter
+// word, plain and over TLS; a session without credentials, and over TLS
+// with made-up digest ones), etcd (its API, /health, /version and
+// /metrics, plain and over TLS; its peer port) — while the same probe with
+// the servers' credentials gets through (the refusals are
+// authentication, not a network the stranger cannot use). No server's
+// command line shows a password meanwhile.
 func TestSelfStartedServersRefuseStrangers(t *testing.T) {
 	testenv.Servers(t)
 	if os.Geteuid() != 0 {
@@ -98,8 +137,9 @@ func TestSelfStartedServersRefuseStrangers(t *testing.T) {
 	spec := strangerSpec{Redis: r.Addrs(), RedisPassword: r.Password,
 		Sentinel: append(s.Addrs(), s.Master.Addr(), s.Replica.Addr()), SentinelPass: s.Password,
 		Postgres: p.Addr(), PostgresSocket: p.SocketDir(), PostgresURL: p.URL(),
-		ZooKeeper: z.Addr(), ZooKeeperDigest: z.Digest(),
-		Etcd: e.Addrs(), EtcdUser: e.Access.Username, EtcdPassword: e.Access.Password}
+		ZooKeeper: z.Addr(), ZooKeeperDigest: z.Digest(), ZooKeeperTLS: readPEM(t, z.TLSFiles()),
+		Etcd: e.Addrs(), EtcdUser: e.Access.Username, EtcdPassword: e.Access.Password,
+		EtcdTLS: readPEM(t, certs.Files{CA: e.Access.CACert, ClientCert: e.Access.Cert, ClientKey: e.Access.Key})}
 	for _, m := range e.Members {
 		spec.EtcdPeers = append(spec.EtcdPeers, fmt.Sprintf("127.0.0.1:%d", m.PeerPort))
 	}
@@ -126,16 +166,26 @@ func TestSelfStartedServersRefuseStrangers(t *testing.T) {
 			t.Error(line)
 		}
 	}
-	if want := 2*len(spec.Redis) + 2*len(spec.Sentinel) + 3 + 3 + 2*len(spec.Etcd) + len(spec.EtcdPeers); refused != want || controls != 5 {
-		t.Errorf("%d refusals and %d controls, want %d and 5:\n%s", refused, controls, want, out)
+	want := 2*len(spec.Redis) + 2*len(spec.Sentinel) + 3 + len(zkWords) + 2 + 2 + (4+2*len(etcdHTTP))*len(spec.Etcd) + len(spec.EtcdPeers)
+	if refused != want || controls != 7 {
+		t.Errorf("%d refusals and %d controls, want %d and 7:\n%s", refused, controls, want, out)
 	}
 }
 
 // authRefusal is each server's way of saying "authenticate first":
-// Redis and Sentinel, PostgreSQL (and the socket's directory), ZooKeeper
-// (-124: the session closed, authentication required; NoAuth), etcd.
-// etcd's peer port asks for a certificate of the run's CA.
-var authRefusal = regexp.MustCompile(`NOAUTH|password authentication failed|permission denied|error: -124|zk: not authenticated|user name is empty|certificate required`)
+// Redis and Sentinel, PostgreSQL (and the socket's directory). ZooKeeper
+// and etcd serve TLS alone and ask for a certificate of the run's CA (on
+// etcd's peer port too): a plain connection gets no answer (ZooKeeper
+// waits for a handshake, etcd closes it), a TLS one without a certificate
+// "certificate required" (Go) or "bad certificate" (Java).
+var authRefusal = regexp.MustCompile(`NOAUTH|password authentication failed|permission denied|certificate required|bad certificate|closed without an answer|waits for a TLS handshake`)
+
+// zkWords are the four-letter words a stranger tries (ZooKeeper answers
+// srvr whatever its whitelist says).
+var zkWords = []string{"ruok", "srvr", "stat", "mntr", "conf", "envi", "cons", "dump", "wchs", "isro"}
+
+// etcdHTTP are the HTTP endpoints beside etcd's gRPC API.
+var etcdHTTP = []string{"/health", "/version", "/metrics"}
 
 // cmdlines are every process's command line.
 func cmdlines(t *testing.T) []string {
@@ -219,7 +269,7 @@ func TestStranger(t *testing.T) {
 	if err := json.Unmarshal([]byte(js), &s); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
 	defer cancel()
 	try := func(what string, err error) {
 		if err != nil {
@@ -271,56 +321,96 @@ func TestStranger(t *testing.T) {
 		defer c.Close(ctx)
 		return c.Ping(ctx)
 	}())
-	zkDo := func(digest string, op func(c *zk.Conn) error) error {
-		c, ev, err := zk.Connect([]string{s.ZooKeeper}, 10*time.Second, zk.WithLogger(zkQuiet{}))
+	zkDo := func(c *tls.Config, digest string, op func(c *zk.Conn) error) error {
+		conn, ev, err := zk.Connect([]string{s.ZooKeeper}, 10*time.Second, zk.WithLogger(zkQuiet{}), zk.WithDialer(compose.ZooKeeperDialer(c)))
 		if err != nil {
 			return err
 		}
-		defer c.Close()
+		defer conn.Close()
 		go func() {
 			for range ev {
 			}
 		}()
+		for end := time.Now().Add(5 * time.Second); conn.State() != zk.StateHasSession; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(end) {
+				return fmt.Errorf("no session in 5s: every connection closed without an answer (last state %v)", conn.State())
+			}
+		}
 		if digest != "" {
-			if err := c.AddAuth("digest", []byte(digest)); err != nil {
+			if err := conn.AddAuth("digest", []byte(digest)); err != nil {
 				return err
 			}
 		}
-		return op(c)
+		return op(conn)
 	}
 	create := func(c *zk.Conn) error {
 		_, err := c.Create("/stranger", nil, 0, zk.WorldACL(zk.PermAll))
 		return err
 	}
-	try("zookeeper create without credentials", zkDo("", create))
-	try("zookeeper create with made-up digest credentials", zkDo("stranger:x", create))
-	try("zookeeper list the lock prefix with made-up credentials", zkDo("stranger:x", func(c *zk.Conn) error {
+	for _, w := range zkWords {
+		try("zookeeper four-letter word "+w, fourLetterWord(s.ZooKeeper, w, nil))
+	}
+	for _, w := range []string{"ruok", "srvr"} {
+		try("zookeeper four-letter word "+w+" over TLS without a certificate", fourLetterWord(s.ZooKeeper, w, strangerTLS))
+	}
+	try("zookeeper create without credentials", zkDo(nil, "", create))
+	try("zookeeper create over TLS without a certificate, made-up digest credentials", zkDo(strangerTLS, "stranger:x", create))
+	zkTLS, err := s.ZooKeeperTLS.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	control("zookeeper srvr over TLS with the certificate", fourLetterWord(s.ZooKeeper, "srvr", zkTLS))
+	control("zookeeper", zkDo(zkTLS, s.ZooKeeperDigest, func(c *zk.Conn) error {
 		_, _, err := c.Children("/")
 		return err
 	}))
-	control("zookeeper", zkDo(s.ZooKeeperDigest, func(c *zk.Conn) error {
-		_, _, err := c.Children("/")
-		return err
-	}))
-	etcdDo := func(addr, user, password string, put bool) error {
-		c, err := clientv3.New(clientv3.Config{Endpoints: []string{addr}, Username: user, Password: password,
-			DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	etcdDo := func(addr string, c *tls.Config, user, password string, put bool) error {
+		cfg := clientv3.Config{Endpoints: []string{addr}, Username: user, Password: password, TLS: c,
+			DialTimeout: 5 * time.Second, Logger: zap.NewNop()}
+		if c != nil {
+			cfg.Endpoints = []string{"https://" + addr}
+		}
+		cli, err := clientv3.New(cfg)
 		if err != nil {
 			return err
 		}
-		defer c.Close()
+		defer cli.Close()
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
 		if put {
-			_, err = c.Put(ctx, "stranger", "x")
+			_, err = cli.Put(cctx, "stranger", "x")
 		} else {
-			_, err = c.Get(ctx, "lockbench", clientv3.WithPrefix())
+			_, err = cli.Get(cctx, "lockbench", clientv3.WithPrefix())
+		}
+		if err != nil && c != nil {
+			// gRPC reports a failed handshake as the deadline; the
+			// reason is the handshake's.
+			if _, herr := tlsHandshake(addr, c); herr != nil {
+				err = fmt.Errorf("%w (handshake: %v)", err, herr)
+			}
+		}
+		if err != nil && c == nil {
+			err = fmt.Errorf("%w (closed without an answer: the port speaks TLS)", err)
 		}
 		return err
 	}
-	for _, a := range s.Etcd {
-		try("etcd "+a+" put", etcdDo(a, "", "", true))
-		try("etcd "+a+" get", etcdDo(a, "", "", false))
+	etcdTLS, err := s.EtcdTLS.config()
+	if err != nil {
+		t.Fatal(err)
 	}
-	control("etcd", etcdDo(s.Etcd[0], s.EtcdUser, s.EtcdPassword, false))
+	for _, a := range s.Etcd {
+		try("etcd "+a+" put", etcdDo(a, nil, "", "", true))
+		try("etcd "+a+" get", etcdDo(a, nil, "", "", false))
+		try("etcd "+a+" put over TLS without a certificate", etcdDo(a, strangerTLS, "", "", true))
+		try("etcd "+a+" get over TLS without a certificate", etcdDo(a, strangerTLS, "", "", false))
+		for _, path := range etcdHTTP {
+			try("etcd "+a+" GET "+path, httpGet(&http.Client{Timeout: 10 * time.Second}, "http://"+a+path))
+			try("etcd "+a+" GET "+path+" over TLS without a certificate", httpGet(&http.Client{Timeout: 10 * time.Second,
+				Transport: &http.Transport{TLSClientConfig: strangerTLS}}, "https://"+a+path))
+		}
+	}
+	control("etcd", etcdDo(s.Etcd[0], etcdTLS, s.EtcdUser, s.EtcdPassword, false))
+	control("etcd /health", httpGet(&http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: etcdTLS}}, "https://"+s.Etcd[0]+"/health"))
 	peer := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // a stranger trusts anything
 	for _, a := range s.EtcdPeers {
 		try("etcd peer "+a+" members", func() error {
@@ -332,6 +422,74 @@ func TestStranger(t *testing.T) {
 			return nil
 		}())
 	}
+}
+
+// strangerTLS is a stranger's TLS: it trusts any server and has no
+// certificate to show.
+var strangerTLS = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // a stranger trusts anything
+
+// fourLetterWord sends a ZooKeeper four-letter word (over TLS with c) and
+// fails unless it gets an answer.
+func fourLetterWord(addr, word string, c *tls.Config) error {
+	var conn net.Conn
+	var err error
+	if c != nil {
+		conn, err = tlsHandshake(addr, c)
+	} else {
+		conn, err = net.DialTimeout("tcp", addr, 5*time.Second)
+	}
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(2 * time.Second))
+	if _, err := conn.Write([]byte(word)); err != nil {
+		return err
+	}
+	b, err := io.ReadAll(conn)
+	switch {
+	case len(b) > 0:
+		return nil // answered: printed as ACCEPTED
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return errors.New("no answer within 2s: the port waits for a TLS handshake")
+	case err != nil:
+		return err
+	}
+	return errors.New("the connection closed without an answer")
+}
+
+// tlsHandshake dials addr over TLS with c and completes the handshake,
+// reading once so that a server's refusal of the client's certificate
+// (sent after the client's side of a TLS 1.3 handshake) is seen.
+func tlsHandshake(addr string, c *tls.Config) (net.Conn, error) {
+	conn, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", addr, c)
+	if err != nil {
+		return nil, err
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	if _, err := conn.Read(make([]byte, 1)); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+		conn.Close()
+		return nil, err
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	return conn, nil
+}
+
+// httpGet fails unless url answers 2xx.
+func httpGet(c *http.Client, url string) error {
+	resp, err := c.Get(url)
+	if errors.Is(err, io.EOF) {
+		return fmt.Errorf("%w: the connection closed without an answer (the port speaks TLS)", err)
+	}
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("HTTP %d: %s", resp.StatusCode, strings.TrimSpace(string(b)))
+	}
+	return nil
 }
 
 type zkQuiet struct{}

@@ -6,6 +6,7 @@ package compose
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -86,6 +87,9 @@ type Topology struct {
 	// ZooKeeperDigest is the digest credentials (user:password) of a local
 	// server, "" for an external one.
 	ZooKeeperDigest string
+	// ZooKeeperTLS is how a client reaches a local server (mutual TLS),
+	// nil for an external one.
+	ZooKeeperTLS *tls.Config
 	// PostgresURL is the PostgreSQL server; Postgres is set when local.
 	PostgresURL string
 	Postgres    *Postgres

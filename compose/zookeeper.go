@@ -2,21 +2,29 @@ package compose
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/results/fielderr"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/lockbench/lockbench/compose/certs"
 )
 
 // ZooKeeperJar is where Debian's zookeeper package puts the server.
 var ZooKeeperJar = "/usr/share/java/zookeeper.jar"
+
+// ZooKeeperExtraJars join ZooKeeperJar on the class path: the server's
+// TLS (Netty) needs Netty's codec, which the jar's own class path (Debian's
+// manifest) leaves out.
+var ZooKeeperExtraJars = []string{"/usr/share/java/netty-codec.jar"}
 
 // ErrNoZooKeeper is returned when the ZooKeeper server or a JVM is missing.
 var ErrNoZooKeeper = errors.New("compose: ZooKeeper not installed (need java and " + ZooKeeperJar + "): apt-get install zookeeper (or scripts/deps.sh zookeeper)")
@@ -31,29 +39,36 @@ type ZooKeeperOptions struct {
 // ZooKeeper is one standalone ZooKeeper server (a JVM) with its own data
 // dir; transaction log fsync stays on (ZooKeeper's default).
 //
-// The server refuses sessions that have not authenticated, and the whole
-// tree belongs to the digest user ZooKeeperUser with a generated password
-// (zookeeper_auth.go): Digest is what a client authenticates with.
+// The server listens only for TLS clients that show a certificate of a CA
+// made for the run (TLS is the client config that does), refuses sessions
+// that have not authenticated, and the whole tree belongs to the digest
+// user ZooKeeperUser with a generated password (zookeeper_auth.go): Digest
+// is what a client authenticates with.
 type ZooKeeper struct {
 	Port     int
 	proc     *process
 	root     string
 	owner    *os.File // holds root's owner lock (tempdir.go)
 	password string
+	tls      *tls.Config
+	files    certs.Files
 }
 
 // Digest is the digest credentials, user:password, of the server's data.
 func (z *ZooKeeper) Digest() string { return ZooKeeperUser + ":" + z.password }
 
 // StartZooKeeper starts a standalone server on a free loopback port and
-// waits until it answers `ruok`. On error whatever was started is stopped.
+// waits until it serves an authenticated session. On error whatever was
+// started is stopped.
 func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, err error) {
 	java, err := exec.LookPath("java")
 	if err != nil {
 		return nil, ErrNoZooKeeper
 	}
-	if _, err := os.Stat(ZooKeeperJar); err != nil {
-		return nil, ErrNoZooKeeper
+	for _, jar := range append([]string{ZooKeeperJar}, ZooKeeperExtraJars...) {
+		if _, err := os.Stat(jar); err != nil {
+			return nil, ErrNoZooKeeper
+		}
 	}
 	if opt.TickTime <= 0 {
 		opt.TickTime = 200 * time.Millisecond
@@ -75,6 +90,9 @@ func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, er
 	if log == nil {
 		log = io.Discard
 	}
+	if z.tls, z.files, err = zooKeeperTLS(root); err != nil {
+		return nil, err
+	}
 	var lastErr error
 	for range 3 { // a free port can be taken before the server binds it
 		if z.Port, err = FreePort(); err != nil {
@@ -82,22 +100,22 @@ func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, er
 		}
 		cfg := filepath.Join(root, "zoo.cfg")
 		tick := opt.TickTime.Milliseconds()
-		body := fmt.Sprintf("tickTime=%d\ndataDir=%s\nclientPort=%d\nclientPortAddress=127.0.0.1\n"+
-			"minSessionTimeout=%d\nmaxSessionTimeout=60000\nmaxClientCnxns=0\nadmin.enableServer=false\n"+
-			"4lw.commands.whitelist=ruok\n"+zooKeeperAuthConf, tick, filepath.Join(root, "data"), z.Port, 2*tick)
+		body := fmt.Sprintf("tickTime=%d\ndataDir=%s\n"+
+			"minSessionTimeout=%d\nmaxSessionTimeout=60000\nmaxClientCnxns=0\n"+
+			zooKeeperAuthConf+zooKeeperTLSConf(root, z.files, z.Port), tick, filepath.Join(root, "data"), 2*tick)
 		if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
 			return nil, fmt.Errorf("compose: %w", err)
 		}
-		argv := []string{java, "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-cp", ZooKeeperJar,
+		argv := []string{java, "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-cp", strings.Join(append([]string{ZooKeeperJar}, ZooKeeperExtraJars...), ":"),
 			"-Dzookeeper.log.dir=" + root, "org.apache.zookeeper.server.ZooKeeperServerMain", cfg}
 		z.proc = &process{name: "zookeeper :" + strconv.Itoa(z.Port), argv: argv, log: log}
 		if err := z.proc.start(); err != nil {
 			return nil, err
 		}
 		wctx, cancel := context.WithTimeout(ctx, 60*time.Second) // a JVM on a loaded machine
-		lastErr = waitTCP(wctx, z.proc, func(ctx context.Context) error { return ZooKeeperPing(ctx, z.Addr()) })
+		lastErr = waitTCP(wctx, z.proc, z.handshake)
 		if lastErr == nil {
-			lastErr = protectZooKeeper(wctx, z.Addr(), ZooKeeperUser, z.password)
+			lastErr = protectZooKeeper(wctx, z.Addr(), ZooKeeperUser, z.password, z.tls)
 		}
 		cancel()
 		if lastErr == nil {
@@ -124,11 +142,14 @@ func (z *ZooKeeper) Pid() int { return z.proc.Pid() }
 func (z *ZooKeeper) Kill() error { return z.proc.kill() }
 
 // Start restarts a killed server on the same port and data dir and waits
-// until it answers `ruok`. Sessions live in its transaction log: a client
+// until it serves an authenticated session. Sessions live in its transaction log: a client
 // that reconnects within its session timeout keeps its session (and its
 // ephemeral znodes, the locks it held).
 func (z *ZooKeeper) Start(ctx context.Context) error {
-	return z.proc.restart(ctx, func(ctx context.Context) error { return ZooKeeperPing(ctx, z.Addr()) })
+	if err := z.proc.restart(ctx, z.handshake); err != nil {
+		return err
+	}
+	return z.Ping(ctx)
 }
 
 // Pause freezes the server (SIGSTOP); Resume thaws it (SIGCONT).
@@ -148,7 +169,9 @@ func (z *ZooKeeper) Close() error {
 	return errors.Join(errs...)
 }
 
-// ZooKeeperPing sends the `ruok` four-letter word and expects `imok`.
+// ZooKeeperPing sends the `ruok` four-letter word and expects `imok`: how
+// lockbench checks an external server it is given (a local one answers no
+// four-letter word: ZooKeeper.Ping).
 func ZooKeeperPing(ctx context.Context, addr string) error {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "tcp", addr)
@@ -162,7 +185,10 @@ func ZooKeeperPing(ctx context.Context, addr string) error {
 	if _, err := c.Write([]byte("ruok")); err != nil {
 		return err
 	}
-	b, _ := io.ReadAll(c)
+	b, err := io.ReadAll(c)
+	if len(b) == 0 && err != nil {
+		return err
+	}
 	if string(b) != "imok" {
 		return fmt.Errorf("zookeeper %s: ruok answered %q", addr, b)
 	}
@@ -173,11 +199,11 @@ func ZooKeeperPing(ctx context.Context, addr string) error {
 func (t *Topology) upZooKeeper(ctx context.Context, spec Spec) error {
 	if len(spec.ZooKeeperAddrs) > 0 {
 		for _, a := range spec.ZooKeeperAddrs {
-			pctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 			err := ZooKeeperPing(pctx, a)
 			cancel()
 			if err != nil {
-				return fielderr.Invalid("zookeeper_addrs", a, "%w: %v", ErrUnreachable, err)
+				return unreachable(ctx, "zookeeper_addrs", a, pingTimeout, err)
 			}
 		}
 		t.ZooKeeperAddrs = spec.ZooKeeperAddrs
@@ -189,6 +215,6 @@ func (t *Topology) upZooKeeper(ctx context.Context, spec Spec) error {
 	}
 	t.ZooKeeper = z
 	t.closers = append(t.closers, z)
-	t.ZooKeeperAddrs, t.ZooKeeperDigest = z.Addrs(), z.Digest()
+	t.ZooKeeperAddrs, t.ZooKeeperDigest, t.ZooKeeperTLS = z.Addrs(), z.Digest(), z.TLS()
 	return nil
 }

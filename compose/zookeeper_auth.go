@@ -2,6 +2,7 @@ package compose
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"time"
 
@@ -20,8 +21,8 @@ const zooKeeperAuthConf = "enforce.auth.enabled=true\nenforce.auth.schemes=diges
 // protectZooKeeper gives the tree's root (so every node a client creates
 // under it, the lock's prefix included, needs its parent's create
 // permission) to the digest user user:password alone.
-func protectZooKeeper(ctx context.Context, addr, user, password string) error {
-	conn, err := zkSession(ctx, addr, user+":"+password)
+func protectZooKeeper(ctx context.Context, addr, user, password string, c *tls.Config) error {
+	conn, err := zkSession(ctx, addr, user+":"+password, c)
 	if err != nil {
 		return err
 	}
@@ -32,10 +33,10 @@ func protectZooKeeper(ctx context.Context, addr, user, password string) error {
 	return nil
 }
 
-// zkSession connects to addr, waits for a session and authenticates it
-// with the digest credentials user:password.
-func zkSession(ctx context.Context, addr, digest string) (*zk.Conn, error) {
-	conn, events, err := zk.Connect([]string{addr}, 10*time.Second, zk.WithLogger(nopZKLogger{}))
+// zkSession connects to addr (over TLS with c), waits for a session and
+// authenticates it with the digest credentials user:password.
+func zkSession(ctx context.Context, addr, digest string, c *tls.Config) (*zk.Conn, error) {
+	conn, events, err := zk.Connect([]string{addr}, 10*time.Second, zk.WithLogger(nopZKLogger{}), zk.WithDialer(ZooKeeperDialer(c)))
 	if err != nil {
 		return nil, fmt.Errorf("compose: zookeeper %s: %w", addr, err)
 	}

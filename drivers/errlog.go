@@ -34,7 +34,8 @@ const maxMessageLen = 200
 // waited for. Every error is counted exactly once, in a slot or in Other.
 // Safe for concurrent use.
 type ErrorLog struct {
-	masters []masterErrors
+	masters  []masterErrors
+	noAnswer noAnswerText
 }
 
 type masterErrors struct {
@@ -61,8 +62,17 @@ type messageSlot struct {
 	over atomic.Int64
 }
 
-// NewErrorLog makes a log for n masters.
-func NewErrorLog(n int) *ErrorLog { return &ErrorLog{masters: make([]masterErrors, n)} }
+// NewErrorLog makes a log for n masters. A call that timed out is counted
+// as "no answer before the call's deadline" (NoAnswer), whatever the
+// client's words for it; SetTimeout names the deadline.
+func NewErrorLog(n int) *ErrorLog {
+	return &ErrorLog{masters: make([]masterErrors, n), noAnswer: newNoAnswerText(0, "")}
+}
+
+// SetTimeout says what bounds one call, d named what ("node timeout"):
+// timeouts are then counted as "no answer within d (what)". Call it before
+// the log is used.
+func (l *ErrorLog) SetTimeout(d time.Duration, what string) { l.noAnswer = newNoAnswerText(d, what) }
 
 // Answered notes that master i answered (any reply, refusals included).
 func (l *ErrorLog) Answered(i int) {
@@ -85,7 +95,11 @@ func (l *ErrorLog) Failed(i int, err error) {
 	m.failing.CompareAndSwap(0, now)
 	m.streak.Add(1)
 	msg := "unknown error"
-	if err != nil {
+	if ok, dial := NoAnswer(err); ok && dial {
+		msg = l.noAnswer.connect
+	} else if ok {
+		msg = l.noAnswer.answer
+	} else if err != nil {
 		msg = NormalizeError(err.Error())
 	}
 	if m.count(msg) {

@@ -24,7 +24,12 @@ longer wire. It prints each listener's address and "ready", then relays
 until interrupted. A port of 0 picks a free one.`,
 		Example: `  lockbench delay --rtt 1ms 127.0.0.1:7001=127.0.0.1:6379 127.0.0.1:7002=127.0.0.1:6380
   lockbench delay 127.0.0.1:0=10.0.0.5:6379@300us 127.0.0.1:0=10.0.0.6:6379@2ms±200us`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("delay: give at least one LISTEN=TARGET pair")
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			def, err := delayline.ParseDistance(rtt)
 			if err == nil {

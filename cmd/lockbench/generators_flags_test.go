@@ -23,18 +23,29 @@ func TestGeneratorsBadInput(t *testing.T) {
 	}{
 		{"no coordination store", []string{"--generators", "2", "--generator-index", "0", "--redis", "127.0.0.1:1"}, "--coord"},
 		{"index out of range", []string{"--generators", "2", "--generator-index", "2", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--generator-index"},
+		{"negative index", []string{"--generators", "2", "--generator-index", "-5", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--generator-index -5: must be 0 or more"},
 		{"index not a number", []string{"--generators", "2", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--generator-index"},
 		{"masters started locally", []string{"--generators", "2", "--generator-index", "1", "--coord", "127.0.0.1:1"}, "--redis"},
 		{"a backend without masters", []string{"--generators", "2", "--generator-index", "1", "--coord", "127.0.0.1:1", "--backend", "etcd", "--etcd", "127.0.0.1:1"}, "--generators"},
 		{"threshold alone", []string{"--threshold", "cycle.p99<2ms"}, "--threshold"},
 		{"bad threshold", []string{"--generators", "2", "--generator-index", "0", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1", "--threshold", "cycle.p99<<2"}, "--threshold"},
 		{"coordination prefix with a slash", []string{"--generators", "2", "--generator-index", "0", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1", "--coord-prefix", "a/b"}, "--coord-prefix"},
+		{"coordination endpoint with credentials", []string{"--generators", "2", "--generator-index", "0", "--coord", "https://u:hunter2secretpw@127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--coord"},
+		{"coordination endpoint without a port", []string{"--generators", "2", "--generator-index", "0", "--coord", "127.0.0.1:notaport", "--redis", "127.0.0.1:1"}, "--coord"},
+		{"coordination certificate without its key", []string{"--generators", "2", "--generator-index", "0", "--coord", "127.0.0.1:1", "--coord-cert", "/etc/hostname", "--redis", "127.0.0.1:1"}, "--coord-cert"},
+		{"coordination CA not readable", []string{"--generators", "2", "--generator-index", "0", "--coord", "127.0.0.1:1", "--coord-cacert", "/nonexistent/ca.pem", "--redis", "127.0.0.1:1"}, "--coord-cacert"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			_, stderr, code := cli(t, 30*time.Second, append([]string{"run", "-q", "--out", out}, c.args...)...)
 			if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming %s", code, stderr, c.want)
+			}
+			if strings.Contains(stderr, "hunter2secretpw") {
+				t.Errorf("stderr shows the password: %s", stderr)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s written", out)
 			}
 		})
 	}

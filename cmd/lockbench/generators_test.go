@@ -26,7 +26,8 @@ type genLab struct {
 	coord     string // --coord
 	coordUser string // --coord-user, its password in coordPass
 	coordPass string
-	command   string // the subcommand the generators run ("": run)
+	command   string   // the subcommand the generators run ("": run)
+	coordTLS  []string // --coord-cacert, --coord-cert, --coord-key
 }
 
 func startGenLab(t *testing.T, masters int) genLab {
@@ -44,7 +45,8 @@ func startGenLab(t *testing.T, masters int) genLab {
 	}
 	t.Cleanup(func() { e.Close() })
 	return genLab{redis: strings.Join(secretURLs(r), ","), coord: strings.Join(e.Addrs(), ","),
-		coordUser: e.Access.Username, coordPass: e.Access.Password}
+		coordUser: e.Access.Username, coordPass: e.Access.Password,
+		coordTLS: []string{"--coord-cacert", e.Access.CACert, "--coord-cert", e.Access.Cert, "--coord-key", e.Access.Key}}
 }
 
 // generatorProc is one generator: lockbench started as an Indexed Job
@@ -88,6 +90,7 @@ func startGenerator(t *testing.T, lab genLab, prefix string, n, i int, out strin
 	if lab.coordUser != "" {
 		a = append(a, "--coord-user", lab.coordUser)
 	}
+	a = append(a, lab.coordTLS...)
 	cmd := lockbenchCmd(context.Background(), a...)
 	cmd.Env = append(cmd.Env, generators.IndexEnv+"="+strconv.Itoa(i), generators.CoordPasswordEnv+"="+lab.coordPass)
 	p := &generatorProc{index: i, cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}

@@ -53,6 +53,10 @@ func ParseDistance(s string) (Distance, error) {
 
 // Check reports a negative round trip or jitter, or a jitter above the
 // round trip (a chunk cannot leave before it arrived).
+// MaxRTT bounds a round trip: far beyond any network, and a line keeps
+// every chunk in memory for half of it each way.
+const MaxRTT = time.Minute
+
 func (d Distance) Check() error {
 	switch {
 	case d.RTT < 0:
@@ -61,6 +65,8 @@ func (d Distance) Check() error {
 		return fmt.Errorf("jitter %v: must not be negative", d.Jitter)
 	case d.Jitter > d.RTT:
 		return fmt.Errorf("jitter %v: above the round trip %v", d.Jitter, d.RTT)
+	case d.RTT > MaxRTT:
+		return fmt.Errorf("round trip %v: at most %v (a line holds every chunk that long)", d.RTT, MaxRTT)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package delayline
 
 import (
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -22,17 +24,49 @@ func ParsePair(s string, def Distance) (Pair, error) {
 		return Pair{}, fmt.Errorf("pair %q: want LISTEN=TARGET[@RTT[±JITTER]]", s)
 	}
 	p := Pair{Listen: l, Target: rest, Distance: def}
+	// Once its round trip is read, the pair is named LISTEN=TARGET, the
+	// round trip apart: a word holding '@' reads as credentials to the
+	// output's redaction, which masks it. Before, it is quoted whole, so
+	// that credentials typed into it (user:pw@host) are masked.
 	if t, d, ok := strings.Cut(rest, "@"); ok {
 		dist, err := ParseDistance(d)
 		if err != nil {
-			return Pair{}, fmt.Errorf("pair %q: %w", s, err)
+			return Pair{}, fmt.Errorf("pair %q: %w (the round trip follows the target's @)", s, err)
 		}
 		p.Target, p.Distance = t, dist
 	}
+	name := p.Listen + "=" + p.Target
+	if err := checkAddr(p.Listen, true); err != nil {
+		return Pair{}, fmt.Errorf("pair %s: LISTEN %w", name, err)
+	}
+	if err := checkAddr(p.Target, false); err != nil {
+		return Pair{}, fmt.Errorf("pair %s: TARGET %w", name, err)
+	}
 	if err := p.Distance.Check(); err != nil {
-		return Pair{}, fmt.Errorf("pair %q: %w", s, err)
+		return Pair{}, fmt.Errorf("pair %s: %w", name, err)
 	}
 	return p, nil
+}
+
+// checkAddr checks a host:port; a port of 0 only where the line listens
+// (zero picks a free one).
+func checkAddr(a string, listen bool) error {
+	host, port, err := net.SplitHostPort(a)
+	if err != nil {
+		return fmt.Errorf("%q: want host:port", a)
+	}
+	n, err := strconv.Atoi(port)
+	low := 1
+	if listen {
+		low = 0
+	}
+	if err != nil || n < low || n > 65535 {
+		return fmt.Errorf("%q: port %q: want %d to 65535", a, port, low)
+	}
+	if host == "" && !listen {
+		return fmt.Errorf("%q: no host", a)
+	}
+	return nil
 }
 
 // String is the pair as ParsePair reads it.

@@ -137,9 +137,11 @@ func discard(conn *pgxpool.Conn) {
 }
 
 // Close closes the pool; the server ends the sessions and their locks.
+// The pool's Close waits for every connection in use, which a worker
+// blocked on a frozen server may never return: bounded by
+// drivers.CloseBudget.
 func (l *Locker) Close() error {
-	l.pool.Close()
-	return nil
+	return drivers.CloseWithin("pglock", func() error { l.pool.Close(); return nil })
 }
 
 // lease is a held advisory lock and the connection (and, in xact mode,
@@ -158,7 +160,15 @@ var _ drivers.Lease = (*lease)(nil)
 // giveBack ends a failed attempt's transaction and returns the connection.
 func (ls *lease) giveBack(ctx context.Context) {
 	if ls.tx != nil {
-		_ = ls.tx.Rollback(context.WithoutCancel(ctx))
+		// Not the attempt's context, which may have ended; bounded, as a
+		// frozen server never answers.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		err := ls.tx.Rollback(rctx)
+		cancel()
+		if err != nil {
+			discard(ls.conn)
+			return
+		}
 	}
 	ls.conn.Release()
 }

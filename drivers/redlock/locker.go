@@ -43,6 +43,7 @@ func New(mux multiplex.Strategy, cfg Config, closer func() error) (*Locker, erro
 		return nil, fmt.Errorf("masters %d: redlock supports at most %d", mux.N(), MaxMasters)
 	}
 	l := &Locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer, errs: drivers.NewErrorLog(mux.N())}
+	l.errs.SetTimeout(cfg.NodeTimeout, "node timeout")
 	n := mux.N()
 	l.replies.New = func() any { r := make([]multiplex.Reply, n); return &r }
 	return l, nil
@@ -102,15 +103,19 @@ func (l *Locker) failure(ctx context.Context, a drivers.Attempt) error {
 		drivers.ErrNoQuorum, a.Won, a.HeldByOther, a.Failed, a.TimedOut, a.Masters)
 }
 
-// Close closes the strategy and, if owned, the masters' clients.
+// Close closes the strategy and, if owned, the masters' clients, within
+// drivers.CloseBudget: rueidis' Close waits for pending calls, which a
+// frozen master never answers.
 func (l *Locker) Close() error {
-	err := l.mux.Close()
-	if l.closer != nil {
-		if cerr := l.closer(); err == nil {
-			err = cerr
+	return drivers.CloseWithin("redlock", func() error {
+		err := l.mux.Close()
+		if l.closer != nil {
+			if cerr := l.closer(); err == nil {
+				err = cerr
+			}
 		}
-	}
-	return err
+		return err
+	})
 }
 
 // Errors lists, per master that had any, the most frequent error messages

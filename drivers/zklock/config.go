@@ -14,6 +14,7 @@
 package zklock
 
 import (
+	"crypto/tls"
 	"fmt"
 	"time"
 
@@ -37,6 +38,10 @@ type Config struct {
 	// user alone. "" (an open server): nodes anyone may use. Never
 	// serialised.
 	Digest string `json:"-"`
+	// TLS, when set, reaches the servers over TLS with it (a local server
+	// lockbench starts serves only clients with its CA's certificate).
+	// Never serialised.
+	TLS *tls.Config `json:"-"`
 }
 
 // DefaultConfig: TryLock, a 10 s session.

@@ -2,8 +2,10 @@ package zklock
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,7 +42,11 @@ func New(ctx context.Context, servers []string, cfg Config) (*Locker, error) {
 	if len(servers) == 0 {
 		return nil, errors.New("zklock: no servers")
 	}
-	conn, events, err := zk.Connect(servers, cfg.SessionTimeout, zk.WithLogger(nopLogger{}))
+	dial := zk.WithDialer(net.DialTimeout)
+	if cfg.TLS != nil {
+		dial = zk.WithDialer(tlsDialer(cfg.TLS))
+	}
+	conn, events, err := zk.Connect(servers, cfg.SessionTimeout, zk.WithLogger(nopLogger{}), dial)
 	if err != nil {
 		return nil, fmt.Errorf("zklock: connect %v: %w", servers, err)
 	}
@@ -60,6 +66,13 @@ func New(ctx context.Context, servers []string, cfg Config) (*Locker, error) {
 			conn.Close()
 			return nil, fmt.Errorf("zklock: no session with %v: %w", servers, ctx.Err())
 		}
+	}
+}
+
+// tlsDialer dials a server over TLS with c.
+func tlsDialer(c *tls.Config) zk.Dialer {
+	return func(network, address string, timeout time.Duration) (net.Conn, error) {
+		return tls.DialWithDialer(&net.Dialer{Timeout: timeout}, network, address, c)
 	}
 }
 

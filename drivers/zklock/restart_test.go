@@ -25,7 +25,7 @@ func TestNoOrphanAfterRestart(t *testing.T) {
 	}
 	defer z.Close()
 	cfg := DefaultConfig()
-	cfg.Digest = z.Digest()
+	cfg.Digest, cfg.TLS = z.Digest(), z.TLS()
 	l, err := New(ctx, z.Addrs(), cfg)
 	if err != nil {
 		t.Fatal(err)

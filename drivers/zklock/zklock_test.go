@@ -2,6 +2,7 @@ package zklock
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"testing"
 	"time"
@@ -12,16 +13,18 @@ import (
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
-// servers and digest are the test server's addresses and credentials.
+// servers, digest and serverTLS are the test server's addresses and
+// credentials.
 var (
-	servers []string
-	digest  string
+	servers   []string
+	digest    string
+	serverTLS *tls.Config
 )
 
 // config is DefaultConfig authenticated to the test server.
 func config() Config {
 	c := DefaultConfig()
-	c.Digest = digest
+	c.Digest, c.TLS = digest, serverTLS
 	return c
 }
 
@@ -30,7 +33,7 @@ func TestMain(m *testing.M) {
 		func(ctx context.Context) (*compose.ZooKeeper, error) {
 			return compose.StartZooKeeper(ctx, compose.ZooKeeperOptions{})
 		},
-		func(z *compose.ZooKeeper) { servers, digest = z.Addrs(), z.Digest() })})
+		func(z *compose.ZooKeeper) { servers, digest, serverTLS = z.Addrs(), z.Digest(), z.TLS() })})
 }
 
 // TestConformance: TryLock and waiting attempts, 16 contending workers.

@@ -1,6 +1,9 @@
 package generators
 
 import (
+	"errors"
+	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -25,6 +28,11 @@ type Config struct {
 	CoordUser string `json:"-" flag:"coord-user" help:"user of the coordination etcd, when it has auth on (password from $LOCKBENCH_COORD_PASSWORD)"`
 	// CoordPassword is CoordUser's password (from CoordPasswordEnv).
 	CoordPassword string `json:"-"`
+	// CoordCACert, CoordCert and CoordKey reach a coordination etcd over
+	// TLS (etcdctl's --cacert/--cert/--key); any of them turns TLS on.
+	CoordCACert string `json:"-" flag:"coord-cacert" help:"coordination etcd over TLS: CA certificates to trust (PEM)"`
+	CoordCert   string `json:"-" flag:"coord-cert" help:"coordination etcd over TLS: client certificate (PEM)"`
+	CoordKey    string `json:"-" flag:"coord-key" help:"coordination etcd over TLS: client certificate's key (PEM)"`
 	// Prefix keeps runs sharing one etcd apart.
 	Prefix string `json:"-" flag:"coord-prefix" help:"key prefix of this run in the coordination etcd (runs at once need different ones)"`
 	// JoinTimeout bounds the wait for every generator to reach the start.
@@ -61,6 +69,9 @@ func (c *Config) Resolve() error {
 		}
 		return nil
 	}
+	if c.Index < -1 {
+		return results.Invalid("Index", c.Index, "must be 0 or more (below %d)", c.Generators)
+	}
 	if c.Index < 0 {
 		env, ok := os.LookupEnv(IndexEnv)
 		if !ok {
@@ -82,6 +93,22 @@ func (c *Config) Resolve() error {
 	case c.JoinTimeout <= 0:
 		return results.Invalid("JoinTimeout", c.JoinTimeout, "must be positive")
 	}
+	for _, e := range c.Coord {
+		if err := checkCoord(e); err != nil {
+			return results.Invalid("Coord", e, "%v", err)
+		}
+	}
+	if (c.CoordCert == "") != (c.CoordKey == "") {
+		return results.Invalid("CoordCert", c.CoordCert, "goes with CoordKey (%q): give both or neither", c.CoordKey)
+	}
+	for _, f := range []struct{ field, path string }{{"CoordCACert", c.CoordCACert}, {"CoordCert", c.CoordCert}, {"CoordKey", c.CoordKey}} {
+		if f.path == "" {
+			continue
+		}
+		if _, err := os.Stat(f.path); err != nil {
+			return results.Invalid(f.field, f.path, "not readable: %v", errors.Unwrap(err))
+		}
+	}
 	if c.CoordUser != "" && c.CoordPassword == "" {
 		c.CoordPassword = os.Getenv(CoordPasswordEnv)
 		if c.CoordPassword == "" {
@@ -89,5 +116,23 @@ func (c *Config) Resolve() error {
 		}
 	}
 	redact.Add(c.CoordPassword)
+	return nil
+}
+
+// checkCoord checks one coordination endpoint: [http(s)://]host:port,
+// without credentials (the user is CoordUser, the password comes from
+// CoordPasswordEnv).
+func checkCoord(e string) error {
+	hp := strings.TrimPrefix(strings.TrimPrefix(e, "https://"), "http://")
+	if strings.Contains(hp, "@") {
+		return fmt.Errorf("credentials in an endpoint are not read: give the user apart and the password in $%s", CoordPasswordEnv)
+	}
+	host, port, err := net.SplitHostPort(hp)
+	if err != nil || host == "" {
+		return errors.New("want host:port")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("port %q: want 1 to 65535", port)
+	}
 	return nil
 }

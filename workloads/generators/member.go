@@ -13,6 +13,9 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/etcdconn"
 )
 
 // leaseTTL is how long a generator's keys outlive its last keepalive: a
@@ -42,9 +45,15 @@ type Member struct {
 // (cfg.JoinTimeout) and must hold the same plan (ErrPlanMismatch). cfg must
 // have been Resolved.
 func Join(ctx context.Context, cfg Config, plan []byte) (*Member, error) {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: cfg.Coord, Username: cfg.CoordUser, Password: cfg.CoordPassword, DialTimeout: 5 * time.Second, Context: ctx, Logger: zap.NewNop()})
+	cc := clientv3.Config{Endpoints: cfg.Coord, DialTimeout: 5 * time.Second, Context: ctx, Logger: zap.NewNop()}
+	err := etcdconn.Access{Username: cfg.CoordUser, Password: cfg.CoordPassword,
+		CACert: cfg.CoordCACert, Cert: cfg.CoordCert, Key: cfg.CoordKey}.Apply(&cc)
 	if err != nil {
-		return nil, fmt.Errorf("generators: coordination etcd %s: %w", strings.Join(cfg.Coord, ","), err)
+		return nil, fmt.Errorf("generators: coordination etcd: %w", err)
+	}
+	cli, err := clientv3.New(cc)
+	if err != nil {
+		return nil, coordError(ctx, cfg.Coord, 5*time.Second, err)
 	}
 	m := &Member{cfg: cfg, cli: cli, prefix: "/lockbench/generators/" + cfg.Prefix + "/", st: newState(), aborted: make(chan struct{})}
 	if err := m.join(ctx, plan); err != nil {
@@ -54,12 +63,22 @@ func Join(ctx context.Context, cfg Config, plan []byte) (*Member, error) {
 	return m, nil
 }
 
+// coordError is a failure to reach the coordination etcd within d: a
+// timeout is said as no answer within d (the client's words, context
+// deadline exceeded, do not say so), unless ctx ended.
+func coordError(ctx context.Context, coord []string, d time.Duration, err error) error {
+	if ok, _ := drivers.NoAnswer(err); ok && ctx.Err() == nil {
+		return fmt.Errorf("generators: coordination etcd %s: no answer within %v (%w)", strings.Join(coord, ","), d, err)
+	}
+	return fmt.Errorf("generators: coordination etcd %s: %w", strings.Join(coord, ","), err)
+}
+
 func (m *Member) join(ctx context.Context, plan []byte) error {
 	reach, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	lease, err := m.cli.Grant(reach, leaseTTL)
 	if err != nil {
-		return fmt.Errorf("generators: coordination etcd %s: %w", strings.Join(m.cfg.Coord, ","), err)
+		return coordError(ctx, m.cfg.Coord, 10*time.Second, err)
 	}
 	m.lease = lease.ID
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))

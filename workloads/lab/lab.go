@@ -144,7 +144,7 @@ func (l *Lab) Endpoints(spec *backends.Spec) {
 	spec.EtcdAddrs = topo.EtcdAddrs
 	spec.Etcd.Access = topo.EtcdAccess
 	spec.ZooKeeperAddrs, spec.PostgresURL = topo.ZooKeeperAddrs, topo.PostgresURL
-	spec.ZooKeeper.Digest = topo.ZooKeeperDigest
+	spec.ZooKeeper.Digest, spec.ZooKeeper.TLS = topo.ZooKeeperDigest, topo.ZooKeeperTLS
 	if topo.Sentinel != nil {
 		spec.SentinelAddrs, spec.SentinelMaster, spec.SentinelPassword = topo.Sentinel.Addrs(), compose.SentinelMaster, topo.Sentinel.Password
 	}

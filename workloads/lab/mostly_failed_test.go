@@ -112,18 +112,22 @@ func TestCheckNoProgress(t *testing.T) {
 }
 
 // TestSilentServer: a backend run that ended stalled with no attempt
-// ending, or with workers stuck, names the backend as stopped answering
-// at the stall's start, though it returned no error; a stall with failed
-// attempts, or none, names nothing.
+// ending, or with every attempt timed out, or with workers stuck, names
+// the backend as stopped answering at the stall's start, though it
+// returned no error or too few for the error log; a stall with attempts
+// that found the key held, or with errors among the timeouts, or none,
+// names nothing.
 func TestSilentServer(t *testing.T) {
 	frozen := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseNoAttempts}}}
 	busy := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseHeld}}}
 	stuck := results.Run{Unfinished: &results.Unfinished{Stuck: 2}}
+	timedOut := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseTimeouts, Attempts: 3, Timeouts: 3}}}
+	mixed := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseTimeouts, Attempts: 5, Timeouts: 3, Errors: 2}}}
 	for _, c := range []struct {
 		name    string
 		run     results.Run
 		stopped bool
-	}{{"frozen", frozen, true}, {"stuck", stuck, true}, {"held", busy, false}, {"fine", results.Run{}, false}} {
+	}{{"frozen", frozen, true}, {"stuck", stuck, true}, {"timed out", timedOut, true}, {"timeouts and errors", mixed, false}, {"held", busy, false}, {"fine", results.Run{}, false}} {
 		got := silentServer(c.run, "zookeeper")
 		if stopped := len(got) == 1 && got[0].Master == "zookeeper" && got[0].StoppedS != nil; stopped != c.stopped {
 			t.Errorf("%s: %+v, want stopped %v", c.name, got, c.stopped)
@@ -131,5 +135,8 @@ func TestSilentServer(t *testing.T) {
 	}
 	if got := silentServer(frozen, "zookeeper"); *got[0].StoppedS != 2 {
 		t.Errorf("stopped at %v, want the stall's start 2 s", *got[0].StoppedS)
+	}
+	if got := silentServer(timedOut, "postgres"); *got[0].StoppedS != 2 || got[0].StoppedFailures != 3 {
+		t.Errorf("stopped at %v after %d failures, want the stall's start 2 s and its 3 timeouts", *got[0].StoppedS, got[0].StoppedFailures)
 	}
 }

@@ -56,15 +56,19 @@ func warn(log io.Writer, lines []string) {
 // say which server failed, the backend named as having stopped answering
 // when its run ended in a stall in which no attempt ended (every worker
 // blocked inside a call: a frozen server whose client waits without a
-// timeout) or workers were left stuck. A frozen ZooKeeper or PostgreSQL
-// server returns no error, so the error log alone never names it.
+// timeout), or every attempt that ended timed out (a client that bounds
+// its calls by seconds: PostgreSQL's lock_timeout plus a second, so a
+// frozen server makes a handful of timeouts, too few for the error log's
+// own rule), or workers were left stuck. A frozen ZooKeeper server returns
+// no error, so the error log alone never names it.
 func silentServer(run results.Run, backend string) []results.MasterErrors {
 	var last results.Stall
 	if n := len(run.Stalls); n > 0 {
 		last = run.Stalls[n-1]
 	}
 	stuck := run.Unfinished != nil && run.Unfinished.Stuck > 0
-	if !(last.AtEnd && last.Cause == results.CauseNoAttempts) && !stuck {
+	timedOut := last.AtEnd && last.Cause == results.CauseTimeouts && last.Timeouts == last.Attempts
+	if !(last.AtEnd && last.Cause == results.CauseNoAttempts) && !timedOut && !stuck {
 		return run.ErrorsByMaster
 	}
 	out := append([]results.MasterErrors(nil), run.ErrorsByMaster...)
@@ -75,6 +79,9 @@ func silentServer(run results.Run, backend string) []results.MasterErrors {
 	if m.StoppedS == nil {
 		at := last.Start.Seconds()
 		m.StoppedS = &at
+		if timedOut {
+			m.StoppedFailures = last.Timeouts
+		}
 	}
 	return out
 }

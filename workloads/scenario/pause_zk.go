@@ -28,7 +28,7 @@ func measurePauseZK(ctx context.Context) (pauseMeasure, error) {
 	}
 	defer topo.Close()
 	zc := cfg.Driver.ZooKeeper
-	zc.Digest = topo.ZooKeeperDigest
+	zc.Digest, zc.TLS = topo.ZooKeeperDigest, topo.ZooKeeperTLS
 	zc.SessionTimeout = 2 * time.Second // the server's minimum here is 400ms
 	b, err := zklock.New(ctx, topo.ZooKeeperAddrs, zc)
 	if err != nil {
