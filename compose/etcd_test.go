@@ -18,7 +18,7 @@ import (
 // The etcd members are this test binary re-executed: TestMain serves them.
 func TestMain(m *testing.M) {
 	testenv.Main(m, testenv.Needs{
-		Children: []func(){etcdmember.ServeIfChild},
+		Children: []func(){etcdmember.ServeIfChild, servePausedIfChild}, // servePausedIfChild: a server paused in a process the test kills
 		// The parallel tests wait on servers starting, a Sentinel, a TLS
 		// handshake to time out: they overlap. (The tests that count this
 		// process's children are not parallel: they run before.)

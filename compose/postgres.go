@@ -46,6 +46,7 @@ type Postgres struct {
 	root  string
 	owner *os.File // holds root's owner lock (tempdir.go)
 	auth  postgresAuth
+	guard *postgresGuard // ends the cluster's processes if lockbench dies
 }
 
 // postgresBin finds the newest installed server's bin dir.
@@ -124,6 +125,9 @@ func StartPostgres(ctx context.Context, opt PostgresOptions) (_ *Postgres, err e
 	_ = os.Remove(pwfile)
 	if err != nil {
 		return nil, fmt.Errorf("compose: initdb: %w\n%s", err, out.String())
+	}
+	if p.guard, err = startPostgresGuard(root, data); err != nil {
+		return nil, err
 	}
 	log := opt.Log
 	if log == nil {
@@ -241,6 +245,7 @@ func (p *Postgres) Close() error {
 		_ = p.proc.signal(syscall.SIGINT)
 		errs = append(errs, p.proc.stop(5*time.Second))
 	}
+	p.guard.close()
 	errs = append(errs, removeAll(p.root))
 	if p.owner != nil {
 		p.owner.Close()
