@@ -200,12 +200,19 @@ func userinfo(w string) string {
 
 // Writer is w with Known applied to every write, for streams that carry
 // documents (a secret is masked; nothing else changes). A write reports
-// len(p) when the masked text was written whole.
-func Writer(w io.Writer) io.Writer { return writer{w} }
+// len(p) when the masked text was written whole. Writes are serialised:
+// a stream several goroutines write to (progress lines, fault events)
+// gets each write whole, one at a time, whatever w is.
+func Writer(w io.Writer) io.Writer { return &writer{w: w} }
 
-type writer struct{ w io.Writer }
+type writer struct {
+	mu sync.Mutex
+	w  io.Writer
+}
 
-func (w writer) Write(p []byte) (int, error) {
+func (w *writer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	r := replacer.Load()
 	if r == nil {
 		return w.w.Write(p)
@@ -219,7 +226,7 @@ func (w writer) Write(p []byte) (int, error) {
 // File is the *os.File under w, through Writer's masking: what a caller
 // checks to know whether a stream is a terminal, a file or a pipe.
 func File(w io.Writer) (*os.File, bool) {
-	if m, ok := w.(writer); ok {
+	if m, ok := w.(*writer); ok {
 		w = m.w
 	}
 	f, ok := w.(*os.File)

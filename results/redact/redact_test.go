@@ -2,7 +2,9 @@ package redact
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -89,6 +91,38 @@ func TestKnown(t *testing.T) {
 		n, err := Writer(&b).Write([]byte(in))
 		if err != nil || n != len(in) || strings.Contains(b.String(), s) {
 			t.Errorf("Writer(%q): %d, %v, %q", in, n, err, b.String())
+		}
+	}
+}
+
+// TestWriterConcurrentWrites: goroutines writing lines to one masking
+// writer at once (progress and fault events on stderr) each get their
+// line through whole and masked, even over a writer that is not safe for
+// concurrent use (run with -race).
+func TestWriterConcurrentWrites(t *testing.T) {
+	Add("concurrent-secret-7f3a")
+	var buf bytes.Buffer
+	w := Writer(&buf)
+	const writers, lines = 8, 200
+	var wg sync.WaitGroup
+	for g := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range lines {
+				fmt.Fprintf(w, "writer %d line %d concurrent-secret-7f3a\n", g, i)
+			}
+		}()
+	}
+	wg.Wait()
+	got := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(got) != writers*lines {
+		t.Fatalf("%d lines, want %d", len(got), writers*lines)
+	}
+	for _, l := range got {
+		var g, i int
+		if n, _ := fmt.Sscanf(l, "writer %d line %d "+Mask, &g, &i); n != 2 || !strings.HasSuffix(l, " "+Mask) {
+			t.Fatalf("line %q: not one whole, masked write", l)
 		}
 	}
 }
