@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"runtime"
 	"sync"
 	"time"
 
@@ -154,6 +155,10 @@ func (l *Line) Serve(ctx context.Context) {
 	stop := context.AfterFunc(ctx, func() { _ = l.Close() })
 	defer stop()
 	defer close(l.done)
+	// The loop keeps its thread, whose priority it raises: the thread ends
+	// with the loop (never unlocked), so no other goroutine inherits it.
+	runtime.LockOSThread()
+	_ = raisePriority()
 	l.run()
 	l.mu.Lock()
 	l.closed = true
