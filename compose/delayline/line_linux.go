@@ -27,6 +27,7 @@ type Line struct {
 	serving bool
 	closed  bool
 	done    chan struct{} // closed when Serve's loop has ended
+	tid     int           // the loop's thread, once it runs
 }
 
 // path is one pair's listener, its target and its two directions' delays.
@@ -159,6 +160,9 @@ func (l *Line) Serve(ctx context.Context) {
 	// with the loop (never unlocked), so no other goroutine inherits it.
 	runtime.LockOSThread()
 	_ = raisePriority()
+	l.mu.Lock()
+	l.tid = unix.Gettid()
+	l.mu.Unlock()
 	l.run()
 	l.mu.Lock()
 	l.closed = true
