@@ -3,6 +3,7 @@
 //
 //	go run ./scripts/ratios --ref sequential compare.json
 //	go run ./scripts/ratios --ref sequential first.json rerun.json
+//	go run ./scripts/ratios --ref sequential one.json,two.json rerun.json
 //
 // Within each group of cells that were measured together (one workload at
 // one added round trip), every cell's cycles/s is divided by the reference
@@ -15,7 +16,9 @@
 //
 // With a second file, every ratio of the rerun is checked against the
 // first file's ranges, and the count inside is printed; the exit status is
-// 1 when one falls outside.
+// 1 when one falls outside. A comma-separated list in place of a file
+// pools the runs' rounds (renumbered one run after the other) into one
+// table: more rounds, wider ranges that a rerun's medians rarely leave.
 package main
 
 import (
@@ -80,15 +83,28 @@ func main() {
 	}
 }
 
-// load reads path and pairs every cell's rounds with its group's reference.
-func load(path, ref string) (*table, error) {
-	s, err := results.ReadSummary(path)
-	if err != nil {
-		return nil, err
+// load reads paths (comma-separated, their rounds pooled) and pairs every
+// cell's rounds with its group's reference.
+func load(paths, ref string) (*table, error) {
+	var runs []results.Run
+	offset := 0
+	for _, path := range strings.Split(paths, ",") {
+		s, err := results.ReadSummary(path)
+		if err != nil {
+			return nil, err
+		}
+		last := 0
+		for _, r := range s.Runs {
+			r.Repeat += offset
+			last = max(last, r.Repeat)
+			runs = append(runs, r)
+		}
+		offset = last
 	}
+	path := paths
 	t := &table{ref: ref, cells: map[group][]*cell{}}
 	byName := map[group]map[string]*cell{}
-	for _, r := range s.Runs {
+	for _, r := range runs {
 		g := group{r.Workload, r.AddedRTTUS}
 		if byName[g] == nil {
 			byName[g] = map[string]*cell{}
