@@ -125,26 +125,30 @@ func TestLineKeepsEveryByte(t *testing.T) {
 	}
 }
 
+// roundTrip sends one byte through c to the echo server and waits for it
+// back: one round trip through the line.
+func roundTrip(t *testing.T, c net.Conn) time.Duration {
+	t.Helper()
+	start := time.Now()
+	b := []byte{1}
+	if _, err := c.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(c, b); err != nil {
+		t.Fatal(err)
+	}
+	return time.Since(start)
+}
+
 // TestLineSet: a changed delay applies to the chunks that arrive after it.
 func TestLineSet(t *testing.T) {
 	l := serve(t, Pair{Listen: "127.0.0.1:0", Target: echo(t)})
 	c := dial(t, l.Addrs()[0])
-	roundTrip := func() time.Duration {
-		start := time.Now()
-		b := []byte{1}
-		if _, err := c.Write(b); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.ReadFull(c, b); err != nil {
-			t.Fatal(err)
-		}
-		return time.Since(start)
-	}
-	roundTrip()
+	roundTrip(t, c)
 	if err := l.Set(0, Leg{Delay: 10 * time.Millisecond}, Leg{Delay: 30 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
-	if d := roundTrip(); d < 40*time.Millisecond {
+	if d := roundTrip(t, c); d < 40*time.Millisecond {
 		t.Errorf("round trip %v after Set(10ms, 30ms): want at least 40ms", d)
 	}
 	if err := l.Set(1, Leg{}, Leg{}); err == nil {

@@ -2,7 +2,6 @@ package delayline
 
 import (
 	"bufio"
-	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -48,24 +47,13 @@ func TestProcess(t *testing.T) {
 		t.Fatalf("pid %d: not a running child", pid)
 	}
 	c := dial(t, p.Addrs()[0])
-	roundTrip := func() time.Duration {
-		start := time.Now()
-		b := []byte{1}
-		if _, err := c.Write(b); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.ReadFull(c, b); err != nil {
-			t.Fatal(err)
-		}
-		return time.Since(start)
-	}
-	if d := roundTrip(); d < 20*time.Millisecond {
+	if d := roundTrip(t, c); d < 20*time.Millisecond {
 		t.Errorf("round trip %v: sooner than the 20ms asked for", d)
 	}
 	if err := p.Set(0, Leg{}, Leg{Delay: 50 * time.Millisecond}); err != nil {
 		t.Fatal(err)
 	}
-	if d := roundTrip(); d < 50*time.Millisecond {
+	if d := roundTrip(t, c); d < 50*time.Millisecond {
 		t.Errorf("round trip %v after Set(0, 50ms): sooner than 50ms", d)
 	}
 	if err := p.Set(3, Leg{}, Leg{}); err == nil || !strings.Contains(err.Error(), "path 4") {
