@@ -28,7 +28,7 @@ func TestUpBackends(t *testing.T) {
 	if err := topo.ZooKeeper.Ping(ctx); err != nil {
 		t.Errorf("zookeeper: %v", err)
 	}
-	if err := PostgresPing(ctx, topo.PostgresURL); err != nil {
+	if err := postgresPing(ctx, topo.PostgresURL); err != nil {
 		t.Errorf("postgres: %v", err)
 	}
 	if m, err := topo.Sentinel.CurrentMaster(ctx); err != nil || m != topo.Sentinel.Master.Addr() {
@@ -115,11 +115,11 @@ func TestSentinelAuth(t *testing.T) {
 // TestZooKeeperMissing: without the server, a clear error naming the package, not
 // a skip.
 func TestZooKeeperMissing(t *testing.T) {
-	saved := ZooKeeperJar
-	ZooKeeperJar = "/nonexistent/zookeeper.jar"
-	defer func() { ZooKeeperJar = saved }()
+	saved := zooKeeperJar
+	zooKeeperJar = "/nonexistent/zookeeper.jar"
+	defer func() { zooKeeperJar = saved }()
 	_, err := StartZooKeeper(context.Background(), ZooKeeperOptions{})
-	if !errors.Is(err, ErrNoZooKeeper) || !strings.Contains(err.Error(), "apt-get install zookeeper") {
+	if !errors.Is(err, errNoZooKeeper) || !strings.Contains(err.Error(), "apt-get install zookeeper") {
 		t.Fatalf("err = %v, want ErrNoZooKeeper naming the package", err)
 	}
 }

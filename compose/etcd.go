@@ -36,12 +36,12 @@ type EtcdOptions struct {
 	Secure bool `json:"secure,omitempty" flag:"etcd-secure" help:"local etcd: serve clients over mutual TLS (a CA made for the run); always on, with auth (root, a generated password)"`
 }
 
-// EtcdMemberCounts are the cluster sizes lockbench starts.
-var EtcdMemberCounts = []int{1, 3, 5}
+// etcdMemberCounts are the cluster sizes lockbench starts.
+var etcdMemberCounts = []int{1, 3, 5}
 
 // ValidEtcdMembers reports whether n is a supported cluster size.
 func ValidEtcdMembers(n int) bool {
-	for _, m := range EtcdMemberCounts {
+	for _, m := range etcdMemberCounts {
 		if m == n {
 			return true
 		}
@@ -49,8 +49,8 @@ func ValidEtcdMembers(n int) bool {
 	return false
 }
 
-// EtcdMember is one local etcd member process.
-type EtcdMember struct {
+// etcdMember is one local etcd member process.
+type etcdMember struct {
 	Name       string
 	ClientPort int
 	PeerPort   int
@@ -61,31 +61,31 @@ type EtcdMember struct {
 }
 
 // Addr is the member's client host:port on loopback.
-func (m *EtcdMember) Addr() string { return hostPort(m.ClientPort) }
+func (m *etcdMember) Addr() string { return hostPort(m.ClientPort) }
 
 // Pid is the member's process id, 0 when stopped.
-func (m *EtcdMember) Pid() int { return m.proc.Pid() }
+func (m *etcdMember) Pid() int { return m.proc.Pid() }
 
 // Stop shuts the member down cleanly (SIGTERM, SIGKILL after a grace).
-func (m *EtcdMember) Stop() error { return m.proc.stop(5 * time.Second) }
+func (m *etcdMember) Stop() error { return m.proc.stop(5 * time.Second) }
 
 // Kill crashes the member (SIGKILL); its data dir stays for Start.
-func (m *EtcdMember) Kill() error { return m.proc.kill() }
+func (m *etcdMember) Kill() error { return m.proc.kill() }
 
 // Start restarts a killed member with its data dir and waits until it
 // serves a linearizable read, which needs a quorum: members restarted
 // together must be started concurrently.
-func (m *EtcdMember) Start(ctx context.Context) error {
+func (m *etcdMember) Start(ctx context.Context) error {
 	return m.proc.restart(ctx, func(ctx context.Context) error { return EtcdPingWith(ctx, m.Addr(), m.access) })
 }
 
 // Pause freezes the member (SIGSTOP); Resume thaws it (SIGCONT).
-func (m *EtcdMember) Pause() error  { return m.proc.signal(syscall.SIGSTOP) }
-func (m *EtcdMember) Resume() error { return m.proc.signal(syscall.SIGCONT) }
+func (m *etcdMember) Pause() error  { return m.proc.signal(syscall.SIGSTOP) }
+func (m *etcdMember) Resume() error { return m.proc.signal(syscall.SIGCONT) }
 
 // Etcd is a local etcd cluster, one OS process per member.
 type Etcd struct {
-	Members []*EtcdMember
+	Members []*etcdMember
 	root    string
 	owner   *os.File // holds root's owner lock (tempdir.go)
 	// Access is how clients reach the members: root's password, and TLS
@@ -150,7 +150,7 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	e.Access = etcdconn.Access{TLS: true, CACert: files.CA, Cert: files.ClientCert, Key: files.ClientKey}
 	peers := make([]string, opt.Members)
 	for i := range opt.Members {
-		m := &EtcdMember{Name: "m" + strconv.Itoa(i), Dir: filepath.Join(root, strconv.Itoa(i))}
+		m := &etcdMember{Name: "m" + strconv.Itoa(i), Dir: filepath.Join(root, strconv.Itoa(i))}
 		if m.ClientPort, err = FreePort(); err != nil {
 			return nil, err
 		}
@@ -237,9 +237,9 @@ func (e *Etcd) Close() error {
 	return errors.Join(errs...)
 }
 
-// EtcdPing checks that the etcd member at addr serves a linearizable read,
+// etcdPing checks that the etcd member at addr serves a linearizable read,
 // which needs a leader and so a quorum.
-func EtcdPing(ctx context.Context, addr string) error {
+func etcdPing(ctx context.Context, addr string) error {
 	return EtcdPingWith(ctx, addr, etcdconn.Access{})
 }
 

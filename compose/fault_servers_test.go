@@ -60,7 +60,7 @@ func TestPostgresPauseKillStart(t *testing.T) {
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if p.Pid() == pid || PostgresPing(ctx, p.URL()) != nil {
+	if p.Pid() == pid || postgresPing(ctx, p.URL()) != nil {
 		t.Errorf("not restarted: pid %d (was %d)", p.Pid(), pid)
 	}
 }

@@ -24,8 +24,8 @@ import (
 	"github.com/lockbench/lockbench/results/redact"
 )
 
-// ErrNoPostgres is returned when the PostgreSQL server binaries are missing.
-var ErrNoPostgres = errors.New("compose: PostgreSQL not installed (no /usr/lib/postgresql/*/bin/postgres): apt-get install postgresql (or scripts/deps.sh postgres)")
+// errNoPostgres is returned when the PostgreSQL server binaries are missing.
+var errNoPostgres = errors.New("compose: PostgreSQL not installed (no /usr/lib/postgresql/*/bin/postgres): apt-get install postgresql (or scripts/deps.sh postgres)")
 
 // PostgresOptions describe the local PostgreSQL to start.
 type PostgresOptions struct {
@@ -53,7 +53,7 @@ type Postgres struct {
 func postgresBin() (string, error) {
 	m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/postgres")
 	if len(m) == 0 {
-		return "", ErrNoPostgres
+		return "", errNoPostgres
 	}
 	sort.Slice(m, func(i, j int) bool { return version(m[i]) < version(m[j]) })
 	return filepath.Dir(m[len(m)-1]), nil
@@ -145,7 +145,7 @@ func StartPostgres(ctx context.Context, opt PostgresOptions) (_ *Postgres, err e
 			return nil, err
 		}
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		lastErr = waitTCP(wctx, p.proc, func(ctx context.Context) error { return PostgresPing(ctx, p.superURL()) })
+		lastErr = waitTCP(wctx, p.proc, func(ctx context.Context) error { return postgresPing(ctx, p.superURL()) })
 		if lastErr == nil {
 			lastErr = createLockRole(wctx, p.superURL(), p.auth.lock)
 		}
@@ -193,7 +193,7 @@ func (p *Postgres) Start(ctx context.Context) error {
 	var err error
 	for {
 		// The old backends may still hold the shared memory for a moment.
-		if err = p.proc.restart(ctx, func(ctx context.Context) error { return PostgresPing(ctx, p.superURL()) }); err == nil || !p.proc.exited() {
+		if err = p.proc.restart(ctx, func(ctx context.Context) error { return postgresPing(ctx, p.superURL()) }); err == nil || !p.proc.exited() {
 			return err
 		}
 		_ = p.proc.kill()
@@ -270,8 +270,8 @@ func parsePostgresURL(raw string) error {
 	return errors.New("the password is not readable: percent-escape / # ? @ : % and spaces in a URL, single-quote it in a DSN (with \\' and \\\\ inside)")
 }
 
-// PostgresPing connects to url and runs SELECT 1.
-func PostgresPing(ctx context.Context, url string) error {
+// postgresPing connects to url and runs SELECT 1.
+func postgresPing(ctx context.Context, url string) error {
 	c, err := pgx.Connect(ctx, url)
 	if err != nil {
 		return err
@@ -287,7 +287,7 @@ func (t *Topology) upPostgres(ctx context.Context, spec Spec) error {
 			return fielderr.Invalid("postgres_url", spec.PostgresURL, "%w: %v", ErrUnreachable, err)
 		}
 		pctx, cancel := context.WithTimeout(ctx, pingTimeout)
-		err := PostgresPing(pctx, spec.PostgresURL)
+		err := postgresPing(pctx, spec.PostgresURL)
 		cancel()
 		if err != nil {
 			return unreachable(ctx, "postgres_url", spec.PostgresURL, pingTimeout, err)

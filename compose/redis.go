@@ -18,7 +18,7 @@ import (
 )
 
 // Persistence modes of the local masters.
-var Persistences = []string{"none", "everysec", "always"}
+var persistences = []string{"none", "everysec", "always"}
 
 // RedisOptions describe local masters to start.
 type RedisOptions struct {
@@ -37,12 +37,12 @@ type RedisOptions struct {
 	// benchmark and every local run takes the authenticated path.
 	NoAuth bool `json:"no_auth,omitempty"`
 	// TLS, if set, serves TLS only (the plain port is closed), for tests.
-	TLS *ServerTLS `json:"tls,omitempty"`
+	TLS *serverTLS `json:"tls,omitempty"`
 }
 
-// ServerTLS is a local master's TLS setup: its certificate, the CA it
+// serverTLS is a local master's TLS setup: its certificate, the CA it
 // trusts for clients, and whether clients must present one (mutual TLS).
-type ServerTLS struct {
+type serverTLS struct {
 	CertFile    string `json:"-"`
 	KeyFile     string `json:"-"`
 	CAFile      string `json:"-"`
@@ -103,8 +103,8 @@ type Redis struct {
 	Password string
 }
 
-// ErrNoRedisServer is returned when redis-server is not installed.
-var ErrNoRedisServer = errors.New("compose: redis-server not found in PATH: apt-get install redis-server (or make deps)")
+// errNoRedisServer is returned when redis-server is not installed.
+var errNoRedisServer = errors.New("compose: redis-server not found in PATH: apt-get install redis-server (or make deps)")
 
 // RedisArgs is the command line for one master: loopback only, no
 // persistence unless asked, no protected mode.
@@ -134,7 +134,7 @@ func StartRedis(ctx context.Context, opt RedisOptions) (_ *Redis, err error) {
 	bin := opt.Bin
 	if bin == "" {
 		if bin, err = exec.LookPath("redis-server"); err != nil {
-			return nil, ErrNoRedisServer
+			return nil, errNoRedisServer
 		}
 	}
 	if _, err := RedisArgs(0, "", opt.Persistence); err != nil {

@@ -30,7 +30,7 @@ func generatePassword() (string, error) {
 // that redis-server reads first: the password (also as masterauth, which a
 // replica, or a master the Sentinel demotes to one, authenticates with)
 // and the TLS files.
-func writeSecretConf(dir, password string, t *ServerTLS) (string, error) {
+func writeSecretConf(dir, password string, t *serverTLS) (string, error) {
 	var b strings.Builder
 	if password != "" {
 		fmt.Fprintf(&b, "requirepass %s\nmasterauth %s\n", password, password)
@@ -52,8 +52,8 @@ func writeSecretConf(dir, password string, t *ServerTLS) (string, error) {
 
 // TLSFrom is the TLS setup of local masters serving the certificates of
 // f; mutual asks clients for theirs (and gives the client one).
-func TLSFrom(f certs.Files, mutual bool) *ServerTLS {
-	t := &ServerTLS{CertFile: f.ServerCert, KeyFile: f.ServerKey, CAFile: f.CA, AuthClients: mutual,
+func TLSFrom(f certs.Files, mutual bool) *serverTLS {
+	t := &serverTLS{CertFile: f.ServerCert, KeyFile: f.ServerKey, CAFile: f.CA, AuthClients: mutual,
 		Client: redisconn.TLSFiles{CACert: f.CA}}
 	if mutual {
 		t.Client.Cert, t.Client.Key = f.ClientCert, f.ClientKey

@@ -14,7 +14,7 @@ import (
 
 func TestStartRedisAnswersAndStops(t *testing.T) {
 	testenv.Servers(t)
-	for _, p := range Persistences {
+	for _, p := range persistences {
 		t.Run(p, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
@@ -56,7 +56,7 @@ func TestStartRedisErrors(t *testing.T) {
 		t.Fatal("bad persistence accepted")
 	}
 	t.Setenv("PATH", t.TempDir())
-	if _, err := StartRedis(ctx, RedisOptions{Masters: 1}); !errors.Is(err, ErrNoRedisServer) {
+	if _, err := StartRedis(ctx, RedisOptions{Masters: 1}); !errors.Is(err, errNoRedisServer) {
 		t.Fatalf("no redis-server in PATH: err = %v, want ErrNoRedisServer (naming the package)", err)
 	}
 }

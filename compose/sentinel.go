@@ -20,8 +20,8 @@ import (
 // SentinelMaster is the name the Sentinel monitors the master under.
 const SentinelMaster = "lockbench"
 
-// ErrNoRedisSentinel is returned when redis-sentinel is not installed.
-var ErrNoRedisSentinel = errors.New("compose: redis-sentinel not found in PATH: apt-get install redis-sentinel (or scripts/deps.sh sentinel)")
+// errNoRedisSentinel is returned when redis-sentinel is not installed.
+var errNoRedisSentinel = errors.New("compose: redis-sentinel not found in PATH: apt-get install redis-sentinel (or scripts/deps.sh sentinel)")
 
 // Sentinel is the single-instance Redis topology the Redlock post argues
 // against: one master, one replica, and one redis-sentinel that promotes the
@@ -64,11 +64,11 @@ func StartSentinel(ctx context.Context, opt SentinelOptions) (_ *Sentinel, err e
 	}
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		return nil, ErrNoRedisServer
+		return nil, errNoRedisServer
 	}
 	sbin, err := exec.LookPath("redis-sentinel")
 	if err != nil {
-		return nil, ErrNoRedisSentinel
+		return nil, errNoRedisSentinel
 	}
 	root, owner, err := ownedTempDir("lockbench-sentinel-")
 	if err != nil {

@@ -18,16 +18,16 @@ import (
 	"github.com/lockbench/lockbench/compose/certs"
 )
 
-// ZooKeeperJar is where Debian's zookeeper package puts the server.
-var ZooKeeperJar = "/usr/share/java/zookeeper.jar"
+// zooKeeperJar is where Debian's zookeeper package puts the server.
+var zooKeeperJar = "/usr/share/java/zookeeper.jar"
 
-// ZooKeeperExtraJars join ZooKeeperJar on the class path: the server's
+// zooKeeperExtraJars join ZooKeeperJar on the class path: the server's
 // TLS (Netty) needs Netty's codec, which the jar's own class path (Debian's
 // manifest) leaves out.
-var ZooKeeperExtraJars = []string{"/usr/share/java/netty-codec.jar"}
+var zooKeeperExtraJars = []string{"/usr/share/java/netty-codec.jar"}
 
-// ErrNoZooKeeper is returned when the ZooKeeper server or a JVM is missing.
-var ErrNoZooKeeper = errors.New("compose: ZooKeeper not installed (need java and " + ZooKeeperJar + "): apt-get install zookeeper (or scripts/deps.sh zookeeper)")
+// errNoZooKeeper is returned when the ZooKeeper server or a JVM is missing.
+var errNoZooKeeper = errors.New("compose: ZooKeeper not installed (need java and " + zooKeeperJar + "): apt-get install zookeeper (or scripts/deps.sh zookeeper)")
 
 // ZooKeeperOptions describe the local ZooKeeper to start.
 type ZooKeeperOptions struct {
@@ -55,7 +55,7 @@ type ZooKeeper struct {
 }
 
 // Digest is the digest credentials, user:password, of the server's data.
-func (z *ZooKeeper) Digest() string { return ZooKeeperUser + ":" + z.password }
+func (z *ZooKeeper) Digest() string { return zooKeeperUser + ":" + z.password }
 
 // StartZooKeeper starts a standalone server on a free loopback port and
 // waits until it serves an authenticated session. On error whatever was
@@ -63,11 +63,11 @@ func (z *ZooKeeper) Digest() string { return ZooKeeperUser + ":" + z.password }
 func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, err error) {
 	java, err := exec.LookPath("java")
 	if err != nil {
-		return nil, ErrNoZooKeeper
+		return nil, errNoZooKeeper
 	}
-	for _, jar := range append([]string{ZooKeeperJar}, ZooKeeperExtraJars...) {
+	for _, jar := range append([]string{zooKeeperJar}, zooKeeperExtraJars...) {
 		if _, err := os.Stat(jar); err != nil {
-			return nil, ErrNoZooKeeper
+			return nil, errNoZooKeeper
 		}
 	}
 	if opt.TickTime <= 0 {
@@ -106,7 +106,7 @@ func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, er
 		if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
 			return nil, fmt.Errorf("compose: %w", err)
 		}
-		argv := []string{java, "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-cp", strings.Join(append([]string{ZooKeeperJar}, ZooKeeperExtraJars...), ":"),
+		argv := []string{java, "-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-cp", strings.Join(append([]string{zooKeeperJar}, zooKeeperExtraJars...), ":"),
 			"-Dzookeeper.log.dir=" + root, "org.apache.zookeeper.server.ZooKeeperServerMain", cfg}
 		z.proc = &process{name: "zookeeper :" + strconv.Itoa(z.Port), argv: argv, log: log}
 		if err := z.proc.start(); err != nil {
@@ -115,7 +115,7 @@ func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, er
 		wctx, cancel := context.WithTimeout(ctx, 60*time.Second) // a JVM on a loaded machine
 		lastErr = waitTCP(wctx, z.proc, z.handshake)
 		if lastErr == nil {
-			lastErr = protectZooKeeper(wctx, z.Addr(), ZooKeeperUser, z.password, z.tls)
+			lastErr = protectZooKeeper(wctx, z.Addr(), zooKeeperUser, z.password, z.tls)
 		}
 		cancel()
 		if lastErr == nil {
@@ -169,10 +169,10 @@ func (z *ZooKeeper) Close() error {
 	return errors.Join(errs...)
 }
 
-// ZooKeeperPing sends the `ruok` four-letter word and expects `imok`: how
+// zooKeeperPing sends the `ruok` four-letter word and expects `imok`: how
 // lockbench checks an external server it is given (a local one answers no
 // four-letter word: ZooKeeper.Ping).
-func ZooKeeperPing(ctx context.Context, addr string) error {
+func zooKeeperPing(ctx context.Context, addr string) error {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -200,7 +200,7 @@ func (t *Topology) upZooKeeper(ctx context.Context, spec Spec) error {
 	if len(spec.ZooKeeperAddrs) > 0 {
 		for _, a := range spec.ZooKeeperAddrs {
 			pctx, cancel := context.WithTimeout(ctx, pingTimeout)
-			err := ZooKeeperPing(pctx, a)
+			err := zooKeeperPing(pctx, a)
 			cancel()
 			if err != nil {
 				return unreachable(ctx, "zookeeper_addrs", a, pingTimeout, err)

@@ -9,8 +9,8 @@ import (
 	"github.com/go-zookeeper/zk"
 )
 
-// ZooKeeperUser is the digest user a local server's data belongs to.
-const ZooKeeperUser = "lockbench"
+// zooKeeperUser is the digest user a local server's data belongs to.
+const zooKeeperUser = "lockbench"
 
 // zooKeeperAuthConf makes the server refuse every request of a session
 // that has not authenticated (digest): ZooKeeper's digest scheme accepts

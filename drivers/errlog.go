@@ -11,12 +11,12 @@ import (
 	"github.com/lockbench/lockbench/results/redact"
 )
 
-// MaxErrorMessages is how many error messages an ErrorLog counts per
+// maxErrorMessages is how many error messages an ErrorLog counts per
 // master: a Space-Saving summary (Metwally et al.) of this many slots keeps
 // every message that is more than 1/MaxErrorMessages of a master's errors,
 // whenever it first came, with its count overstated by at most the count it
 // took its slot over (ErrorCount.Overcount).
-const MaxErrorMessages = 8
+const maxErrorMessages = 8
 
 // maxMessageLen bounds a kept message.
 const maxMessageLen = 200
@@ -40,7 +40,7 @@ type ErrorLog struct {
 
 type masterErrors struct {
 	used  atomic.Int32 // slots published
-	slots [MaxErrorMessages]messageSlot
+	slots [maxErrorMessages]messageSlot
 	mu    sync.Mutex // serialises taking a slot
 	other atomic.Int64
 	total atomic.Int64
@@ -100,7 +100,7 @@ func (l *ErrorLog) Failed(i int, err error) {
 	} else if ok {
 		msg = l.noAnswer.answer
 	} else if err != nil {
-		msg = NormalizeError(err.Error())
+		msg = normalizeError(err.Error())
 	}
 	if m.count(msg) {
 		return
@@ -116,7 +116,7 @@ func (l *ErrorLog) Failed(i int, err error) {
 	kept := new(string) // only here: msg itself stays off the heap on the hit path
 	*kept = msg
 	n := int(m.used.Load())
-	if n < MaxErrorMessages {
+	if n < maxErrorMessages {
 		m.slots[n].msg.Store(kept)
 		m.slots[n].n.Add(1)
 		m.used.Store(int32(n + 1))
@@ -209,9 +209,9 @@ type ErrorReporter interface {
 // error distinct.
 var localAddr = regexp.MustCompile(`\S+->`)
 
-// NormalizeError makes an error message comparable across connections,
+// normalizeError makes an error message comparable across connections,
 // masks any password it quotes, makes it one line and bounds its length.
-func NormalizeError(msg string) string {
+func normalizeError(msg string) string {
 	if strings.ContainsAny(msg, "\r\n") { // one line per message under the table
 		msg = strings.Join(strings.Fields(msg), " ")
 	}

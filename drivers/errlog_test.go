@@ -15,7 +15,7 @@ func TestErrorLogKeepsMessages(t *testing.T) {
 		wantOther int64
 	}{
 		{"one message", []string{"READONLY x", "READONLY x", "READONLY x"}, 1, 0},
-		{"bounded", []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "a"}, MaxErrorMessages, 0},
+		{"bounded", []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "a"}, maxErrorMessages, 0},
 		{"local port ignored", []string{"read tcp 127.0.0.1:5001->127.0.0.1:6379: i/o timeout", "read tcp 127.0.0.1:5002->127.0.0.1:6379: i/o timeout"}, 1, 0},
 	}
 	for _, tc := range tests {
@@ -85,7 +85,7 @@ func TestErrorLogConcurrent(t *testing.T) {
 		for _, m := range r.Messages {
 			n += m.Count
 		}
-		if n != r.Errors || len(r.Messages) > MaxErrorMessages {
+		if n != r.Errors || len(r.Messages) > maxErrorMessages {
 			t.Fatalf("master %d: %d accounted of %d errors, %d messages", r.Master, n, r.Errors, len(r.Messages))
 		}
 		total += r.Errors
@@ -114,7 +114,7 @@ func TestErrorLogAllocations(t *testing.T) {
 // messages that came first give way.
 func TestErrorLogKeepsTheMostFrequent(t *testing.T) {
 	l := NewErrorLog(1)
-	for i := range 3 * MaxErrorMessages {
+	for i := range 3 * maxErrorMessages {
 		l.Failed(0, fmt.Errorf("read tcp 10.0.0.%d:6379: i/o timeout", i))
 	}
 	const oom = "OOM command not allowed when used memory > 'maxmemory'."
@@ -130,14 +130,14 @@ func TestErrorLogKeepsTheMostFrequent(t *testing.T) {
 	for _, m := range r.Messages {
 		sum += m.Count
 	}
-	if sum+r.Other != r.Errors || len(r.Messages) > MaxErrorMessages {
+	if sum+r.Other != r.Errors || len(r.Messages) > maxErrorMessages {
 		t.Fatalf("%+v: %d of %d errors accounted", r, sum+r.Other, r.Errors)
 	}
 }
 
 // TestNormalizeErrorOneLine: a multi-line driver error is kept as one line.
 func TestNormalizeErrorOneLine(t *testing.T) {
-	if got := NormalizeError("pq: FATAL\n  DETAIL: too many clients\r\n"); got != "pq: FATAL DETAIL: too many clients" {
+	if got := normalizeError("pq: FATAL\n  DETAIL: too many clients\r\n"); got != "pq: FATAL DETAIL: too many clients" {
 		t.Errorf("got %q", got)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // histogram that recording every value would have made (TestBucketsGeometry).
 var (
 	unitMagnitude      = int(math.Floor(math.Log2(LowestNS)))
-	subHalfMagnitude   = int(math.Ceil(math.Log2(2*math.Pow10(SigFigs)))) - 1
+	subHalfMagnitude   = int(math.Ceil(math.Log2(2*math.Pow10(sigFigs)))) - 1
 	subBucketHalfCount = 1 << subHalfMagnitude
 	subBucketMask      = uint64(2*subBucketHalfCount-1) << unitMagnitude
 )

@@ -159,9 +159,9 @@ func selfIO() (syscw, syscr uint64, err error) {
 // Linux architecture Go supports.
 const clockTicks = 100
 
-// ProcCPU is a process's user + system CPU from /proc/<pid>/stat (all its
+// procCPU is a process's user + system CPU from /proc/<pid>/stat (all its
 // threads).
-func ProcCPU(pid int) (time.Duration, error) {
+func procCPU(pid int) (time.Duration, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, err
@@ -200,7 +200,7 @@ func ProcsCPU(pids func() []int) ServerCPU {
 			if p == 0 {
 				continue // stopped
 			}
-			d, err := ProcCPU(p)
+			d, err := procCPU(p)
 			if err != nil {
 				return 0, err
 			}

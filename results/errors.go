@@ -38,13 +38,13 @@ type ErrorCount struct {
 	Overcount int64  `json:"overcount,omitempty"`
 }
 
-// TopErrors is how many messages per master WriteErrors prints.
-const TopErrors = 3
+// topErrors is how many messages per master WriteErrors prints.
+const topErrors = 3
 
-// WriteErrors prints, under the table, what the runs' errors were: per
+// writeErrors prints, under the table, what the runs' errors were: per
 // master its top messages and, if it stopped answering, when. Nothing when
 // no run had errors. A run repeated in rounds is named with its round.
-func WriteErrors(w io.Writer, runs []Run) error {
+func writeErrors(w io.Writer, runs []Run) error {
 	var b strings.Builder
 	for _, r := range runs {
 		name := r.Name
@@ -67,7 +67,7 @@ func WriteErrors(w io.Writer, runs []Run) error {
 				fmt.Fprintf(&b, "    STOPPED ANSWERING at %+.2fs: %d commands failed since, none answered\n", *m.StoppedS, m.StoppedFailures)
 			}
 			for i, e := range m.Messages {
-				if i == TopErrors {
+				if i == topErrors {
 					break
 				}
 				fmt.Fprintf(&b, "    %8d× %s\n", e.Count, e.Message)
@@ -84,7 +84,7 @@ func WriteErrors(w io.Writer, runs []Run) error {
 func topCount(ms []ErrorCount) int64 {
 	var n int64
 	for i, e := range ms {
-		if i == TopErrors {
+		if i == topErrors {
 			break
 		}
 		n += e.Count

@@ -21,16 +21,16 @@ import (
 func WriteGoBench(w io.Writer, s *Summary) error {
 	fmt.Fprintf(w, "goos: %s\ngoarch: %s\npkg: github.com/lockbench/lockbench\n", s.Host.OS, s.Host.Arch)
 	for _, r := range s.Runs {
-		if _, err := io.WriteString(w, GoBenchLine(r, s.Host.CPUs)+"\n"); err != nil {
+		if _, err := io.WriteString(w, goBenchLine(r, s.Host.CPUs)+"\n"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// GoBenchLine is one run as a benchmark line; for a run without a
+// goBenchLine is one run as a benchmark line; for a run without a
 // completed cycle, a "#" comment saying so.
-func GoBenchLine(r Run, cpus int) string {
+func goBenchLine(r Run, cpus int) string {
 	name := "BenchmarkLock/" + strings.Map(func(c rune) rune {
 		if c == ' ' || c == '\t' {
 			return '_'

@@ -10,7 +10,7 @@ func TestGoBenchLine(t *testing.T) {
 	r := Run{Name: "redlock/rueidis/auto/uncontended", Throughput: Throughput{CyclesPerS: 125000},
 		LatencyUS: map[string]Percentiles{"cycle": {Count: 9, P50: 2.5, P99: 9.75, P999: 20}, "acquire": {Count: 9, P99: 7}},
 		Counts:    Counts{Cycles: 1250000, Attempts: 1250000}, AllocsPerCycle: 3}
-	got := GoBenchLine(r, 2)
+	got := goBenchLine(r, 2)
 	want := "BenchmarkLock/redlock/rueidis/auto/uncontended-2\t1250000\t8000 ns/op\t2500 p50-ns\t9750 p99-ns\t20000 p99.9-ns\t7000 acquire-p99-ns\t125000 cycles/s\t1 attempts/op\t3 allocs/op\t0 errors\t0 violations\t0 stale-overlaps"
 	if got != want {
 		t.Fatalf("got\n%q\nwant\n%q", got, want)
@@ -23,12 +23,12 @@ func TestGoBenchLine(t *testing.T) {
 // leaves the acquire metric out instead of writing 0.
 func TestNoSamplesNeverZero(t *testing.T) {
 	none := Run{Name: "redlock/goredis/auto/contended", Counts: Counts{Attempts: 40}, LatencyUS: map[string]Percentiles{"cycle": {}, "acquire": {}}}
-	if got := GoBenchLine(none, 2); !strings.HasPrefix(got, "# BenchmarkLock/") || strings.Contains(got, "ns/op") {
+	if got := goBenchLine(none, 2); !strings.HasPrefix(got, "# BenchmarkLock/") || strings.Contains(got, "ns/op") {
 		t.Errorf("no cycle: %q", got)
 	}
 	some := Run{Name: "x", Throughput: Throughput{CyclesPerS: 10}, Counts: Counts{Cycles: 10, Attempts: 10},
 		LatencyUS: map[string]Percentiles{"cycle": {Count: 10, P50: 1, P99: 2, P999: 3}}}
-	if got := GoBenchLine(some, 0); strings.Contains(got, "acquire-p99-ns") || !strings.Contains(got, "p99-ns") {
+	if got := goBenchLine(some, 0); strings.Contains(got, "acquire-p99-ns") || !strings.Contains(got, "p99-ns") {
 		t.Errorf("no acquire samples: %q", got)
 	}
 	var b strings.Builder

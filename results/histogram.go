@@ -12,12 +12,12 @@ import (
 const (
 	LowestNS  = 100
 	HighestNS = 3_600_000_000_000
-	SigFigs   = 3
+	sigFigs   = 3
 )
 
 // NewHistogram returns an empty histogram of the run geometry.
 func NewHistogram() *hdrhistogram.Histogram {
-	return hdrhistogram.New(LowestNS, HighestNS, SigFigs)
+	return hdrhistogram.New(LowestNS, HighestNS, sigFigs)
 }
 
 // Percentiles is a latency distribution in microseconds, as the JSON shows it.

@@ -99,8 +99,8 @@ func (l *IntervalLog) Add(iv *Interval) {
 // Intervals is how many intervals were logged.
 func (l *IntervalLog) Intervals() int { return l.n }
 
-// HlogName is the file an op's interval log of run is written to.
-func HlogName(run string, op Op) string {
+// hlogName is the file an op's interval log of run is written to.
+func hlogName(run string, op Op) string {
 	return Slug(run) + "." + op.String() + ".hlog"
 }
 
@@ -131,7 +131,7 @@ func (l *IntervalLog) Files(run string) ([]outpath.NamedFile, error) {
 			if l.writers[kind][op] == nil || l.counts[kind][op] == 0 && Op(op) == OpExtend {
 				continue // runs that never extend get no empty extend log
 			}
-			name := HlogName(run, Op(op))
+			name := hlogName(run, Op(op))
 			if kind == kindService {
 				name = strings.TrimSuffix(name, ".hlog") + ".service.hlog"
 			}
@@ -157,9 +157,9 @@ func (l *IntervalLog) WriteDir(dir, run string) ([]string, error) {
 	return names, nil
 }
 
-// ReadHlog reads every interval histogram of an .hlog file, with absolute
+// readHlog reads every interval histogram of an .hlog file, with absolute
 // start/end stamps (ms since the epoch) as hdrhistogram-go's reader sets them.
-func ReadHlog(path string) ([]*hdrhistogram.Histogram, error) {
+func readHlog(path string) ([]*hdrhistogram.Histogram, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -192,12 +192,12 @@ func LogName(r Run) string {
 // RunLogs are one run's interval logs read back, per op name.
 type RunLogs map[string][]*hdrhistogram.Histogram
 
-// ReadRunLogs reads the .hlog files of run from dir. Ops without a file are
+// readRunLogs reads the .hlog files of run from dir. Ops without a file are
 // absent; no file at all is ErrNoLogs.
-func ReadRunLogs(dir, run string) (RunLogs, error) {
+func readRunLogs(dir, run string) (RunLogs, error) {
 	logs := RunLogs{}
 	for _, op := range Ops() {
-		hs, err := ReadHlog(filepath.Join(dir, HlogName(run, op)))
+		hs, err := readHlog(filepath.Join(dir, hlogName(run, op)))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -207,13 +207,13 @@ func ReadRunLogs(dir, run string) (RunLogs, error) {
 		logs[op.String()] = hs
 	}
 	if len(logs) == 0 {
-		return nil, fmt.Errorf("%s: %w for run %q", dir, ErrNoLogs, run)
+		return nil, fmt.Errorf("%s: %w for run %q", dir, errNoLogs, run)
 	}
 	return logs, nil
 }
 
 // ErrNoLogs: a directory holds no interval logs for a run.
-var ErrNoLogs = errors.New("results: no .hlog files")
+var errNoLogs = errors.New("results: no .hlog files")
 
 // Total merges an op's intervals into one histogram (nil if absent).
 func (l RunLogs) Total(op string) *hdrhistogram.Histogram {

@@ -46,7 +46,7 @@ func TestIntervalLogRoundTrip(t *testing.T) {
 			if len(names) != want {
 				t.Fatalf("files %v: want %d: one per op but extend (twice with service time)", names, want)
 			}
-			logs, err := ReadRunLogs(dir, "redlock/goredis/fanout/uncontended")
+			logs, err := readRunLogs(dir, "redlock/goredis/fanout/uncontended")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestIntervalLogRoundTrip(t *testing.T) {
 				if !tt.service {
 					continue
 				}
-				svc, err := ReadHlog(filepath.Join(dir, "redlock-goredis-fanout-uncontended."+op.String()+".service.hlog"))
+				svc, err := readHlog(filepath.Join(dir, "redlock-goredis-fanout-uncontended."+op.String()+".service.hlog"))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,7 +103,7 @@ func TestIntervalLogEmptyWritesNothing(t *testing.T) {
 	if err != nil || len(names) != 0 {
 		t.Fatalf("names %v err %v", names, err)
 	}
-	if _, err := ReadRunLogs(dir, "x"); err == nil {
+	if _, err := readRunLogs(dir, "x"); err == nil {
 		t.Fatal("ReadRunLogs of an empty dir: no error")
 	}
 }

@@ -23,12 +23,12 @@ type RunDir struct {
 
 // ReadRunDir reads DIR/summary.json and the interval logs of its runs.
 func ReadRunDir(dir string) (*RunDir, error) {
-	return ReadRunFile(filepath.Join(dir, "summary.json"))
+	return readRunFile(filepath.Join(dir, "summary.json"))
 }
 
-// ReadRunFile reads exactly the summary at path and the interval logs of
+// readRunFile reads exactly the summary at path and the interval logs of
 // its runs beside it.
-func ReadRunFile(path string) (*RunDir, error) {
+func readRunFile(path string) (*RunDir, error) {
 	s, err := ReadSummary(path)
 	if err != nil {
 		return nil, err
@@ -36,8 +36,8 @@ func ReadRunFile(path string) (*RunDir, error) {
 	dir := filepath.Dir(path)
 	d := &RunDir{Dir: dir, Path: path, Summary: s, Logs: map[string]RunLogs{}}
 	for _, r := range s.Runs {
-		l, err := ReadRunLogs(dir, LogName(r))
-		if errors.Is(err, ErrNoLogs) {
+		l, err := readRunLogs(dir, LogName(r))
+		if errors.Is(err, errNoLogs) {
 			continue
 		}
 		if err != nil {

@@ -115,7 +115,7 @@ func TestWriteErrorsRounds(t *testing.T) {
 	a, b := round("a", 1, 1), round("a", 2, 1)
 	b.ErrorsByMaster = []MasterErrors{{Index: 1, Master: "m", Errors: 3}}
 	var out strings.Builder
-	if err := WriteErrors(&out, []Run{a, b, {Name: "once", ErrorsByMaster: b.ErrorsByMaster}}); err != nil {
+	if err := writeErrors(&out, []Run{a, b, {Name: "once", ErrorsByMaster: b.ErrorsByMaster}}); err != nil {
 		t.Fatal(err)
 	}
 	if s := out.String(); !strings.Contains(s, "  a (round 2)  master 1 m: 3 errors") || strings.Contains(s, "round 1") || !strings.Contains(s, "  once  master 1") {

@@ -21,15 +21,15 @@ var reportTmpl = template.Must(template.New("report").Parse(reportHTML))
 type Report struct {
 	Title     string        `json:"title"`
 	Generated time.Time     `json:"generated"`
-	Sources   []ReportInput `json:"sources"`
-	Runs      []ReportRun   `json:"runs"`
+	Sources   []reportInput `json:"sources"`
+	Runs      []reportRun   `json:"runs"`
 	// Sweeps are capacity sweeps (results/capacity.Sweep values, as
 	// sweep.json holds them): the page draws them; results does not read them.
 	Sweeps []any `json:"sweeps,omitempty"`
 }
 
-// ReportInput is one summary the report was made from.
-type ReportInput struct {
+// reportInput is one summary the report was made from.
+type reportInput struct {
 	Path        string            `json:"path"`
 	Started     time.Time         `json:"started"`
 	Interrupted bool              `json:"interrupted"`
@@ -38,20 +38,20 @@ type ReportInput struct {
 	Config      json.RawMessage   `json:"config"`
 }
 
-// ReportRun is one run with its distributions and time series.
-type ReportRun struct {
+// reportRun is one run with its distributions and time series.
+type reportRun struct {
 	Run
 	Source int `json:"source"`
 	// Dist per op: percentile-distribution points, from the interval logs
 	// when there are some, else from the summary's few percentiles.
-	Dist map[string][]DistPoint `json:"dist"`
+	Dist map[string][]distPoint `json:"dist"`
 	// Series: one point per logged interval (absent without logs).
-	Series []SeriesPoint `json:"series,omitempty"`
+	Series []seriesPoint `json:"series,omitempty"`
 }
 
 // MarshalJSON writes the run's fields (Run's own MarshalJSON, which would
 // otherwise be promoted and drop the rest) with source, dist and series.
-func (r ReportRun) MarshalJSON() ([]byte, error) {
+func (r reportRun) MarshalJSON() ([]byte, error) {
 	b, err := json.Marshal(r.Run)
 	if err != nil {
 		return nil, err
@@ -79,17 +79,17 @@ func (r ReportRun) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// DistPoint is the latency (µs) at percentile P.
-type DistPoint struct {
+// distPoint is the latency (µs) at percentile P.
+type distPoint struct {
 	P  float64 `json:"p"`
 	US float64 `json:"us"`
 }
 
-// SeriesPoint is one interval from T0 to T (seconds since the run's first
+// seriesPoint is one interval from T0 to T (seconds since the run's first
 // interval started): cycles/s, and p99 of cycle and acquire in µs. The page
 // draws it as a step over the interval, so a run of one interval still
 // shows a line.
-type SeriesPoint struct {
+type seriesPoint struct {
 	T0         float64 `json:"t0"`
 	T          float64 `json:"t"`
 	CyclesPerS float64 `json:"cycles_per_s"`
@@ -99,17 +99,17 @@ type SeriesPoint struct {
 
 // AddSource adds a summary and (logs, may be nil) its runs' interval logs.
 func (r *Report) AddSource(path string, s *Summary, logs map[string]RunLogs) {
-	r.Sources = append(r.Sources, ReportInput{Path: path, Started: s.Started, Interrupted: s.Interrupted,
+	r.Sources = append(r.Sources, reportInput{Path: path, Started: s.Started, Interrupted: s.Interrupted,
 		Host: s.Host, Versions: s.Versions, Config: s.Config})
 	for _, run := range s.Runs {
-		rr := ReportRun{Run: run, Source: len(r.Sources) - 1, Dist: map[string][]DistPoint{}}
+		rr := reportRun{Run: run, Source: len(r.Sources) - 1, Dist: map[string][]distPoint{}}
 		l := logs[LogName(run)]
 		rr.Run.Name = LogName(run) // a round of --repeat is labelled with its round
 		for op, p := range run.LatencyUS {
 			if h := l.Total(op); h != nil && h.TotalCount() > 0 {
 				rr.Dist[op] = distribution(h)
 			} else if p.Count > 0 {
-				rr.Dist[op] = []DistPoint{{50, p.P50}, {90, p.P90}, {99, p.P99}, {99.9, p.P999}, {100, p.Max}}
+				rr.Dist[op] = []distPoint{{50, p.P50}, {90, p.P90}, {99, p.P99}, {99.9, p.P999}, {100, p.Max}}
 			}
 		}
 		rr.Series = series(l)
@@ -119,26 +119,26 @@ func (r *Report) AddSource(path string, s *Summary, logs map[string]RunLogs) {
 
 // distribution samples h on the log 1/(1−p) axis HdrHistogram plots use:
 // ten points per decade up to the resolution the count supports.
-func distribution(h *hdrhistogram.Histogram) []DistPoint {
+func distribution(h *hdrhistogram.Histogram) []distPoint {
 	top := math.Log10(float64(h.TotalCount()))
-	var out []DistPoint
+	var out []distPoint
 	for x := 0.0; x < top; x += 0.1 {
 		p := 100 * (1 - math.Pow(10, -x))
-		out = append(out, DistPoint{P: p, US: float64(h.ValueAtPercentile(p)) / 1e3})
+		out = append(out, distPoint{P: p, US: float64(h.ValueAtPercentile(p)) / 1e3})
 	}
-	return append(out, DistPoint{P: 100, US: float64(h.Max()) / 1e3})
+	return append(out, distPoint{P: 100, US: float64(h.Max()) / 1e3})
 }
 
-func series(l RunLogs) []SeriesPoint {
+func series(l RunLogs) []seriesPoint {
 	cyc, acq := l["cycle"], l["acquire"]
 	if len(cyc) == 0 {
 		return nil
 	}
 	t0 := cyc[0].StartTimeMs()
-	out := make([]SeriesPoint, 0, len(cyc))
+	out := make([]seriesPoint, 0, len(cyc))
 	for i, h := range cyc {
 		secs := float64(h.EndTimeMs()-h.StartTimeMs()) / 1e3
-		p := SeriesPoint{T0: float64(h.StartTimeMs()-t0) / 1e3, T: float64(h.EndTimeMs()-t0) / 1e3,
+		p := seriesPoint{T0: float64(h.StartTimeMs()-t0) / 1e3, T: float64(h.EndTimeMs()-t0) / 1e3,
 			CycleP99: float64(h.ValueAtPercentile(99)) / 1e3}
 		if secs > 0 {
 			p.CyclesPerS = float64(h.TotalCount()) / secs

@@ -29,7 +29,7 @@ func fixtureRun(t *testing.T, name string, count, ticks int) (Run, RunLogs) {
 	if _, err := hl.WriteDir(dir, name); err != nil {
 		t.Fatal(err)
 	}
-	logs, err := ReadRunLogs(dir, name)
+	logs, err := readRunLogs(dir, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,5 +12,5 @@ func ReadRunPath(p string) (*RunDir, error) {
 	if st.IsDir() {
 		return ReadRunDir(p)
 	}
-	return ReadRunFile(p)
+	return readRunFile(p)
 }

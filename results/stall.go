@@ -46,7 +46,7 @@ const (
 	// CauseTimeouts, CauseErrors: most attempts timed out, or failed on
 	// the servers (a server stopped or refused).
 	CauseTimeouts = "timeouts"
-	CauseErrors   = "errors"
+	causeErrors   = "errors"
 	// CauseNoAttempts: no attempt ended during the stall: every worker
 	// was blocked inside a call or a critical section.
 	CauseNoAttempts = "no-attempts"
@@ -61,7 +61,7 @@ func StallCause(s Stall) string {
 	case s.Timeouts >= held && s.Timeouts >= s.Errors && s.Timeouts > 0:
 		return CauseTimeouts
 	case s.Errors >= held && s.Errors > 0:
-		return CauseErrors
+		return causeErrors
 	case s.ReleaseErrors > 0:
 		return CauseLeftoverKey
 	}
@@ -131,10 +131,10 @@ func stallCell(r Run, _ TableOptions) string {
 	return fmt.Sprintf("%.1fs", r.LongestStall().Duration.Seconds())
 }
 
-// WriteStalls prints, under the table, each run that measured no progress
+// writeStalls prints, under the table, each run that measured no progress
 // (Failures) and its stalls: when, how long, why, and what the attempts
 // during it ended as. Nothing when every run made progress.
-func WriteStalls(w io.Writer, runs []Run) error {
+func writeStalls(w io.Writer, runs []Run) error {
 	var b strings.Builder
 	for _, r := range runs {
 		if len(r.Failures()) == 0 {

@@ -223,12 +223,12 @@ func NewSummary(started time.Time, config any) (*Summary, error) {
 		Schema: Schema, Started: started.UTC(), // to the ns: part of a run's identity (RunID)
 		Host: Host{Hostname: host, OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU(),
 			CPUModel: cpuModel(), Kernel: kernelRelease()},
-		Versions: Versions(), Config: raw,
+		Versions: versions(), Config: raw,
 	}, nil
 }
 
-// Versions lists Go and the libraries that shape the numbers.
-func Versions() map[string]string {
+// versions lists Go and the libraries that shape the numbers.
+func versions() map[string]string {
 	v := map[string]string{"go": runtime.Version()}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {

@@ -90,7 +90,7 @@ var columns = []column{
 	{head: "split", cell: count(func(c Counts) int64 { return c.SplitBrain })},
 	{head: "timeouts", cell: count(func(c Counts) int64 { return c.Timeouts })},
 	{head: "errors", cell: count(func(c Counts) int64 { return c.Errors })},
-	{head: "split\n% att", essential: true, cell: func(r Run, _ TableOptions) string { return percent(SplitShare(r)) }},
+	{head: "split\n% att", essential: true, cell: func(r Run, _ TableOptions) string { return percent(splitShare(r)) }},
 	{head: "errors\n% att", essential: true, cell: func(r Run, _ TableOptions) string { return percent(ErrorRate(r)) }},
 	{head: "viola-\ntions", essential: true, cell: count(func(c Counts) int64 { return c.Violations })},
 	{head: "stale", essential: true, when: func(runs []Run, _ TableOptions) bool {
@@ -135,10 +135,10 @@ var columns = []column{
 		}},
 }
 
-// SplitShare is the share of attempts that were split brain: nobody won
+// splitShare is the share of attempts that were split brain: nobody won
 // the round (the table's "split % att"). split_brain_rate is another
 // share, of the failed attempts (busy + split brain).
-func SplitShare(r Run) float64 {
+func splitShare(r Run) float64 {
 	if r.Counts.Attempts == 0 {
 		return 0
 	}
@@ -263,10 +263,10 @@ func WriteTable(w io.Writer, runs []Run, opt TableOptions) error {
 	if err := writeRoundsNote(w, all); err != nil {
 		return err
 	}
-	if err := WriteStalls(w, all); err != nil {
+	if err := writeStalls(w, all); err != nil {
 		return err
 	}
-	return WriteErrors(w, all)
+	return writeErrors(w, all)
 }
 
 // tableCells is the header and the rows of cols for runs.

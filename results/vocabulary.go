@@ -37,7 +37,7 @@ const (
 	Timeout     = schema.Timeout
 	Error       = schema.Error
 	NumOutcomes = schema.NumOutcomes
-	Canceled    = schema.Canceled
+	canceled    = schema.Canceled
 )
 
 // Ops lists every op in order.

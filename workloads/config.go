@@ -52,8 +52,8 @@ func DefaultConfig() Config {
 // workload's weight), so a typo such as 2000000000 would allocate until the
 // process dies. MaxRate bounds Rate: a slot one nanosecond apart.
 const (
-	MaxKeys = 10_000_000
-	MaxRate = 1e9
+	maxKeys = 10_000_000
+	maxRate = 1e9
 )
 
 // Validate reports the first bad parameter, naming its flag.
@@ -64,8 +64,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Workers < 1:
 		return results.Invalid("workers", c.Workers, "must be at least 1")
-	case c.Keys > MaxKeys:
-		return results.Invalid("keys", c.Keys, "at most %d", MaxKeys)
+	case c.Keys > maxKeys:
+		return results.Invalid("keys", c.Keys, "at most %d", maxKeys)
 	case c.Duration <= 0:
 		return results.Invalid("duration", c.Duration, "must be positive")
 	case c.Warmup < 0:
@@ -76,8 +76,8 @@ func (c Config) Validate() error {
 		return results.Invalid("retry_delay", c.RetryDelay, "must not be negative")
 	case c.Tries < 1:
 		return results.Invalid("tries", c.Tries, "must be at least 1")
-	case c.StallAfter != 0 && c.StallAfter < MinStallAfter:
-		return results.Invalid("stall_after", c.StallAfter, "at least %v (0: automatic), the stall watcher's resolution ×10", MinStallAfter)
+	case c.StallAfter != 0 && c.StallAfter < minStallAfter:
+		return results.Invalid("stall_after", c.StallAfter, "at least %v (0: automatic), the stall watcher's resolution ×10", minStallAfter)
 	}
 	if err := validatePacing(c); err != nil {
 		return err

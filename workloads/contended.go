@@ -8,14 +8,14 @@ import (
 )
 
 func init() {
-	RegisterGenerator("contended", "K hot keys (--keys) shared by all workers, each cycle a uniformly random one",
+	registerGenerator("contended", "K hot keys (--keys) shared by all workers, each cycle a uniformly random one",
 		func(c Config) error {
 			if c.Keys < 1 {
 				return results.Invalid("keys", c.Keys, "contended needs at least 1 key")
 			}
 			return nil
 		},
-		func(c Config) Generator { return contended{keys: HotKeys(c.Prefix, c.Keys)} })
+		func(c Config) generator { return contended{keys: HotKeys(c.Prefix, c.Keys)} })
 }
 
 // HotKeys are the shared keys of contended workloads.
@@ -29,7 +29,7 @@ func HotKeys(prefix string, n int) []string {
 
 type contended struct{ keys []string }
 
-func (c contended) Worker(id int) KeySource {
+func (c contended) Worker(id int) keySource {
 	return &hotKeys{keys: c.keys, rnd: rand.New(rand.NewPCG(uint64(id), 0x6c6f636b))}
 }
 

@@ -8,28 +8,28 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// KeySource picks the key of each cycle for one worker. It is used by that
+// keySource picks the key of each cycle for one worker. It is used by that
 // worker alone.
-type KeySource interface {
+type keySource interface {
 	Next() string
 }
 
-// Generator makes a worker's KeySource.
-type Generator interface {
-	Worker(id int) KeySource
+// generator makes a worker's KeySource.
+type generator interface {
+	Worker(id int) keySource
 }
 
 type generatorEntry struct {
 	describe string
-	new      func(c Config) Generator
+	new      func(c Config) generator
 	validate func(c Config) error
 }
 
 var generators = map[string]generatorEntry{}
 
-// RegisterGenerator makes a workload available by name; called from init in
+// registerGenerator makes a workload available by name; called from init in
 // the generator's own file.
-func RegisterGenerator(name, describe string, validate func(Config) error, f func(Config) Generator) {
+func registerGenerator(name, describe string, validate func(Config) error, f func(Config) generator) {
 	if _, dup := generators[name]; dup {
 		panic("workloads: generator registered twice: " + name)
 	}
@@ -48,8 +48,8 @@ func Generators() map[string]string {
 	return out
 }
 
-// NewGenerator builds the configured workload's generator.
-func NewGenerator(c Config) (Generator, error) {
+// newGenerator builds the configured workload's generator.
+func newGenerator(c Config) (generator, error) {
 	g, ok := generators[c.Workload]
 	if !ok {
 		return nil, results.Invalid("workload", c.Workload, "unknown (have %s)", joinNames())

@@ -8,9 +8,9 @@ import (
 	"text/tabwriter"
 )
 
-// PacingModes describes the closed and open loop in the words of their flags
+// pacingModes describes the closed and open loop in the words of their flags
 // (Config's tags).
-var PacingModes = map[string]string{
+var pacingModes = map[string]string{
 	"--rate 0": "closed loop: each worker starts its next cycle when the last one ends",
 	"--rate R": "open loop: R cycles/s on a fixed schedule; latency from the intended start, service time kept apart, missed starts counted",
 	"--ramp D": "rate (closed loop: workers) rises linearly over D, inside the warmup",
@@ -29,7 +29,7 @@ func WriteHelp(out io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	section("Workloads (--workload):", Generators())
-	section("Hold-time distributions (--hold-dist, mean --hold):", HoldDists)
-	section("Pacing:", PacingModes)
+	section("Hold-time distributions (--hold-dist, mean --hold):", holdDists)
+	section("Pacing:", pacingModes)
 	return w.Flush()
 }

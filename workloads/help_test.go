@@ -12,7 +12,7 @@ func TestWriteHelp(t *testing.T) {
 	if err := WriteHelp(&b); err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []map[string]string{Generators(), HoldDists, PacingModes} {
+	for _, m := range []map[string]string{Generators(), holdDists, pacingModes} {
 		for name, what := range m {
 			if !strings.Contains(b.String(), name) || !strings.Contains(b.String(), what) {
 				t.Errorf("%s (%s) not listed:\n%s", name, what, b.String())

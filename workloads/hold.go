@@ -7,8 +7,8 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// HoldDists names the hold-time distributions, each with mean --hold.
-var HoldDists = map[string]string{
+// holdDists names the hold-time distributions, each with mean --hold.
+var holdDists = map[string]string{
 	"fixed":   "every hold lasts exactly --hold",
 	"uniform": "uniform in [0, 2×--hold): mean --hold",
 	"exp":     "exponential with mean --hold (capped at 20×), the memoryless service time of queueing models",

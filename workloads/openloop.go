@@ -113,8 +113,8 @@ func validatePacing(c Config) error {
 		return results.Invalid("rate", c.Rate, "must be 0 (closed loop) or a positive number of cycles/s")
 	case c.Rate > 0 && c.Rate < 0.1:
 		return results.Invalid("rate", c.Rate, "below 0.1 cycles/s")
-	case c.Rate > MaxRate:
-		return results.Invalid("rate", c.Rate, "above %g cycles/s (the schedule counts nanoseconds)", float64(MaxRate))
+	case c.Rate > maxRate:
+		return results.Invalid("rate", c.Rate, "above %g cycles/s (the schedule counts nanoseconds)", float64(maxRate))
 	case c.Ramp < 0:
 		return results.Invalid("ramp", c.Ramp, "must not be negative")
 	}

@@ -2,10 +2,10 @@ package workloads
 
 import "context"
 
-// Pacer says when a worker starts its next cycle. It returns the cycle's
+// pacer says when a worker starts its next cycle. It returns the cycle's
 // intended start on the run clock (latencies are measured from it, so a
 // stall is not hidden), or false when the run is over.
-type Pacer interface {
+type pacer interface {
 	Next(ctx context.Context, worker int) (intended int64, ok bool)
 }
 

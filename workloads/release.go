@@ -9,9 +9,9 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// MaxReleaseRetries bounds --release-retry: a release that failed is tried
+// maxReleaseRetries bounds --release-retry: a release that failed is tried
 // again at most this many times, and only while the lease is still valid.
-const MaxReleaseRetries = 3
+const maxReleaseRetries = 3
 
 // release unlocks lease and records each try. With cfg.ReleaseRetry a
 // release that failed with its outcome unknown (an error or a timeout, not
@@ -39,7 +39,7 @@ func (w *worker) release(ctx context.Context, lease drivers.Lease, rs int64) (en
 
 // retryRelease: try again after err (try tries so far), having paused.
 func (w *worker) retryRelease(ctx context.Context, err error, try int, validUntil time.Time) bool {
-	if !w.cfg.ReleaseRetry || err == nil || errors.Is(err, drivers.ErrNotHeld) || try >= MaxReleaseRetries {
+	if !w.cfg.ReleaseRetry || err == nil || errors.Is(err, drivers.ErrNotHeld) || try >= maxReleaseRetries {
 		return false
 	}
 	var d time.Duration

@@ -19,7 +19,7 @@ type Env struct {
 	Registry *results.Registry
 	Clock    results.Clock
 	Referee  Referee // nil: none
-	Pacer    Pacer   // nil: closed loop
+	Pacer    pacer   // nil: closed loop
 	// Stalls, if set, are client pauses armed by the pause-client fault:
 	// an armed worker sleeps inside its next critical section, after the
 	// hold and before the release. nil: none.
@@ -89,7 +89,7 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
-	gen, err := NewGenerator(cfg)
+	gen, err := newGenerator(cfg)
 	if err != nil {
 		return Result{}, err
 	}
@@ -120,7 +120,7 @@ func Run(ctx context.Context, cfg Config, env Env) (Result, error) {
 	runCtx, cancel := context.WithDeadline(ctx, clock.Time(until))
 	defer cancel()
 	flight := newInflight(cfg.Workers)
-	watch := newStallWatch(env.Registry, StallThreshold(cfg), from)
+	watch := newStallWatch(env.Registry, stallThreshold(cfg), from)
 
 	var wg sync.WaitGroup
 	var returned atomic.Int64
@@ -236,7 +236,7 @@ type worker struct {
 	id   int
 	cfg  Config
 	env  Env
-	keys KeySource
+	keys keySource
 	rec  *results.Recorder
 	rnd  *rand.Rand
 	hold holdSampler

@@ -6,28 +6,28 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// MinStallAfter is the smallest threshold a run may be given: the watcher
+// minStallAfter is the smallest threshold a run may be given: the watcher
 // looks every 10 ms at the finest, and a stall must span several looks.
-const MinStallAfter = 100 * time.Millisecond
+const minStallAfter = 100 * time.Millisecond
 
 // maxStalls bounds the stalls a run keeps (the first ones): a run that
 // stalls more often than that is told by its count of them.
 const maxStalls = 100
 
-// DefaultStallAfter is the shortest stall threshold: a stretch of the window
+// defaultStallAfter is the shortest stall threshold: a stretch of the window
 // with no grant longer than this (or than the workload's own pace allows,
 // StallThreshold) is a stall.
-const DefaultStallAfter = time.Second
+const defaultStallAfter = time.Second
 
-// StallThreshold is how long cfg's run may go without a grant before that
+// stallThreshold is how long cfg's run may go without a grant before that
 // is a stall: cfg.StallAfter when set, else the longest of
 // DefaultStallAfter, ten holds (a contended key passes from holder to
 // holder once per hold) and ten open-loop intervals (1/rate apart).
-func StallThreshold(cfg Config) time.Duration {
+func stallThreshold(cfg Config) time.Duration {
 	if cfg.StallAfter > 0 {
 		return cfg.StallAfter
 	}
-	t := max(DefaultStallAfter, 10*cfg.Hold)
+	t := max(defaultStallAfter, 10*cfg.Hold)
 	if cfg.Rate > 0 {
 		t = max(t, time.Duration(10*float64(time.Second)/cfg.Rate))
 	}

@@ -165,7 +165,7 @@ func TestStallThreshold(t *testing.T) {
 		{Config{Hold: 200 * time.Millisecond}, 2 * time.Second},
 		{Config{Rate: 2}, 5 * time.Second},
 	} {
-		if got := StallThreshold(c.cfg); got != c.want {
+		if got := stallThreshold(c.cfg); got != c.want {
 			t.Errorf("%+v: %v, want %v", c.cfg, got, c.want)
 		}
 	}

@@ -6,13 +6,13 @@ import (
 )
 
 func init() {
-	RegisterGenerator("uncontended", "every cycle locks a fresh key: no two workers ever meet", nil,
-		func(c Config) Generator { return uncontended{prefix: c.Prefix} })
+	registerGenerator("uncontended", "every cycle locks a fresh key: no two workers ever meet", nil,
+		func(c Config) generator { return uncontended{prefix: c.Prefix} })
 }
 
 type uncontended struct{ prefix string }
 
-func (u uncontended) Worker(id int) KeySource {
+func (u uncontended) Worker(id int) keySource {
 	return &freshKeys{prefix: []byte(u.prefix + ":u:" + strconv.Itoa(id) + ":")}
 }
 

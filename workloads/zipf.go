@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	RegisterGenerator("zipf", "--keys keys shared by all workers, key i drawn with weight 1/(i+1)^--zipf-s (a few hot, a long cold tail)",
+	registerGenerator("zipf", "--keys keys shared by all workers, key i drawn with weight 1/(i+1)^--zipf-s (a few hot, a long cold tail)",
 		func(c Config) error {
 			switch {
 			case c.Keys < 1:
@@ -21,7 +21,7 @@ func init() {
 			}
 			return nil
 		},
-		func(c Config) Generator { return zipf{keys: HotKeys(c.Prefix, c.Keys), cdf: zipfCDF(c.Keys, c.ZipfS)} })
+		func(c Config) generator { return zipf{keys: HotKeys(c.Prefix, c.Keys), cdf: zipfCDF(c.Keys, c.ZipfS)} })
 }
 
 // zipfCDF is the cumulative distribution of ranks 0..n-1 with weight
@@ -44,7 +44,7 @@ type zipf struct {
 	cdf  []float64 // shared, read-only
 }
 
-func (z zipf) Worker(id int) KeySource {
+func (z zipf) Worker(id int) keySource {
 	return &zipfKeys{z: z, rnd: rand.New(rand.NewPCG(uint64(id), 0x7a697066))}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lockbench/lockbench/internal/testenv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 // by seconds (PostgreSQL) or fails fast (etcd); and the run still ends
 // (its workers within the shutdown budget, the servers stopped).
 func TestFrozenServerStoppedAnswering(t *testing.T) {
+	testenv.Servers(t)
 	for _, c := range []struct {
 		name string
 		args []string

@@ -26,11 +26,11 @@ import (
 //go:embed csrc/clockshift.c
 var source []byte
 
-// EnvFile names the offset file for the library.
-const EnvFile = "LOCKBENCH_CLOCKSHIFT_FILE"
+// envFile names the offset file for the library.
+const envFile = "LOCKBENCH_CLOCKSHIFT_FILE"
 
 // ErrNoCompiler: the library cannot be built on this machine.
-var ErrNoCompiler = errors.New("clockshift: no C compiler (cc) to build the clock-jump preload library: apt-get install gcc libc6-dev (or scripts/deps.sh clockjump)")
+var errNoCompiler = errors.New("clockshift: no C compiler (cc) to build the clock-jump preload library: apt-get install gcc libc6-dev (or scripts/deps.sh clockjump)")
 
 var build struct {
 	sync.Mutex
@@ -60,7 +60,7 @@ func Library(ctx context.Context) (string, error) {
 	cc, err := exec.LookPath("cc")
 	if err != nil {
 		if cc, err = exec.LookPath("gcc"); err != nil {
-			return "", ErrNoCompiler
+			return "", errNoCompiler
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -111,7 +111,7 @@ func New(lib, path string) (*Clock, error) {
 // Env is what the server's environment needs: the library preloaded and
 // the offset file named.
 func (c *Clock) Env() []string {
-	return []string{"LD_PRELOAD=" + c.lib, EnvFile + "=" + c.path}
+	return []string{"LD_PRELOAD=" + c.lib, envFile + "=" + c.path}
 }
 
 // Set moves the server's wall clock to real time + off, at once.

@@ -15,7 +15,7 @@ import (
 func library(t *testing.T) string {
 	t.Helper()
 	lib, err := Library(context.Background())
-	if errors.Is(err, ErrNoCompiler) {
+	if errors.Is(err, errNoCompiler) {
 		t.Fatal(err) // make deps-all installs gcc: a missing compiler is a broken setup, not a skip
 	}
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 	"time"
 )
 
-// EnvVar marks a re-executed process as a delay line (with Arg).
-const EnvVar = "LOCKBENCH_DELAY_LINE"
+// envVar marks a re-executed process as a delay line (with Arg).
+const envVar = "LOCKBENCH_DELAY_LINE"
 
 // Arg is the re-executed process's first argument; it names the process
 // in ps. The pairs follow it, as ParsePair reads them.
@@ -26,7 +26,7 @@ const Arg = "lockbench-delay-line"
 // Call it first in main and in TestMain of any package that starts a
 // delay line.
 func ServeIfChild() {
-	if _, ok := os.LookupEnv(EnvVar); !ok || len(os.Args) < 2 || os.Args[1] != Arg {
+	if _, ok := os.LookupEnv(envVar); !ok || len(os.Args) < 2 || os.Args[1] != Arg {
 		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)

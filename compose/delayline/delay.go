@@ -55,7 +55,7 @@ func ParseDistance(s string) (Distance, error) {
 // round trip (a chunk cannot leave before it arrived).
 // MaxRTT bounds a round trip: far beyond any network, and a line keeps
 // every chunk in memory for half of it each way.
-const MaxRTT = time.Minute
+const maxRTT = time.Minute
 
 func (d Distance) Check() error {
 	switch {
@@ -65,8 +65,8 @@ func (d Distance) Check() error {
 		return fmt.Errorf("jitter %v: must not be negative", d.Jitter)
 	case d.Jitter > d.RTT:
 		return fmt.Errorf("jitter %v: above the round trip %v", d.Jitter, d.RTT)
-	case d.RTT > MaxRTT:
-		return fmt.Errorf("round trip %v: at most %v (a line holds every chunk that long)", d.RTT, MaxRTT)
+	case d.RTT > maxRTT:
+		return fmt.Errorf("round trip %v: at most %v (a line holds every chunk that long)", d.RTT, maxRTT)
 	}
 	return nil
 }

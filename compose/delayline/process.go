@@ -62,7 +62,7 @@ func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 		args = append(args, p.String())
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), EnvVar+"=1")
+	cmd.Env = append(os.Environ(), envVar+"=1")
 	cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(cmp.Or(opt.Procs, 2)))
 	cmd.Stderr = opt.Log
 	cmd.SysProcAttr = sysProcAttr()

@@ -25,8 +25,8 @@ import (
 	"go.etcd.io/etcd/server/v3/embed"
 )
 
-// EnvVar carries a re-executed member's Config as JSON.
-const EnvVar = "LOCKBENCH_ETCD_MEMBER"
+// envVar carries a re-executed member's Config as JSON.
+const envVar = "LOCKBENCH_ETCD_MEMBER"
 
 // Arg is the re-executed process's first argument. With EnvVar it marks the
 // process as a member (an exported EnvVar alone starts nothing), and it
@@ -66,7 +66,7 @@ func (c Config) Env() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return EnvVar + "=" + string(b), nil
+	return envVar + "=" + string(b), nil
 }
 
 // ServeIfChild serves the member described by EnvVar until SIGTERM or
@@ -74,7 +74,7 @@ func (c Config) Env() (string, error) {
 // it returns at once. Call it
 // first in main and in TestMain of any package that starts etcd members.
 func ServeIfChild() {
-	v, ok := os.LookupEnv(EnvVar)
+	v, ok := os.LookupEnv(envVar)
 	if !ok || len(os.Args) < 2 || os.Args[1] != Arg {
 		return
 	}
@@ -91,13 +91,13 @@ func ServeIfChild() {
 func serveJSON(ctx context.Context, v string) error {
 	var c Config
 	if err := json.Unmarshal([]byte(v), &c); err != nil {
-		return fmt.Errorf("%s: %w", EnvVar, err)
+		return fmt.Errorf("%s: %w", envVar, err)
 	}
-	return Serve(ctx, c)
+	return serve(ctx, c)
 }
 
-// Serve runs the member until ctx ends (a clean close) or etcd fails.
-func Serve(ctx context.Context, c Config) error {
+// serve runs the member until ctx ends (a clean close) or etcd fails.
+func serve(ctx context.Context, c Config) error {
 	cfg, err := c.embed()
 	if err != nil {
 		return err

@@ -37,7 +37,7 @@ func TestConfigEmbed(t *testing.T) {
 		})
 	}
 	env, err := ok.Env()
-	if err != nil || !strings.HasPrefix(env, EnvVar+"=") {
+	if err != nil || !strings.HasPrefix(env, envVar+"=") {
 		t.Fatalf("Env() = %q, %v", env, err)
 	}
 }
@@ -49,7 +49,7 @@ func TestServeIfChildNeedsArg(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv(EnvVar, strings.TrimPrefix(env, EnvVar+"="))
+	t.Setenv(envVar, strings.TrimPrefix(env, envVar+"="))
 	ServeIfChild() // would serve and exit the test binary if it did not check Arg
 	if got := (Config{Dir: "/d"}).Argv("/bin/x"); len(got) != 3 || got[1] != Arg {
 		t.Errorf("Argv = %q, want Arg second", got)

@@ -17,7 +17,7 @@ type Target struct {
 	// Servers are the local servers --fault masters=N names (Redis masters,
 	// etcd members, ZooKeeper, PostgreSQL; see Pick), in order; nil when
 	// they are external.
-	Servers []Server
+	Servers []server
 	// Proxies stand in front of the masters; nil unless a partition or a
 	// reset was asked for.
 	Proxies *compose.Proxies
@@ -156,10 +156,10 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 	switch f.Kind {
 	case Kill:
 		s.kill(ctx, f)
-	case Stop:
-		s.each(f, "stop", func(srv Server, _ int) error { return srv.Pause() })
+	case stop:
+		s.each(f, "stop", func(srv server, _ int) error { return srv.Pause() })
 		s.hold(ctx, f)
-		s.each(f, "resume", func(srv Server, _ int) error { return srv.Resume() })
+		s.each(f, "resume", func(srv server, _ int) error { return srv.Resume() })
 	case PauseClient:
 		d := f.For.Resolve(s.t.TTL)
 		for _, w := range f.Workers {
@@ -181,10 +181,10 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 		}
 		s.recordEvent(f, Event{Action: "drop-release"}, err)
 	case ClockJump:
-		s.each(f, "jump", func(srv Server, _ int) error { return jumpClock(srv, f.Jump) })
+		s.each(f, "jump", func(srv server, _ int) error { return jumpClock(srv, f.Jump) })
 		if f.For.Resolve(s.t.TTL) > 0 {
 			s.hold(ctx, f)
-			s.each(f, "jump-back", func(srv Server, _ int) error { return jumpClock(srv, -f.Jump) })
+			s.each(f, "jump-back", func(srv server, _ int) error { return jumpClock(srv, -f.Jump) })
 		}
 	case Latency:
 		s.latency(ctx, f)
@@ -198,11 +198,11 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 }
 
 func (s *Schedule) kill(ctx context.Context, f Fault) {
-	s.each(f, "kill", func(srv Server, _ int) error { return srv.Kill() })
+	s.each(f, "kill", func(srv server, _ int) error { return srv.Kill() })
 	switch f.Restart {
-	case RestartNever:
+	case restartNever:
 		return
-	case RestartDelayed:
+	case restartDelayed:
 		if !wait(ctx, f.Delay.Resolve(s.t.TTL)) {
 			return // the run ended first: the master stays down
 		}
@@ -211,7 +211,7 @@ func (s *Schedule) kill(ctx context.Context, f Fault) {
 	// never left half-started.
 	// "restart" is when the process is spawned (it may take connections
 	// at once), "ready" when it has answered PING.
-	s.each(f, "ready", func(srv Server, m int) error {
+	s.each(f, "ready", func(srv server, m int) error {
 		s.record(f, "restart", m, nil)
 		rctx, cancel := context.WithTimeout(context.Background(), restartTimeout)
 		defer cancel()
@@ -219,7 +219,7 @@ func (s *Schedule) kill(ctx context.Context, f Fault) {
 	})
 }
 
-func jumpClock(srv Server, d time.Duration) error {
+func jumpClock(srv server, d time.Duration) error {
 	c, ok := srv.(clocked)
 	if !ok || c.Clock() == nil {
 		return errors.New("master not started under clockshift")
@@ -229,7 +229,7 @@ func jumpClock(srv Server, d time.Duration) error {
 
 // each applies fn to f's masters, concurrently so a majority dies (or comes
 // back) at one instant, and records each result.
-func (s *Schedule) each(f Fault, action string, fn func(Server, int) error) {
+func (s *Schedule) each(f Fault, action string, fn func(server, int) error) {
 	var wg sync.WaitGroup
 	for _, m := range f.Masters {
 		wg.Add(1)

@@ -17,7 +17,7 @@ import (
 // Kinds of fault.
 const (
 	Kill      = "kill"      // SIGKILL masters, then restart per Restart
-	Stop      = "stop"      // SIGSTOP masters for For, then SIGCONT
+	stop      = "stop"      // SIGSTOP masters for For, then SIGCONT
 	Latency   = "latency"   // add MS (± Jitter) ms to replies on the delay line
 	Partition = "partition" // blackhole the proxy: requests are dropped, nothing answers
 	Reset     = "reset"     // the proxy resets every connection (TCP RST)
@@ -35,27 +35,27 @@ const (
 
 // Restart policies of a killed master.
 const (
-	RestartImmediate = "immediate" // back at once; with persistence none it is empty
-	RestartDelayed   = "delayed"   // back after Delay (default ttl+1s: antirez's delayed restart)
-	RestartNever     = "never"
+	restartImmediate = "immediate" // back at once; with persistence none it is empty
+	restartDelayed   = "delayed"   // back after Delay (default ttl+1s: antirez's delayed restart)
+	restartNever     = "never"
 )
 
-// Dur is a duration that may be relative to the lock TTL: "2s", "ttl",
+// dur is a duration that may be relative to the lock TTL: "2s", "ttl",
 // "ttl+1s", "ttl-200ms". It serialises as written.
-type Dur struct {
+type dur struct {
 	TTL bool          // relative to the TTL
 	D   time.Duration // absolute, or the offset from the TTL
 }
 
 // Resolve is the duration for a given TTL.
-func (d Dur) Resolve(ttl time.Duration) time.Duration {
+func (d dur) Resolve(ttl time.Duration) time.Duration {
 	if d.TTL {
 		return ttl + d.D
 	}
 	return d.D
 }
 
-func (d Dur) String() string {
+func (d dur) String() string {
 	switch {
 	case !d.TTL:
 		return d.D.String()
@@ -68,31 +68,31 @@ func (d Dur) String() string {
 }
 
 // MarshalText writes the duration as it would be given.
-func (d Dur) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+func (d dur) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
-func parseDur(s string) (Dur, error) {
+func parseDur(s string) (dur, error) {
 	rest, ttl := strings.CutPrefix(s, "ttl")
 	if !ttl {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < 0 {
-			return Dur{}, fmt.Errorf("%q: want a duration such as 2s, ttl or ttl+1s", s)
+			return dur{}, fmt.Errorf("%q: want a duration such as 2s, ttl or ttl+1s", s)
 		}
-		return Dur{D: d}, nil
+		return dur{D: d}, nil
 	}
 	if rest == "" {
-		return Dur{TTL: true}, nil
+		return dur{TTL: true}, nil
 	}
 	if rest[0] != '+' && rest[0] != '-' {
-		return Dur{}, fmt.Errorf("%q: want ttl+D or ttl-D", s)
+		return dur{}, fmt.Errorf("%q: want ttl+D or ttl-D", s)
 	}
 	d, err := time.ParseDuration(rest[1:])
 	if err != nil || d < 0 {
-		return Dur{}, fmt.Errorf("%q: want ttl+D or ttl-D", s)
+		return dur{}, fmt.Errorf("%q: want ttl+D or ttl-D", s)
 	}
 	if rest[0] == '-' {
 		d = -d
 	}
-	return Dur{TTL: true, D: d}, nil
+	return dur{TTL: true, D: d}, nil
 }
 
 // Fault is one parsed --fault spec.
@@ -101,10 +101,10 @@ type Fault struct {
 	Kind    string `json:"kind"`
 	Masters []int  `json:"masters,omitempty"` // 1-based
 	Workers []int  `json:"workers,omitempty"` // pause-client, 1-based
-	At      Dur    `json:"at"`                // from the start of the run's load (warmup included)
-	For     Dur    `json:"for"`               // stop/latency/partition/reset; 0: until the run ends
+	At      dur    `json:"at"`                // from the start of the run's load (warmup included)
+	For     dur    `json:"for"`               // stop/latency/partition/reset; 0: until the run ends
 	Restart string `json:"restart,omitempty"`
-	Delay   Dur    `json:"delay"`        // restart=delayed
+	Delay   dur    `json:"delay"`        // restart=delayed
 	MS      int    `json:"ms,omitempty"` // latency
 	Jitter  int    `json:"jitter,omitempty"`
 	// Jump is a clock-jump's step: +5s runs the masters' wall clock ahead.
@@ -117,7 +117,7 @@ func (f Fault) Proxied() bool {
 	return f.Kind == Latency || f.Kind == Partition || f.Kind == Reset
 }
 
-// Parse reads one spec: KIND:key=value:key=value..., for example
+// parse reads one spec: KIND:key=value:key=value..., for example
 //
 //	kill:masters=3:at=5s:restart=immediate|delayed|never[:delay=ttl+1s]
 //	stop:masters=1:at=5s:for=2s
@@ -130,13 +130,13 @@ func (f Fault) Proxied() bool {
 //
 // masters and workers are 1-based; at defaults to 0 and for to the rest of
 // the run (a clock jump with for= jumps back when it ends).
-func Parse(spec string) (Fault, error) {
+func parse(spec string) (Fault, error) {
 	parts := strings.Split(spec, ":")
 	f := Fault{Spec: spec, Kind: parts[0]}
 	switch f.Kind {
-	case Kill, Stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease:
+	case Kill, stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease:
 	default:
-		return f, fmt.Errorf("fault %q: unknown kind %q (have %s)", spec, f.Kind, strings.Join(Kinds, ", "))
+		return f, fmt.Errorf("fault %q: unknown kind %q (have %s)", spec, f.Kind, strings.Join(kinds, ", "))
 	}
 	seen := map[string]bool{}
 	for _, kv := range parts[1:] {
@@ -167,7 +167,7 @@ func Parse(spec string) (Fault, error) {
 			f.Delay, err = parseDur(v)
 		case "restart":
 			f.Restart = v
-			if v != RestartImmediate && v != RestartDelayed && v != RestartNever {
+			if v != restartImmediate && v != restartDelayed && v != restartNever {
 				err = fmt.Errorf("%q: want immediate, delayed or never", v)
 			}
 		case "ms", "jitter":
@@ -202,15 +202,15 @@ func Parse(spec string) (Fault, error) {
 	switch f.Kind {
 	case Kill:
 		if f.Restart == "" {
-			f.Restart = RestartImmediate
+			f.Restart = restartImmediate
 		}
-		if f.Restart == RestartDelayed && !seen["delay"] {
-			f.Delay = Dur{TTL: true, D: time.Second}
+		if f.Restart == restartDelayed && !seen["delay"] {
+			f.Delay = dur{TTL: true, D: time.Second}
 		}
-		if seen["delay"] && f.Restart != RestartDelayed {
+		if seen["delay"] && f.Restart != restartDelayed {
 			return f, fmt.Errorf("fault %q: delay needs restart=delayed", spec)
 		}
-	case Stop:
+	case stop:
 		if !seen["for"] {
 			return f, fmt.Errorf("fault %q: stop needs for=D (a master stopped for good is kill:restart=never)", spec)
 		}
@@ -230,8 +230,8 @@ func Parse(spec string) (Fault, error) {
 	return f, nil
 }
 
-// Kinds lists every fault kind, for help and errors.
-var Kinds = []string{Kill, Stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease}
+// kinds lists every fault kind, for help and errors.
+var kinds = []string{Kill, stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease}
 
 func (f Fault) allows(key string) bool {
 	switch key {
@@ -306,7 +306,7 @@ func (f Fault) Check(masters, workers int, local bool) error {
 func (f Fault) CheckTTL(ttl time.Duration) error {
 	for _, d := range []struct {
 		key string
-		d   Dur
+		d   dur
 	}{{"at", f.At}, {"for", f.For}, {"delay", f.Delay}} {
 		if d.d.TTL && d.d.Resolve(ttl) < 0 {
 			return fmt.Errorf("fault %q: %s=%s is %v with the %v TTL: must not be negative", f.Spec, d.key, d.d, d.d.Resolve(ttl), ttl)
@@ -329,7 +329,7 @@ func Has(fs []Fault, kind string) bool {
 func ParseAll(specs []string) (_ []Fault, proxied bool, _ error) {
 	out := make([]Fault, 0, len(specs))
 	for _, s := range specs {
-		f, err := Parse(s)
+		f, err := parse(s)
 		if err != nil {
 			return nil, false, err
 		}

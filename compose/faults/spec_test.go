@@ -13,16 +13,16 @@ func TestParse(t *testing.T) {
 		want    Fault // Spec filled in by the test
 		wantErr string
 	}{
-		{spec: "kill:masters=3:at=5s", want: Fault{Kind: Kill, Masters: []int{3}, At: Dur{D: 5 * time.Second}, Restart: RestartImmediate}},
-		{spec: "kill:masters=1,2,3:at=1s:restart=delayed", want: Fault{Kind: Kill, Masters: []int{1, 2, 3}, At: Dur{D: time.Second}, Restart: RestartDelayed, Delay: Dur{TTL: true, D: time.Second}}},
-		{spec: "kill:masters=1:restart=delayed:delay=ttl-500ms", want: Fault{Kind: Kill, Masters: []int{1}, Restart: RestartDelayed, Delay: Dur{TTL: true, D: -500 * time.Millisecond}}},
-		{spec: "kill:masters=2:restart=never", want: Fault{Kind: Kill, Masters: []int{2}, Restart: RestartNever}},
-		{spec: "stop:masters=1:at=5s:for=2s", want: Fault{Kind: Stop, Masters: []int{1}, At: Dur{D: 5 * time.Second}, For: Dur{D: 2 * time.Second}}},
-		{spec: "stop:masters=1:for=ttl", want: Fault{Kind: Stop, Masters: []int{1}, For: Dur{TTL: true}}},
-		{spec: "latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s", want: Fault{Kind: Latency, Masters: []int{1, 2}, MS: 20, Jitter: 5, At: Dur{D: 5 * time.Second}, For: Dur{D: 10 * time.Second}}},
-		{spec: "partition:masters=1,2:at=5s:for=3s", want: Fault{Kind: Partition, Masters: []int{1, 2}, At: Dur{D: 5 * time.Second}, For: Dur{D: 3 * time.Second}}},
+		{spec: "kill:masters=3:at=5s", want: Fault{Kind: Kill, Masters: []int{3}, At: dur{D: 5 * time.Second}, Restart: restartImmediate}},
+		{spec: "kill:masters=1,2,3:at=1s:restart=delayed", want: Fault{Kind: Kill, Masters: []int{1, 2, 3}, At: dur{D: time.Second}, Restart: restartDelayed, Delay: dur{TTL: true, D: time.Second}}},
+		{spec: "kill:masters=1:restart=delayed:delay=ttl-500ms", want: Fault{Kind: Kill, Masters: []int{1}, Restart: restartDelayed, Delay: dur{TTL: true, D: -500 * time.Millisecond}}},
+		{spec: "kill:masters=2:restart=never", want: Fault{Kind: Kill, Masters: []int{2}, Restart: restartNever}},
+		{spec: "stop:masters=1:at=5s:for=2s", want: Fault{Kind: stop, Masters: []int{1}, At: dur{D: 5 * time.Second}, For: dur{D: 2 * time.Second}}},
+		{spec: "stop:masters=1:for=ttl", want: Fault{Kind: stop, Masters: []int{1}, For: dur{TTL: true}}},
+		{spec: "latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s", want: Fault{Kind: Latency, Masters: []int{1, 2}, MS: 20, Jitter: 5, At: dur{D: 5 * time.Second}, For: dur{D: 10 * time.Second}}},
+		{spec: "partition:masters=1,2:at=5s:for=3s", want: Fault{Kind: Partition, Masters: []int{1, 2}, At: dur{D: 5 * time.Second}, For: dur{D: 3 * time.Second}}},
 		{spec: "reset:masters=4", want: Fault{Kind: Reset, Masters: []int{4}}},
-		{spec: "drop-release:at=2s", want: Fault{Kind: DropRelease, At: Dur{D: 2 * time.Second}}},
+		{spec: "drop-release:at=2s", want: Fault{Kind: DropRelease, At: dur{D: 2 * time.Second}}},
 		{spec: "drop-release", want: Fault{Kind: DropRelease}},
 		{spec: "drop-release:masters=1", wantErr: "does not apply"},
 		{spec: "drop-release:at=1s:for=1s", wantErr: "does not apply"},
@@ -45,10 +45,10 @@ func TestParse(t *testing.T) {
 		{spec: "latency:masters=1:ms=-3", wantErr: "milliseconds"},
 		{spec: "partition:masters=1:ms=3", wantErr: "does not apply"},
 		{spec: "partition:masters=1:bogus=3", wantErr: "unknown key"},
-		{spec: "pause-client:workers=1:for=ttl+1s", want: Fault{Kind: PauseClient, Workers: []int{1}, For: Dur{TTL: true, D: time.Second}}},
-		{spec: "pause-client:workers=1,3:at=2s:for=3s", want: Fault{Kind: PauseClient, Workers: []int{1, 3}, At: Dur{D: 2 * time.Second}, For: Dur{D: 3 * time.Second}}},
+		{spec: "pause-client:workers=1:for=ttl+1s", want: Fault{Kind: PauseClient, Workers: []int{1}, For: dur{TTL: true, D: time.Second}}},
+		{spec: "pause-client:workers=1,3:at=2s:for=3s", want: Fault{Kind: PauseClient, Workers: []int{1, 3}, At: dur{D: 2 * time.Second}, For: dur{D: 3 * time.Second}}},
 		{spec: "clock-jump:masters=2:+5s", want: Fault{Kind: ClockJump, Masters: []int{2}, Jump: 5 * time.Second}},
-		{spec: "clock-jump:masters=1,2,3:at=1s:by=-500ms:for=2s", want: Fault{Kind: ClockJump, Masters: []int{1, 2, 3}, At: Dur{D: time.Second}, For: Dur{D: 2 * time.Second}, Jump: -500 * time.Millisecond}},
+		{spec: "clock-jump:masters=1,2,3:at=1s:by=-500ms:for=2s", want: Fault{Kind: ClockJump, Masters: []int{1, 2, 3}, At: dur{D: time.Second}, For: dur{D: 2 * time.Second}, Jump: -500 * time.Millisecond}},
 
 		{spec: "pause-client:for=1s", wantErr: "workers=N"},
 		{spec: "pause-client:workers=1", wantErr: "pause-client needs for="},
@@ -63,7 +63,7 @@ func TestParse(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.spec, func(t *testing.T) {
-			got, err := Parse(c.spec)
+			got, err := parse(c.spec)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, c.wantErr)
@@ -102,25 +102,25 @@ func TestDurResolveAndString(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	f, _ := Parse("kill:masters=4")
+	f, _ := parse("kill:masters=4")
 	if err := f.Check(3, 1, true); err == nil || !strings.Contains(err.Error(), "has 3") {
 		t.Errorf("master out of range: %v", err)
 	}
 	if err := f.Check(5, 1, false); err == nil || !strings.Contains(err.Error(), "local masters") || strings.Contains(err.Error(), "--") {
 		t.Errorf("kill on external masters: %v (want config fields named, not flags)", err)
 	}
-	p, _ := Parse("partition:masters=1")
+	p, _ := parse("partition:masters=1")
 	if err := p.Check(5, 1, false); err != nil {
 		t.Errorf("partition on external masters: %v", err)
 	}
-	pc, _ := Parse("pause-client:workers=3:for=1s")
+	pc, _ := parse("pause-client:workers=3:for=1s")
 	if err := pc.Check(5, 2, false); err == nil || !strings.Contains(err.Error(), "worker 3: the run has 2") {
 		t.Errorf("worker out of range: %v", err)
 	}
 	if err := pc.Check(5, 3, false); err != nil {
 		t.Errorf("pause-client on external masters: %v", err)
 	}
-	cj, _ := Parse("clock-jump:masters=1:+1s")
+	cj, _ := parse("clock-jump:masters=1:+1s")
 	if err := cj.Check(5, 1, false); err == nil || !strings.Contains(err.Error(), "local masters") {
 		t.Errorf("clock-jump on external masters: %v", err)
 	}
@@ -146,7 +146,7 @@ func TestCheckTTL(t *testing.T) {
 		{"kill:masters=1:restart=delayed:delay=ttl-1s", 500 * time.Millisecond, false},
 		{"kill:masters=1:at=ttl", time.Second, true},
 	} {
-		f, err := Parse(c.spec)
+		f, err := parse(c.spec)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,11 +8,11 @@ import (
 	"github.com/lockbench/lockbench/compose/clockshift"
 )
 
-// Server is one local server process a fault crashes, restarts, stops and
+// server is one local server process a fault crashes, restarts, stops and
 // resumes: a Redis master, an etcd member, the ZooKeeper or the PostgreSQL
 // server. Start restarts it after Kill (same port, same data) and returns
 // once it serves.
-type Server interface {
+type server interface {
 	Kill() error
 	Start(ctx context.Context) error
 	Pause() error
@@ -65,7 +65,7 @@ func Applies(f Fault, on string) error {
 	case f.ClientSide():
 	case f.Kind == ClockJump && on != OnRedis:
 		return fmt.Errorf("fault %q: clock-jump applies to Redis masters only, not to %s", f.Spec, on)
-	case on == OnSentinel && f.Kind != Kill && f.Kind != Stop:
+	case on == OnSentinel && f.Kind != Kill && f.Kind != stop:
 		return fmt.Errorf("fault %q: the single backend dials the Sentinel, not a proxy: only kill and stop apply", f.Spec)
 	}
 	return nil
@@ -74,7 +74,7 @@ func Applies(f Fault, on string) error {
 // Pick is topo's servers the faults of a run on on play against (nil when
 // they are external) and the addresses their clients dial, in the same
 // order: what a proxy stands in front of.
-func Pick(topo *compose.Topology, on string) (servers []Server, addrs []string, err error) {
+func Pick(topo *compose.Topology, on string) (servers []server, addrs []string, err error) {
 	switch on {
 	case OnSentinel:
 		if topo.Sentinel != nil {
@@ -90,12 +90,12 @@ func Pick(topo *compose.Topology, on string) (servers []Server, addrs []string, 
 		return servers, topo.EtcdAddrs, nil
 	case OnZooKeeper:
 		if topo.ZooKeeper != nil {
-			servers = []Server{topo.ZooKeeper}
+			servers = []server{topo.ZooKeeper}
 		}
 		return servers, topo.ZooKeeperAddrs, nil
 	case OnPostgres:
 		if topo.Postgres != nil {
-			servers = []Server{topo.Postgres}
+			servers = []server{topo.Postgres}
 		}
 		if topo.PostgresURL == "" {
 			return servers, nil, nil
@@ -112,8 +112,8 @@ func Pick(topo *compose.Topology, on string) (servers []Server, addrs []string, 
 	return servers, topo.RedisAddrs, nil
 }
 
-func asServers(rs []*compose.RedisServer) []Server {
-	out := make([]Server, len(rs))
+func asServers(rs []*compose.RedisServer) []server {
+	out := make([]server, len(rs))
 	for i, r := range rs {
 		out[i] = r
 	}

@@ -33,7 +33,7 @@ func TestCountAndApplies(t *testing.T) {
 		if n != c.n || local != c.local {
 			t.Errorf("Count(%s): %d, %t; want %d, %t", c.on, n, local, c.n, c.local)
 		}
-		f, err := Parse(c.fault)
+		f, err := parse(c.fault)
 		if err != nil {
 			t.Fatal(err)
 		}

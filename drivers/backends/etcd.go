@@ -50,7 +50,7 @@ func etcdVariant(s Spec) string {
 	return v
 }
 
-// EtcdTTL is the lease TTL etcd will be asked for, for messages.
-func EtcdTTL(s Spec) time.Duration {
+// etcdTTL is the lease TTL etcd will be asked for, for messages.
+func etcdTTL(s Spec) time.Duration {
 	return time.Duration(etcdConfig(s).TTLSeconds()) * time.Second
 }

@@ -12,7 +12,7 @@ import (
 // through Client.Pipelined); auto sends every command through the client's
 // experimental auto-pipeliner (Client.AutoPipeline).
 func init() {
-	RegisterRedisClient("goredis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
+	registerRedisClient("goredis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
 		opt := s.goredisOptions(s.Mux == "auto")
 		switch s.Mux {
 		case "sequential", "fanout", "pipeline":

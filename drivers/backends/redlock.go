@@ -12,14 +12,14 @@ import (
 	"github.com/lockbench/lockbench/results/fielderr"
 )
 
-// RedisClient dials the masters with one client library in the mode a
+// redisClient dials the masters with one client library in the mode a
 // strategy needs, returning the nodes and a closer for their clients.
-type RedisClient func(ctx context.Context, s Spec) ([]multiplex.Node, func() error, error)
+type redisClient func(ctx context.Context, s Spec) ([]multiplex.Node, func() error, error)
 
-var redisClients = map[string]RedisClient{}
+var redisClients = map[string]redisClient{}
 
-// RegisterRedisClient adds a client library for the redlock backend.
-func RegisterRedisClient(name string, c RedisClient) { redisClients[name] = c }
+// registerRedisClient adds a client library for the redlock backend.
+func registerRedisClient(name string, c redisClient) { redisClients[name] = c }
 
 func init() {
 	Register(Backend{

@@ -12,7 +12,7 @@ import (
 // fanout and pipeline dial with DisableAutoPipelining, or every one of them
 // would be auto-pipelined behind the strategy's back.
 func init() {
-	RegisterRedisClient("rueidis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
+	registerRedisClient("rueidis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
 		opt := s.rueidisOptions(s.Mux == "auto")
 		switch s.Mux {
 		case "sequential", "fanout", "pipeline", "auto":

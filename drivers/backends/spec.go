@@ -106,11 +106,11 @@ func (s Spec) Validate() error {
 	if len(b.Muxes) > 0 && !contains(b.Muxes, s.Mux) {
 		return fielderr.Invalid("mux", s.Mux, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Muxes, ", "))
 	}
-	if s.Multiplex.Batch < 0 || s.Multiplex.Batch > MaxBatch {
-		return fielderr.Invalid("multiplex.batch", s.Multiplex.Batch, "must be 0 to %d", MaxBatch)
+	if s.Multiplex.Batch < 0 || s.Multiplex.Batch > maxBatch {
+		return fielderr.Invalid("multiplex.batch", s.Multiplex.Batch, "must be 0 to %d", maxBatch)
 	}
-	if s.Multiplex.MaxInFlight < 0 || s.Multiplex.MaxInFlight > MaxAutoConcurrency {
-		return fielderr.Invalid("multiplex.max_in_flight", s.Multiplex.MaxInFlight, "must be 0 to %d", MaxAutoConcurrency)
+	if s.Multiplex.MaxInFlight < 0 || s.Multiplex.MaxInFlight > maxAutoConcurrency {
+		return fielderr.Invalid("multiplex.max_in_flight", s.Multiplex.MaxInFlight, "must be 0 to %d", maxAutoConcurrency)
 	}
 	if s.Multiplex.FlushDelay < 0 {
 		return fielderr.Invalid("multiplex.flush_delay", s.Multiplex.FlushDelay, "must not be negative")

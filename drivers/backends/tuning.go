@@ -55,9 +55,9 @@ func DefaultTuning() Tuning {
 // workers), more than MaxAutoConcurrency batches in flight (an
 // auto-pipeliner's or a pipeline's, per master).
 const (
-	MaxBatch           = 65536
-	MaxPoolSize        = 10000
-	MaxAutoConcurrency = 1024
+	maxBatch           = 65536
+	maxPoolSize        = 10000
+	maxAutoConcurrency = 1024
 )
 
 // Validate names the flag at fault.
@@ -65,14 +65,14 @@ func (t Tuning) Validate() error {
 	switch {
 	case t.RueidisMaxFlushDelay < 0:
 		return fielderr.Invalid("rueidis_max_flush_delay", t.RueidisMaxFlushDelay, "must not be negative")
-	case t.GoredisPoolSize < 0 || t.GoredisPoolSize > MaxPoolSize:
-		return fielderr.Invalid("goredis_pool_size", t.GoredisPoolSize, "must be 0 (one connection per worker) to %d", MaxPoolSize)
-	case t.GoredisAutoBatch < 0 || t.GoredisAutoBatch > MaxBatch:
-		return fielderr.Invalid("goredis_auto_batch", t.GoredisAutoBatch, "must be 0 (library default) to %d", MaxBatch)
+	case t.GoredisPoolSize < 0 || t.GoredisPoolSize > maxPoolSize:
+		return fielderr.Invalid("goredis_pool_size", t.GoredisPoolSize, "must be 0 (one connection per worker) to %d", maxPoolSize)
+	case t.GoredisAutoBatch < 0 || t.GoredisAutoBatch > maxBatch:
+		return fielderr.Invalid("goredis_auto_batch", t.GoredisAutoBatch, "must be 0 (library default) to %d", maxBatch)
 	case t.GoredisAutoFlushDelay < 0:
 		return fielderr.Invalid("goredis_auto_flush_delay", t.GoredisAutoFlushDelay, "must not be negative")
-	case t.GoredisAutoConcurrency < 0 || t.GoredisAutoConcurrency > MaxAutoConcurrency:
-		return fielderr.Invalid("goredis_auto_concurrency", t.GoredisAutoConcurrency, "must be 0 (library default) to %d", MaxAutoConcurrency)
+	case t.GoredisAutoConcurrency < 0 || t.GoredisAutoConcurrency > maxAutoConcurrency:
+		return fielderr.Invalid("goredis_auto_concurrency", t.GoredisAutoConcurrency, "must be 0 (library default) to %d", maxAutoConcurrency)
 	}
 	if err := rueidis.CheckPipes(t.RueidisPipes); err != nil {
 		return &fielderr.Error{Field: "rueidis_pipes", Value: fmt.Sprint(t.RueidisPipes), Err: err}

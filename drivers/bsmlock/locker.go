@@ -19,29 +19,29 @@ import (
 	"github.com/lockbench/lockbench/drivers/redlock"
 )
 
-// Locker takes bsm/redislock locks. Safe for concurrent use.
-type Locker struct {
+// locker takes bsm/redislock locks. Safe for concurrent use.
+type locker struct {
 	c   *redis.Client
 	lk  *redislock.Client
 	cfg redlock.Config // TTL, NodeTimeout (bound of one call), drift
 }
 
-var _ drivers.Locker = (*Locker)(nil)
+var _ drivers.Locker = (*locker)(nil)
 
 // New dials the master (address, credentials, TLS) with a pool of
 // poolSize connections.
-func New(master redisconn.Endpoint, cfg redlock.Config, poolSize int) (*Locker, error) {
+func New(master redisconn.Endpoint, cfg redlock.Config, poolSize int) (*locker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	o := master.GoRedis()
 	o.PoolSize, o.MaxRetries, o.DisableIdentity, o.ContextTimeoutEnabled = poolSize, -1, true, true
 	c := redis.NewClient(o)
-	return &Locker{c: c, lk: redislock.New(c), cfg: cfg}, nil
+	return &locker{c: c, lk: redislock.New(c), cfg: cfg}, nil
 }
 
 // Lock makes one Obtain attempt.
-func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+func (l *locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
 	att := drivers.Attempt{Masters: 1}
 	if err := ctx.Err(); err != nil {
 		return nil, att, err
@@ -77,10 +77,10 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 }
 
 // Close closes the client.
-func (l *Locker) Close() error { return l.c.Close() }
+func (l *locker) Close() error { return l.c.Close() }
 
 type lease struct {
-	l  *Locker
+	l  *locker
 	lk *redislock.Lock
 	drivers.LeaseState
 }

@@ -18,8 +18,8 @@ const (
 	ModeRPC    = "rpc"    // v3lock Lock/Unlock RPCs: the server waits in the queue
 )
 
-// Modes lists the accepted --etcd-mode values.
-var Modes = []string{ModeClient, ModeRPC}
+// modes lists the accepted --etcd-mode values.
+var modes = []string{ModeClient, ModeRPC}
 
 // Config is the driver's parameters. It serialises into results.
 type Config struct {

@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 	})
 }
 
-func open(t *testing.T, cfg Config) *Locker {
+func open(t *testing.T, cfg Config) *locker {
 	t.Helper()
 	l, err := New(context.Background(), endpoints, withAccess(cfg))
 	if err != nil {
@@ -92,7 +92,7 @@ func TestConformance(t *testing.T) {
 // reused cycle after cycle and a held lock outlives its TTL.
 func TestKeptAliveSession(t *testing.T) {
 	testenv.Servers(t)
-	for _, mode := range Modes {
+	for _, mode := range modes {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			cfg := DefaultConfig()

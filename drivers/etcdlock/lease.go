@@ -15,7 +15,7 @@ import (
 // lease is a held etcd lock: a key under the lock name, attached to the
 // session's lease.
 type lease struct {
-	l     *Locker
+	l     *locker
 	s     *session
 	key   string
 	fence uint64

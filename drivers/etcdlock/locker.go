@@ -15,8 +15,8 @@ import (
 	"github.com/lockbench/lockbench/drivers"
 )
 
-// Locker takes etcd locks. It is safe for concurrent use by many workers.
-type Locker struct {
+// locker takes etcd locks. It is safe for concurrent use by many workers.
+type locker struct {
 	cfg   Config
 	cli   *clientv3.Client
 	lockc v3lockpb.LockClient
@@ -24,10 +24,10 @@ type Locker struct {
 	stop  context.CancelFunc
 }
 
-var _ drivers.Locker = (*Locker)(nil)
+var _ drivers.Locker = (*locker)(nil)
 
 // New dials the cluster at endpoints (host:port of its members).
-func New(ctx context.Context, endpoints []string, cfg Config) (*Locker, error) {
+func New(ctx context.Context, endpoints []string, cfg Config) (*locker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func New(ctx context.Context, endpoints []string, cfg Config) (*Locker, error) {
 		return nil, fmt.Errorf("etcdlock: dial %v: %w", endpoints, err)
 	}
 	bg, stop := context.WithCancel(context.Background())
-	return &Locker{
+	return &locker{
 		cfg: cfg, cli: cli, lockc: v3lockpb.NewLockClient(cli.ActiveConnection()),
 		pool: &pool{cli: cli, cfg: cfg, bg: bg}, stop: stop,
 	}, nil
@@ -53,7 +53,7 @@ func New(ctx context.Context, endpoints []string, cfg Config) (*Locker, error) {
 
 // Lock makes one attempt on key; see Config for what one attempt is in
 // each mode. The attempt counts as one master.
-func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+func (l *locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
 	att := drivers.Attempt{Masters: 1}
 	if err := ctx.Err(); err != nil {
 		return nil, att, err
@@ -109,7 +109,7 @@ func validUntil(s *session, attemptStart time.Time) time.Time {
 
 // failed tallies and wraps an attempt that errored for another reason than
 // a holder.
-func (l *Locker) failed(ctx, actx context.Context, att *drivers.Attempt, err error) error {
+func (l *locker) failed(ctx, actx context.Context, att *drivers.Attempt, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("etcdlock: %w (%v)", ctx.Err(), err)
@@ -121,7 +121,7 @@ func (l *Locker) failed(ctx, actx context.Context, att *drivers.Attempt, err err
 	return fmt.Errorf("etcdlock: %w", err)
 }
 
-func (l *Locker) lockMutex(ctx context.Context, s *session, name string) (*lease, error) {
+func (l *locker) lockMutex(ctx context.Context, s *session, name string) (*lease, error) {
 	m := concurrency.NewMutex(s.s, name)
 	var err error
 	if l.cfg.Wait {
@@ -139,7 +139,7 @@ func (l *Locker) lockMutex(ctx context.Context, s *session, name string) (*lease
 	return &lease{l: l, s: s, key: m.Key(), fence: uint64(fence)}, nil
 }
 
-func (l *Locker) lockRPC(ctx context.Context, s *session, name string) (*lease, error) {
+func (l *locker) lockRPC(ctx context.Context, s *session, name string) (*lease, error) {
 	resp, err := l.lockc.Lock(ctx, &v3lockpb.LockRequest{Name: []byte(name), Lease: int64(s.lease())})
 	if err != nil {
 		return nil, err
@@ -152,7 +152,7 @@ func (l *Locker) lockRPC(ctx context.Context, s *session, name string) (*lease, 
 
 // dropKey deletes the waiter key our lease would have under name (the
 // layout concurrency.Mutex and v3lock share: name/<lease hex>).
-func (l *Locker) dropKey(ctx context.Context, s *session, name string) {
+func (l *locker) dropKey(ctx context.Context, s *session, name string) {
 	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.cfg.WaitTimeout)
 	defer cancel()
 	if _, err := l.cli.Delete(dctx, fmt.Sprintf("%s/%x", name, int64(s.lease()))); err != nil {
@@ -164,7 +164,7 @@ func (l *Locker) dropKey(ctx context.Context, s *session, name string) {
 
 // Close revokes the idle sessions and closes the client. Leases still held
 // lapse after their TTL.
-func (l *Locker) Close() error {
+func (l *locker) Close() error {
 	l.pool.close()
 	l.stop()
 	return l.cli.Close()

@@ -21,8 +21,8 @@ const (
 	ModeXact    = "xact"    // pg_try_advisory_xact_lock in BEGIN … COMMIT
 )
 
-// Modes lists the accepted --pg-mode values.
-var Modes = []string{ModeSession, ModeXact}
+// modes lists the accepted --pg-mode values.
+var modes = []string{ModeSession, ModeXact}
 
 // Config is the driver's parameters. It serialises into results.
 type Config struct {

@@ -17,18 +17,18 @@ import (
 // lockNotAvailable is SQLSTATE 55P03: lock_timeout ran out while waiting.
 const lockNotAvailable = "55P03"
 
-// Locker takes advisory locks. Safe for concurrent use; the pool holds a
+// locker takes advisory locks. Safe for concurrent use; the pool holds a
 // connection per worker.
-type Locker struct {
+type locker struct {
 	cfg               Config
 	pool              *pgxpool.Pool
 	try, wait, unlock string
 }
 
-var _ drivers.Locker = (*Locker)(nil)
+var _ drivers.Locker = (*locker)(nil)
 
 // New opens a pool of up to poolSize connections to url.
-func New(ctx context.Context, url string, cfg Config, poolSize int) (*Locker, error) {
+func New(ctx context.Context, url string, cfg Config, poolSize int) (*locker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func New(ctx context.Context, url string, cfg Config, poolSize int) (*Locker, er
 	if err != nil {
 		return nil, fmt.Errorf("pglock: %w", err)
 	}
-	l := &Locker{cfg: cfg, pool: pool}
+	l := &locker{cfg: cfg, pool: pool}
 	if cfg.Mode == ModeXact {
 		l.try, l.wait = "SELECT pg_try_advisory_xact_lock($1)", "SELECT true FROM pg_advisory_xact_lock($1)"
 	} else {
@@ -66,7 +66,7 @@ func lockID(key string) int64 {
 }
 
 // Lock makes one attempt on a pooled connection, which the lease keeps.
-func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+func (l *locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
 	att := drivers.Attempt{Masters: 1}
 	if err := ctx.Err(); err != nil {
 		return nil, att, err
@@ -115,7 +115,7 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 
 // failed tallies and wraps an attempt that errored for another reason than
 // a holder.
-func (l *Locker) failed(ctx, actx context.Context, att *drivers.Attempt, err error) error {
+func (l *locker) failed(ctx, actx context.Context, att *drivers.Attempt, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("pglock: %w (%v)", ctx.Err(), err)
@@ -140,14 +140,14 @@ func discard(conn *pgxpool.Conn) {
 // The pool's Close waits for every connection in use, which a worker
 // blocked on a frozen server may never return: bounded by
 // drivers.CloseBudget.
-func (l *Locker) Close() error {
+func (l *locker) Close() error {
 	return drivers.CloseWithin("pglock", func() error { l.pool.Close(); return nil })
 }
 
 // lease is a held advisory lock and the connection (and, in xact mode,
 // transaction) it lives on.
 type lease struct {
-	l    *Locker
+	l    *locker
 	conn *pgxpool.Conn
 	tx   pgx.Tx
 	id   int64

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 // TestConformance: every mode × try/wait, 16 contending workers.
 func TestConformance(t *testing.T) {
 	testenv.Servers(t)
-	for _, mode := range Modes {
+	for _, mode := range modes {
 		for _, wait := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/wait=%t", mode, wait), func(t *testing.T) {
 				drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
@@ -74,7 +74,7 @@ func TestFailedUnlockEndsSession(t *testing.T) {
 	testenv.Servers(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	open := func() *Locker {
+	open := func() *locker {
 		l, err := New(ctx, url, DefaultConfig(), 1)
 		if err != nil {
 			t.Fatal(err)

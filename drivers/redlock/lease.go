@@ -11,7 +11,7 @@ import (
 
 // lease is a granted Redlock lock. It belongs to one goroutine.
 type lease struct {
-	l          *Locker
+	l          *locker
 	key, token string
 	validUntil time.Time
 	wonMask    uint64 // masters that granted the lock (bit i = master i)

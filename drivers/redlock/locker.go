@@ -19,8 +19,8 @@ import (
 // MaxMasters bounds N: a lease remembers its granting masters in a bitmask.
 const MaxMasters = 64
 
-// Locker runs Redlock over the masters its strategy reaches.
-type Locker struct {
+// locker runs Redlock over the masters its strategy reaches.
+type locker struct {
 	mux    multiplex.Strategy
 	cfg    Config
 	quorum int
@@ -31,18 +31,18 @@ type Locker struct {
 	replies sync.Pool
 }
 
-var _ drivers.Locker = (*Locker)(nil)
+var _ drivers.Locker = (*locker)(nil)
 
 // New builds a Locker over mux. closer, if not nil, is called by Close after
 // the strategy is closed (typically it closes the adapters' clients).
-func New(mux multiplex.Strategy, cfg Config, closer func() error) (*Locker, error) {
+func New(mux multiplex.Strategy, cfg Config, closer func() error) (*locker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if mux.N() > MaxMasters {
 		return nil, fmt.Errorf("masters %d: redlock supports at most %d", mux.N(), MaxMasters)
 	}
-	l := &Locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer, errs: drivers.NewErrorLog(mux.N())}
+	l := &locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer, errs: drivers.NewErrorLog(mux.N())}
 	l.errs.SetTimeout(cfg.NodeTimeout, "node timeout")
 	n := mux.N()
 	l.replies.New = func() any { r := make([]multiplex.Reply, n); return &r }
@@ -50,19 +50,19 @@ func New(mux multiplex.Strategy, cfg Config, closer func() error) (*Locker, erro
 }
 
 // getReplies borrows a reply slice of N; putReplies returns it.
-func (l *Locker) getReplies() *[]multiplex.Reply { return l.replies.Get().(*[]multiplex.Reply) }
+func (l *locker) getReplies() *[]multiplex.Reply { return l.replies.Get().(*[]multiplex.Reply) }
 
-func (l *Locker) putReplies(r *[]multiplex.Reply) {
+func (l *locker) putReplies(r *[]multiplex.Reply) {
 	clear(*r) // drop the errors' references
 	l.replies.Put(r)
 }
 
 // Config returns the parameters the Locker runs with.
-func (l *Locker) Config() Config { return l.cfg }
+func (l *locker) Config() Config { return l.cfg }
 
 // Lock makes one Redlock acquire attempt on key.
-func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
-	token, err := NewToken()
+func (l *locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+	token, err := newToken()
 	if err != nil {
 		return nil, drivers.Attempt{}, err
 	}
@@ -87,7 +87,7 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 }
 
 // failure names why an attempt with tally a did not acquire.
-func (l *Locker) failure(ctx context.Context, a drivers.Attempt) error {
+func (l *locker) failure(ctx context.Context, a drivers.Attempt) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (l *Locker) failure(ctx context.Context, a drivers.Attempt) error {
 // Close closes the strategy and, if owned, the masters' clients, within
 // drivers.CloseBudget: rueidis' Close waits for pending calls, which a
 // frozen master never answers.
-func (l *Locker) Close() error {
+func (l *locker) Close() error {
 	return drivers.CloseWithin("redlock", func() error {
 		err := l.mux.Close()
 		if l.closer != nil {
@@ -121,12 +121,12 @@ func (l *Locker) Close() error {
 // Errors lists, per master that had any, the most frequent error messages
 // of its commands with counts and whether it was still failing
 // (drivers.ErrorReporter).
-func (l *Locker) Errors() []drivers.MasterErrors { return l.errs.Report() }
+func (l *locker) Errors() []drivers.MasterErrors { return l.errs.Report() }
 
 // observe notes in the error log which masters answered and which failed.
 // Replies cut short because the run is ending, and the releases made after
 // it ended (drivers.ShuttingDown), are not failures of the run.
-func (l *Locker) observe(ctx context.Context, out []multiplex.Reply) {
+func (l *locker) observe(ctx context.Context, out []multiplex.Reply) {
 	for i, r := range out {
 		switch r.Status {
 		case multiplex.OK, multiplex.Refused:
@@ -167,9 +167,9 @@ func tally(out []multiplex.Reply) drivers.Attempt {
 	return a
 }
 
-// NewToken is 20 random bytes from crypto/rand, base64url-encoded: unique
+// newToken is 20 random bytes from crypto/rand, base64url-encoded: unique
 // across all clients for the lock's lifetime.
-func NewToken() (string, error) {
+func newToken() (string, error) {
 	var b [20]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("redlock: token: %w", err)

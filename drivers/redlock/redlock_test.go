@@ -215,7 +215,7 @@ func TestLockNodeTimeout(t *testing.T) {
 func TestTokenUnique(t *testing.T) {
 	seen := map[string]bool{}
 	for range 1000 {
-		tok, err := NewToken()
+		tok, err := newToken()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -35,20 +35,20 @@ type Config struct {
 	FailFast bool
 }
 
-// Locker takes redsync mutexes, one redsync.Mutex per attempt (as redsync's
+// locker takes redsync mutexes, one redsync.Mutex per attempt (as redsync's
 // users do: rs.NewMutex(name) then Lock).
-type Locker struct {
+type locker struct {
 	rs    *redsync.Redsync
 	opts  []redsync.Option
 	n     int
 	close func() error
 }
 
-var _ drivers.Locker = (*Locker)(nil)
+var _ drivers.Locker = (*locker)(nil)
 
 // New builds a Locker over clients, one per master. closeClients, if set,
 // is called by Close.
-func New(clients []*redis.Client, cfg Config, closeClients func() error) (*Locker, error) {
+func New(clients []*redis.Client, cfg Config, closeClients func() error) (*locker, error) {
 	if len(clients) == 0 {
 		return nil, errors.New("redsync: no masters")
 	}
@@ -59,7 +59,7 @@ func New(clients []*redis.Client, cfg Config, closeClients func() error) (*Locke
 	for i, c := range clients {
 		pools[i] = rsgoredis.NewPool(c)
 	}
-	return &Locker{
+	return &locker{
 		rs: redsync.New(pools...),
 		opts: []redsync.Option{
 			redsync.WithExpiry(cfg.TTL),
@@ -74,7 +74,7 @@ func New(clients []*redis.Client, cfg Config, closeClients func() error) (*Locke
 }
 
 // Lock makes one redsync attempt (LockContext with one try).
-func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+func (l *locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
 	att := drivers.Attempt{Masters: l.n}
 	if err := ctx.Err(); err != nil {
 		return nil, att, err
@@ -144,7 +144,7 @@ func tally(att *drivers.Attempt, err error) {
 }
 
 // Close closes the masters' clients.
-func (l *Locker) Close() error {
+func (l *locker) Close() error {
 	if l.close == nil {
 		return nil
 	}

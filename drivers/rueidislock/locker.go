@@ -35,17 +35,17 @@ type Config struct {
 	KeyMajority int32              // keys to win out of KeyMajority*2-1; default 1
 }
 
-// Locker takes rueidislock locks. One attempt is TryWithContext: it does
+// locker takes rueidislock locks. One attempt is TryWithContext: it does
 // not wait for the holder.
-type Locker struct {
+type locker struct {
 	lk  rueidislock.Locker
 	cfg Config
 }
 
-var _ drivers.Locker = (*Locker)(nil)
+var _ drivers.Locker = (*locker)(nil)
 
 // New dials cfg.Master.
-func New(cfg Config) (*Locker, error) {
+func New(cfg Config) (*locker, error) {
 	if cfg.KeyMajority == 0 {
 		cfg.KeyMajority = 1
 	}
@@ -62,13 +62,13 @@ func New(cfg Config) (*Locker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rueidislock: dial %s: %w", cfg.Master, err)
 	}
-	return &Locker{lk: lk, cfg: cfg}, nil
+	return &locker{lk: lk, cfg: cfg}, nil
 }
 
 // Lock makes one TryWithContext attempt. The lock outlives the call: it is
 // held until Unlock (or until rueidislock sees it lost), so it does not
 // run under ctx's cancellation.
-func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+func (l *locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
 	att := drivers.Attempt{Masters: 1}
 	if err := ctx.Err(); err != nil {
 		return nil, att, err
@@ -100,7 +100,7 @@ func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 }
 
 // Close closes the client; held locks are released by their keys' expiry.
-func (l *Locker) Close() error {
+func (l *locker) Close() error {
 	l.lk.Close()
 	return nil
 }

@@ -64,17 +64,17 @@ type Endpoint struct {
 	Password   string
 }
 
-// Locker takes single-instance locks. Safe for concurrent use.
-type Locker struct {
+// locker takes single-instance locks. Safe for concurrent use.
+type locker struct {
 	cfg Config
 	c   *redis.Client
 }
 
-var _ drivers.Locker = (*Locker)(nil)
+var _ drivers.Locker = (*locker)(nil)
 
 // New dials the master (through the Sentinels when given). poolSize sizes
 // the connection pool.
-func New(ep Endpoint, cfg Config, poolSize int) (*Locker, error) {
+func New(ep Endpoint, cfg Config, poolSize int) (*locker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func New(ep Endpoint, cfg Config, poolSize int) (*Locker, error) {
 	default:
 		return nil, errors.New("single: no master address and no sentinel")
 	}
-	return &Locker{cfg: cfg, c: c}, nil
+	return &locker{cfg: cfg, c: c}, nil
 }
 
 func token() string {
@@ -100,7 +100,7 @@ func token() string {
 }
 
 // Lock makes one attempt: SET NX PX (+ WAIT) in one round trip.
-func (l *Locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+func (l *locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
 	att := drivers.Attempt{Masters: 1}
 	if err := ctx.Err(); err != nil {
 		return nil, att, err
@@ -167,11 +167,11 @@ func waited(wait *redis.Cmd) (int, bool) {
 }
 
 // Close closes the client.
-func (l *Locker) Close() error { return l.c.Close() }
+func (l *locker) Close() error { return l.c.Close() }
 
 // lease is a granted single-instance lock.
 type lease struct {
-	l        *Locker
+	l        *locker
 	key, tok string
 	drivers.LeaseState
 }

@@ -82,7 +82,7 @@ func TestCheck(t *testing.T) {
 		{"current without runs", Input{Current: []Source{src("c", 1)}}, DefaultOptions(), "Current", `"c": runs empty: the summary has no runs`, 0, 0},
 		{"baseline without runs", Input{Current: []Source{src("c", 1, good)}, Baseline: []Source{src("b", 2)}}, DefaultOptions(), "Baseline", "no runs", 0, 0},
 		{"baseline without the compared latency", Input{Current: []Source{src("c", 1, good)}, Baseline: []Source{src("b", 2, noCycle)}}, DefaultOptions(), "LatencyOp", "never measured cycle", 0, 0},
-		{"op unmeasured ignored without a baseline", Input{Current: []Source{src("c", 1, noCycle)}}, th("violations==0"), "", "", Pass, 0},
+		{"op unmeasured ignored without a baseline", Input{Current: []Source{src("c", 1, noCycle)}}, th("violations==0"), "", "", pass, 0},
 		{"impossible value", Input{Current: []Source{src("c", 1, negative)}}, DefaultOptions(), "Current", "counts.acquired -5", 0, 0},
 		{"violations==0 on a summary without counts", Input{Current: []Source{src("c", 1, noCounts)}}, th("violations==0"), "Current", "counts", 0, 0},
 		{"a summary that measured nothing", Input{Current: []Source{src("c", 1, nothing)}}, th("violations==0"), "Current", "measured nothing", 0, 0},
@@ -90,12 +90,12 @@ func TestCheck(t *testing.T) {
 		{"an unknown schema version", Input{Current: []Source{unknownSchema}}, th("violations==0"), "Current", "unknown schema version", 0, 0},
 		{"the same run twice", Input{Current: []Source{src("c", 1, good), src("copy", 1, good)}}, DefaultOptions(), "Current", `run "a" is the same run as in "c"`, 0, 0},
 		{"count not met", Input{Current: []Source{src("c", 1, good), src("d", 2, good)}, Count: 3}, DefaultOptions(), "Count", `has 2 run(s) of "a"`, 0, 0},
-		{"count met", Input{Current: []Source{src("c", 1, good), src("d", 2, good)}, Count: 2}, th("violations==0"), "", "", Pass, 0},
+		{"count met", Input{Current: []Source{src("c", 1, good), src("d", 2, good)}, Count: 2}, th("violations==0"), "", "", pass, 0},
 		{"interrupted and another config: warnings", Input{Current: []Source{src("c", 1, good), func() Source {
 			s := src("d", 2, good)
 			s.Summary.Interrupted, s.Summary.Config = true, json.RawMessage(`{"workload":{"workers":8}}`)
 			return s
-		}()}}, th("violations==0"), "", "", Pass, 2},
+		}()}}, th("violations==0"), "", "", pass, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

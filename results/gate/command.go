@@ -14,22 +14,22 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// SummaryEnv is the environment variable that tells a side's command
+// summaryEnv is the environment variable that tells a side's command
 // where to write its summary: lockbench run ... --json "$LOCKBENCH_SUMMARY".
-const SummaryEnv = "LOCKBENCH_SUMMARY"
+const summaryEnv = "LOCKBENCH_SUMMARY"
 
-// Command is a Measure that runs script with sh -c, each time with
+// command is a Measure that runs script with sh -c, each time with
 // SummaryEnv set to a new file in dir, and reads the summary it wrote. The
 // command's output is discarded, but for the end of its stderr in an
 // error. When ctx ends the command's process group is sent SIGINT (a
 // lockbench run then writes what it measured) and, 10 s later, killed.
-func Command(script, dir string) Measure {
+func command(script, dir string) Measure {
 	n := 0
 	return func(ctx context.Context) (*results.Summary, error) {
 		n++
 		path := filepath.Join(dir, fmt.Sprintf("summary-%d.json", n))
 		cmd := exec.CommandContext(ctx, "sh", "-c", script)
-		cmd.Env = append(os.Environ(), SummaryEnv+"="+path)
+		cmd.Env = append(os.Environ(), summaryEnv+"="+path)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -40,7 +40,7 @@ func Command(script, dir string) Measure {
 		}
 		s, err := results.ReadSummary(path)
 		if err != nil {
-			return nil, fmt.Errorf("no summary from the command (it must write $%s): %v", SummaryEnv, err)
+			return nil, fmt.Errorf("no summary from the command (it must write $%s): %v", summaryEnv, err)
 		}
 		return s, nil
 	}

@@ -31,7 +31,7 @@ func judgeShifts(cmp []comparison, alpha float64) []Row {
 		rows[i] = noRow(c.run, shortMetric(c.m.path), Inconclusive, "")
 		r := &rows[i]
 		r.Path, r.Tol, r.Samples = c.m.path, c.m.tol, [2]int{len(c.base), len(c.cur)}
-		r.Baseline, r.Current = Median(c.base), Median(c.cur)
+		r.Baseline, r.Current = median(c.base), median(c.cur)
 		switch {
 		case len(c.base) == 0 || len(c.cur) == 0:
 			r.Note = "cannot judge: no " + r.Check + " on one side"
@@ -46,7 +46,7 @@ func judgeShifts(cmp []comparison, alpha float64) []Row {
 			if n := needed(1, alpha, c.paired); min(len(c.base), len(c.cur)) < n {
 				r.Note += fmt.Sprintf(", but too few to decide: %d a side needed", n)
 			} else {
-				r.Outcome = Pass
+				r.Outcome = pass
 			}
 			continue
 		}
@@ -67,9 +67,9 @@ func judgeShifts(cmp []comparison, alpha float64) []Row {
 			taus[i] = math.Log(1 + c.m.tol)
 		}
 		if c.paired {
-			shifts[i] = PairedShiftTest(x, y, taus[i], alpha)
+			shifts[i] = pairedShiftTest(x, y, taus[i], alpha)
 		} else {
-			shifts[i] = ShiftTest(x, y, taus[i], alpha)
+			shifts[i] = shiftTest(x, y, taus[i], alpha)
 		}
 		above[i], below[i] = shifts[i].PAbove, shifts[i].PBelow
 		s := shifts[i]
@@ -78,7 +78,7 @@ func judgeShifts(cmp []comparison, alpha float64) []Row {
 			r.Lo, r.Hi = r.Hi, r.Lo
 		}
 	}
-	adjAbove, adjBelow := Holm(above), Holm(below)
+	adjAbove, adjBelow := holm(above), holm(below)
 	m := 0
 	for _, p := range above {
 		if !math.IsNaN(p) {
@@ -95,7 +95,7 @@ func judgeShifts(cmp []comparison, alpha float64) []Row {
 		case adjAbove[i] < alpha && shifts[i].Est > taus[i]:
 			r.Outcome, r.Note = Regressed, "worse by more than "+fmtTol(r.Tol)
 		case adjBelow[i] < alpha:
-			r.Outcome = Pass
+			r.Outcome = pass
 		case min(r.Samples[0], r.Samples[1]) < needed(m, alpha, cmp[i].paired):
 			r.Note = fmt.Sprintf("too few samples to decide %d metric(s) at α=%.2g: %d a side needed", m, alpha, needed(m, alpha, cmp[i].paired))
 		case adjAbove[i] < alpha:

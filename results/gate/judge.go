@@ -28,7 +28,7 @@ func judge(cur, base []results.Run, opt Options, paired bool) Verdict {
 			}
 			matched = true
 			vs := samples(curBy[name], t.Metric)
-			v := Median(vs)
+			v := median(vs)
 			p, _ := resolveMetric(t.Metric)
 			row := Row{Run: name, Check: t.Expr, Path: p, Baseline: math.NaN(), Current: v, Change: math.NaN(),
 				Lo: math.NaN(), Hi: math.NaN(), Tol: math.NaN(), P: math.NaN(), Samples: [2]int{0, len(vs)}}
@@ -57,7 +57,7 @@ func judge(cur, base []results.Run, opt Options, paired bool) Verdict {
 	for _, name := range names {
 		b, ok := baseBy[name]
 		if !ok {
-			res.add(noRow(name, "baseline", Pass, "new: not in the baseline"))
+			res.add(noRow(name, "baseline", pass, "new: not in the baseline"))
 			continue
 		}
 		pairs := paired && len(b) == len(curBy[name])

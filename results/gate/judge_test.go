@@ -28,12 +28,12 @@ func TestMannWhitney(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			u, p := MannWhitney(tt.a, tt.b)
+			u, p := mannWhitney(tt.a, tt.b)
 			if u != tt.u || p < tt.pLo || p > tt.pHi {
 				t.Fatalf("U=%v p=%v, want U=%v p in [%v,%v]", u, p, tt.u, tt.pLo, tt.pHi)
 			}
 			// symmetric
-			if _, p2 := MannWhitney(tt.b, tt.a); math.Abs(p-p2) > 1e-12 {
+			if _, p2 := mannWhitney(tt.b, tt.a); math.Abs(p-p2) > 1e-12 {
 				t.Fatalf("p(a,b)=%v p(b,a)=%v", p, p2)
 			}
 		})
@@ -55,7 +55,7 @@ func TestMinP(t *testing.T) {
 		for i := range b {
 			b[i] = float64(100 + i)
 		}
-		if _, p := MannWhitney(a, b); math.Abs(p-tt.want) > 1e-12 {
+		if _, p := mannWhitney(a, b); math.Abs(p-tt.want) > 1e-12 {
 			t.Errorf("separated %dv%d: p %v, want MinP %v", tt.n1, tt.n2, p, tt.want)
 		}
 	}
@@ -130,14 +130,14 @@ func TestGate(t *testing.T) {
 		outcome    Outcome
 		check      string // a row with that outcome (for pass: every row)
 	}{
-		{"the same samples", cur, runs("a", 8, 10000, 1000, 0.02), nil, Pass, ""},
+		{"the same samples", cur, runs("a", 8, 10000, 1000, 0.02), nil, pass, ""},
 		{"one run a side cannot decide", cur[:1], []results.Run{run("a", 13000, 1000)}, nil, Inconclusive, "cycles_per_s"},
 		{"30% drop", cur, runs("a", 8, 14300, 1000, 0.02), nil, Regressed, "cycles_per_s"},
-		{"3% drop within 10% tolerance", cur, runs("a", 8, 10300, 1000, 0.01), nil, Pass, ""},
+		{"3% drop within 10% tolerance", cur, runs("a", 8, 10300, 1000, 0.01), nil, pass, ""},
 		{"p99 up 50%", runs("a", 8, 10000, 1500, 0.02), cur, nil, Regressed, "cycle.p99"},
 		{"15% drop in 30% noise", runs("a", 8, 8500, 1000, 0.3), runs("a", 8, 10000, 1000, 0.3), nil, Inconclusive, "cycles_per_s"},
 		{"threshold breach", cur, nil, []Threshold{th("cycle.p99<0.5ms")}, Regressed, "cycle.p99<0.5ms"},
-		{"threshold holds", cur, nil, []Threshold{th("cycle.p99<2ms"), th("violations==0"), th("error_rate<0.01")}, Pass, ""},
+		{"threshold holds", cur, nil, []Threshold{th("cycle.p99<2ms"), th("violations==0"), th("error_rate<0.01")}, pass, ""},
 		{"threshold on an op the run never recorded", cur, nil, []Threshold{th("extend.p99<2ms")}, Regressed, "extend.p99<2ms"},
 		{"threshold matching no run", cur, nil, []Threshold{th("etcd/*:cycle.p99<2ms")}, Regressed, "etcd/*:cycle.p99<2ms"},
 		{"run missing from current", cur, append(runs("a", 8, 10000, 1000, 0.02), run("b", 1, 1)), nil, Regressed, "baseline"},
@@ -181,7 +181,7 @@ func TestHolm(t *testing.T) {
 		{[]float64{0.01, 0.04, 0.03, nan}, []float64{0.03, 0.06, 0.06, nan}},
 		{[]float64{0.5, 0.6}, []float64{1, 1}},
 	} {
-		got := Holm(tc.ps)
+		got := holm(tc.ps)
 		for i := range tc.want {
 			if !(math.Abs(got[i]-tc.want[i]) < 1e-12 || math.IsNaN(got[i]) && math.IsNaN(tc.want[i])) {
 				t.Errorf("Holm(%v) = %v, want %v", tc.ps, got, tc.want)
@@ -227,7 +227,7 @@ func TestShiftTest(t *testing.T) {
 	for i, x := range a {
 		b[i] = x + 10
 	}
-	s := ShiftTest(a, b, 12, 0.05)
+	s := shiftTest(a, b, 12, 0.05)
 	// 8 v 8: P(U ≤ 13) = 0.0249 (tables), so the interval is the 14th
 	// smallest and largest of the 64 differences: 10 − 3 and 10 + 3.
 	if s.Est != 10 || s.Lo != 7 || s.Hi != 13 {
@@ -239,7 +239,7 @@ func TestShiftTest(t *testing.T) {
 	if s.PBelow < 0.05 {
 		t.Errorf("p of a rise of 12 or more: %v; a shift of 10 with spread 7 cannot show it below 12", s.PBelow)
 	}
-	if s := ShiftTest(a, a, 5, 0.05); s.Est != 0 || s.PAbove < 0.4 || s.PBelow > 0.001 {
+	if s := shiftTest(a, a, 5, 0.05); s.Est != 0 || s.PAbove < 0.4 || s.PBelow > 0.001 {
 		t.Errorf("a against itself: %+v, want shift 0, no rise, shown below 5", s)
 	}
 }
@@ -252,14 +252,14 @@ func TestPairedShiftTest(t *testing.T) {
 	for i, l := range load {
 		a[i], b[i] = l, l+0.1+0.01*float64(i%3)
 	}
-	s := PairedShiftTest(a, b, 0.5, 0.05)
+	s := pairedShiftTest(a, b, 0.5, 0.05)
 	if want := 1 / 256.0; math.Abs(s.PAbove-want) > 1e-12 {
 		t.Errorf("p of no rise %v, want %v (every pair rose)", s.PAbove, want)
 	}
 	if s.PBelow > 1/256.0+1e-12 || s.Est < 0.099 || s.Est > 0.121 || !(s.Lo >= 0.099 && s.Hi <= 0.121) {
 		t.Errorf("%+v: want a shift in [0.1, 0.12] shown below 0.5", s)
 	}
-	if u := ShiftTest(a, b, 0.5, 0.05); u.PAbove < 0.3 {
+	if u := shiftTest(a, b, 0.5, 0.05); u.PAbove < 0.3 {
 		t.Errorf("unpaired, the shared load hides the rise: p %v", u.PAbove)
 	}
 	// wDist: 3 pairs, T+ over 0…6 with counts 1 1 1 2 1 1 1 of 8.

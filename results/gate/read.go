@@ -7,24 +7,24 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// ReadInput reads the summaries of both sides: each path a summary file or
+// readInput reads the summaries of both sides: each path a summary file or
 // a run directory (its summary.json). A path that does not read is a
 // *FieldError of Current or Baseline with the path as its value.
-func ReadInput(current, baseline []string, count int) (Input, error) {
+func readInput(current, baseline []string, count int) (Input, error) {
 	in := Input{Count: count}
 	var err error
-	if in.Current, err = ReadSources("Current", current); err != nil {
+	if in.Current, err = readSources("Current", current); err != nil {
 		return Input{}, err
 	}
-	if in.Baseline, err = ReadSources("Baseline", baseline); err != nil {
+	if in.Baseline, err = readSources("Baseline", baseline); err != nil {
 		return Input{}, err
 	}
 	return in, nil
 }
 
-// ReadSources reads the summaries at paths, one side of the Input (field
+// readSources reads the summaries at paths, one side of the Input (field
 // names it in errors).
-func ReadSources(field string, paths []string) ([]Source, error) {
+func readSources(field string, paths []string) ([]Source, error) {
 	var out []Source
 	for _, p := range paths {
 		s, err := readSummaryPath(p)

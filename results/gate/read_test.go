@@ -38,7 +38,7 @@ func TestReadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			in, err := ReadInput(c.current, c.baseline, 3)
+			in, err := readInput(c.current, c.baseline, 3)
 			if c.field != "" {
 				var fe *FieldError
 				if !errors.As(err, &fe) || fe.Field != c.field {

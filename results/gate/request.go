@@ -105,7 +105,7 @@ func Run(r Request) (Verdict, error) {
 	}
 	opt := r.Options
 	opt.Thresholds = append(append([]Threshold(nil), opt.Thresholds...), ts...)
-	in, err := ReadInput(r.Current, r.Baseline, r.Count)
+	in, err := readInput(r.Current, r.Baseline, r.Count)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -133,6 +133,6 @@ func (r Request) Measure(ctx context.Context, progress func(int, Verdict)) (Verd
 			return Verdict{}, err
 		}
 	}
-	return UntilDecided(ctx, Rounds{Base: Command(r.BaseCmd, base), Head: Command(r.HeadCmd, head),
+	return untilDecided(ctx, Rounds{Base: command(r.BaseCmd, base), Head: command(r.HeadCmd, head),
 		Budget: r.Budget, Progress: progress}, opt)
 }

@@ -20,11 +20,11 @@ type Measure func(ctx context.Context) (*results.Summary, error)
 // of 8 pairs can reach p = 1/256, below its share.
 var (
 	Looks = []int{8, 11, 15, 20, 27, 36}
-	Spend = []float64{0.1, 0.1, 0.1, 0.1, 0.2, 0.4}
+	spend = []float64{0.1, 0.1, 0.1, 0.1, 0.2, 0.4}
 )
 
 // lookAlpha is the α the k-th look (from 0) spends of alpha.
-func lookAlpha(alpha float64, k int) float64 { return alpha * Spend[k] }
+func lookAlpha(alpha float64, k int) float64 { return alpha * spend[k] }
 
 // LookOptions are opt as the k-th look judges with them.
 func LookOptions(opt Options, k int) Options {
@@ -44,7 +44,7 @@ type Rounds struct {
 	Progress func(rounds int, v Verdict)
 }
 
-// UntilDecided measures base and head in interleaved rounds (base first
+// untilDecided measures base and head in interleaved rounds (base first
 // in odd rounds, head first in even ones, so drift over the session
 // weighs on both alike) and judges them at each of Looks until every
 // metric is decided, the rounds run out, the budget is spent or ctx ends;
@@ -52,7 +52,7 @@ type Rounds struct {
 // the budget ended the session between looks). A measurement that fails is
 // an error of BaseCmd or HeadCmd; bad input from a side
 // (results.Summary.Validate) one of Baseline or Current.
-func UntilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
+func untilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
 	if err := opt.Validate(); err != nil {
 		return Verdict{}, err
 	}

@@ -48,7 +48,7 @@ func TestUntilDecided(t *testing.T) {
 	}{
 		// Pairs of rounds: 8 is the first look whose smallest p (1/2^8) is
 		// below α/7.
-		{"the same build", 10000, 0.01, time.Hour, results.Schema, Pass, Looks[0], "decided after 8 rounds", ""},
+		{"the same build", 10000, 0.01, time.Hour, results.Schema, pass, Looks[0], "decided after 8 rounds", ""},
 		{"half the throughput", 5000, 0.01, time.Hour, results.Schema, Regressed, Looks[0], "decided after 8 rounds", ""},
 		{"too noisy for the budget", 9000, 0.5, 20 * time.Second, results.Schema, Inconclusive, 10, "budget spent", ""},
 		{"a side writes an unknown schema", 10000, 0.01, time.Hour, "lockbench/v9", 0, 0, "", "unknown schema version"},
@@ -58,7 +58,7 @@ func TestUntilDecided(t *testing.T) {
 			f := &fakeSides{now: time.Unix(0, 0)}
 			r := Rounds{Base: f.measure("base", 10000, tc.spread, results.Schema), Head: f.measure("head", tc.head, tc.spread, tc.schema),
 				Budget: tc.budget, Now: func() time.Time { return f.now }}
-			v, err := UntilDecided(context.Background(), r, DefaultOptions())
+			v, err := untilDecided(context.Background(), r, DefaultOptions())
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want %q", err, tc.err)
@@ -98,7 +98,7 @@ func TestUntilDecidedInterrupted(t *testing.T) {
 		}
 		return f.measure("head", 10000, 0.01, results.Schema)(c)
 	}
-	v, err := UntilDecided(ctx, Rounds{Base: base, Head: head, Budget: time.Hour, Now: func() time.Time { return f.now }}, DefaultOptions())
+	v, err := untilDecided(ctx, Rounds{Base: base, Head: head, Budget: time.Hour, Now: func() time.Time { return f.now }}, DefaultOptions())
 	if err != nil || v.Outcome != Inconclusive || !strings.Contains(v.Rounds, "interrupted") {
 		t.Fatalf("%v %q %v: want inconclusive, interrupted", v.Outcome, v.Rounds, err)
 	}
@@ -107,13 +107,13 @@ func TestUntilDecidedInterrupted(t *testing.T) {
 // TestSpend: the looks spend α once in all, every look some of it.
 func TestSpend(t *testing.T) {
 	sum := 0.0
-	for _, s := range Spend {
+	for _, s := range spend {
 		if !(s > 0) {
 			t.Errorf("a look spends %v", s)
 		}
 		sum += s
 	}
-	if len(Spend) != len(Looks) || math.Abs(sum-1) > 1e-12 {
-		t.Errorf("%d shares adding up to %v for %d looks, want one each adding up to 1", len(Spend), sum, len(Looks))
+	if len(spend) != len(Looks) || math.Abs(sum-1) > 1e-12 {
+		t.Errorf("%d shares adding up to %v for %d looks, want one each adding up to 1", len(spend), sum, len(Looks))
 	}
 }

@@ -19,10 +19,10 @@ type Shift struct {
 	PAbove, PBelow float64
 }
 
-// ShiftTest estimates the shift of b over a and tests it against 0 and
+// shiftTest estimates the shift of b over a and tests it against 0 and
 // tau (Mann–Whitney, Hodges–Lehmann). Exact null distribution up to 40
 // runs in all, the normal approximation with continuity correction beyond.
-func ShiftTest(a, b []float64, tau, alpha float64) Shift {
+func shiftTest(a, b []float64, tau, alpha float64) Shift {
 	n1, n2 := len(a), len(b)
 	if n1 == 0 || n2 == 0 {
 		return noShift()
@@ -40,11 +40,11 @@ func ShiftTest(a, b []float64, tau, alpha float64) Shift {
 	return shiftOf(d, nd, tau, alpha)
 }
 
-// PairedShiftTest is ShiftTest for paired samples: b[i] measured beside
+// pairedShiftTest is ShiftTest for paired samples: b[i] measured beside
 // a[i] (one round), so what the two share (the machine's load at the
 // time) cancels in b[i] − a[i]. Wilcoxon signed-rank test, Hodges–Lehmann
 // estimate over the Walsh averages; exact up to 50 pairs.
-func PairedShiftTest(a, b []float64, tau, alpha float64) Shift {
+func pairedShiftTest(a, b []float64, tau, alpha float64) Shift {
 	n := min(len(a), len(b))
 	if n == 0 {
 		return noShift()
@@ -72,7 +72,7 @@ func noShift() Shift {
 func shiftOf(d []float64, nd null, tau, alpha float64) Shift {
 	sort.Float64s(d)
 	n := len(d)
-	s := Shift{Est: Median(d), Lo: math.Inf(-1), Hi: math.Inf(1)}
+	s := Shift{Est: median(d), Lo: math.Inf(-1), Hi: math.Inf(1)}
 	count := func(delta float64) float64 {
 		above := n - sort.Search(n, func(i int) bool { return d[i] > delta })
 		below := sort.Search(n, func(i int) bool { return d[i] >= delta })

@@ -7,15 +7,15 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// Median of xs (NaN for none); xs is not modified.
-func Median(xs []float64) float64 { return results.Median(xs) }
+// median of xs (NaN for none); xs is not modified.
+func median(xs []float64) float64 { return results.Median(xs) }
 
-// MannWhitney is the two-sided Mann-Whitney U test of whether samples a and
+// mannWhitney is the two-sided Mann-Whitney U test of whether samples a and
 // b come from the same distribution. It returns U of a and the p-value:
 // exact for small samples without ties, the normal approximation with tie
 // correction otherwise. Note how little small samples can show: with 3 runs
 // a side the smallest possible p is 0.1, with 4 it is 0.029, with 5 0.008.
-func MannWhitney(a, b []float64) (u, p float64) {
+func mannWhitney(a, b []float64) (u, p float64) {
 	n1, n2 := len(a), len(b)
 	if n1 == 0 || n2 == 0 {
 		return 0, 1

@@ -5,7 +5,7 @@ type Outcome int
 
 const (
 	// Pass: within tolerance, shown at the gate's confidence.
-	Pass Outcome = iota
+	pass Outcome = iota
 	// Inconclusive: neither a regression nor a pass can be shown with the
 	// samples there are (too few, or too noisy for the tolerance).
 	Inconclusive

@@ -87,9 +87,9 @@ func WriteMerged(d *outpath.Dir, sum *results.Summary, logs map[string]results.R
 	return Writer{Out: d.Path(), Dir: d, NoTable: true}.Write(sum, l)
 }
 
-// InputPlan is paths as a command's inputs: run directories and summary
+// inputPlan is paths as a command's inputs: run directories and summary
 // files (read with the .hlog files beside them), each of Dest "input".
-func InputPlan(paths []string) outpath.Plan {
+func inputPlan(paths []string) outpath.Plan {
 	p := outpath.Plan{ResultInputs: true}
 	for _, in := range paths {
 		ip := outpath.Path{Dest: "input", Path: in}

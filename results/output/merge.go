@@ -62,7 +62,7 @@ func (r MergeRequest) Validate() error {
 	case r.Out == "":
 		return ErrNoOut
 	}
-	p := InputPlan(r.Inputs)
+	p := inputPlan(r.Inputs)
 	p.Dirs = []outpath.Path{{Dest: "out", Path: r.Out}}
 	if err := p.Check(); err != nil {
 		return err

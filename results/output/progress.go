@@ -12,14 +12,14 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// Progress tells the user on stderr where a command is. Plain lines when
+// progress tells the user on stderr where a command is. Plain lines when
 // stderr is not a terminal (CI logs, files): a cell header (k of n and
 // the time left), "warmup 2s…", then one labelled line a second. On a
 // terminal, a multi-cell command
 // keeps one live line per cell instead — cell k of n, elapsed / estimated,
 // the last second's figures — rewritten in place and left with the cell's
 // result when it ends.
-type Progress struct {
+type progress struct {
 	w     io.Writer
 	live  bool // a terminal and more than one cell
 	width int  // the terminal's columns when live
@@ -33,8 +33,8 @@ type Progress struct {
 }
 
 // NewProgress tracks n cells of per each (warmup + duration).
-func NewProgress(w io.Writer, n int, per time.Duration) *Progress {
-	p := &Progress{w: w, n: n, per: per, start: time.Now()}
+func NewProgress(w io.Writer, n int, per time.Duration) *progress {
+	p := &progress{w: w, n: n, per: per, start: time.Now()}
 	if f, ok := redact.File(w); ok && n > 1 && isTerminal(f) {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
 			p.live, p.width = true, cols
@@ -44,7 +44,7 @@ func NewProgress(w io.Writer, n int, per time.Duration) *Progress {
 }
 
 // Begin starts the next cell.
-func (p *Progress) Begin(name string, warmup time.Duration) {
+func (p *progress) Begin(name string, warmup time.Duration) {
 	p.k++
 	p.name = name
 	elapsed := time.Since(p.start)
@@ -72,7 +72,7 @@ func (p *Progress) Begin(name string, warmup time.Duration) {
 }
 
 // Tick is the once-a-second report of the cell.
-func (p *Progress) Tick(elapsed time.Duration, iv, total *results.Interval) {
+func (p *progress) Tick(elapsed time.Duration, iv, total *results.Interval) {
 	if !p.live {
 		fmt.Fprintln(p.w, results.ProgressLine(elapsed, iv, total))
 		return
@@ -86,7 +86,7 @@ func (p *Progress) Tick(elapsed time.Duration, iv, total *results.Interval) {
 }
 
 // End leaves the cell's line with its result.
-func (p *Progress) End(r results.Run) {
+func (p *progress) End(r results.Run) {
 	if !p.live {
 		return
 	}
@@ -96,7 +96,7 @@ func (p *Progress) End(r results.Run) {
 
 // redraw rewrites the live line: "cell 3/16 0:07/~0:29 NAME  STATUS",
 // cut to the terminal's width.
-func (p *Progress) redraw(status string) {
+func (p *progress) redraw(status string) {
 	line := fmt.Sprintf("cell %d/%d %s/~%s %s  %s", p.k, p.n, clock(time.Since(p.start)), clock(p.estimate), p.name, status)
 	if r := []rune(line); len(r) > p.width-1 {
 		line = string(r[:p.width-1])

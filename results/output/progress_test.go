@@ -12,7 +12,7 @@ import (
 // cell header (k of n, time left), the warmup, one labelled line a second.
 func TestProgressPlain(t *testing.T) {
 	var b strings.Builder
-	p := &Progress{w: &b, n: 2, start: time.Now(), per: time.Second}
+	p := &progress{w: &b, n: 2, start: time.Now(), per: time.Second}
 	reg := results.NewRegistry(false)
 	reg.NewRecorder().Record(results.OpCycle, results.OK, 0, 0, 1000)
 	iv := reg.Tick()
@@ -39,7 +39,7 @@ func TestProgressPlain(t *testing.T) {
 // never wider than the terminal, ended by a newline with the cell's result.
 func TestProgressLive(t *testing.T) {
 	var b strings.Builder
-	p := &Progress{w: &b, n: 16, live: true, width: 40, start: time.Now(), per: 2 * time.Second}
+	p := &progress{w: &b, n: 16, live: true, width: 40, start: time.Now(), per: 2 * time.Second}
 	p.Begin("redlock/rueidis/sequential/uncontended", time.Second)
 	p.End(results.Run{Throughput: results.Throughput{CyclesPerS: 1234}})
 	out := b.String()
@@ -70,7 +70,7 @@ func TestProgressEstimate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
-			p := &Progress{w: &b, n: 4, k: 2, start: time.Now().Add(-tc.elapsed), per: time.Second}
+			p := &progress{w: &b, n: 4, k: 2, start: time.Now().Add(-tc.elapsed), per: time.Second}
 			p.Begin("c", 0)
 			if got := strings.TrimSpace(b.String()); got != tc.want {
 				t.Errorf("%q, want %q", got, tc.want)

@@ -22,7 +22,7 @@ when the directory holds one, and the config and versions of every input.`
 // cannot be written or that is one of inputs' files (a summary or interval
 // log read), stdout or stderr (outpath.Plan).
 func CheckReport(stdout io.Writer, out string, inputs []string) error {
-	p := InputPlan(inputs)
+	p := inputPlan(inputs)
 	p.Files = []outpath.Path{{Dest: "out", Path: out}}
 	p.Stdout, _ = redact.File(stdout)
 	p.Stderr = os.Stderr

@@ -23,7 +23,7 @@ func BenchmarkRecord(b *testing.B) {
 			rec := reg.NewRecorder()
 			e := New()
 			cell := e.Cell(Labels{Backend: "redlock", Client: "goredis", Mux: "fanout", Workload: "uncontended", Masters: 5}, 1)
-			h := Handler(e)
+			h := handler(e)
 			var stop atomic.Bool
 			done := make(chan struct{})
 			go func() { // the tick, 1000× faster than a run's, and a scrape each time
@@ -55,7 +55,7 @@ func BenchmarkObserve(b *testing.B) {
 	rec := reg.NewRecorder()
 	e := New()
 	cell := e.Cell(Labels{Backend: "redlock"}, 1)
-	h := Handler(e)
+	h := handler(e)
 	b.Run("tick", func(b *testing.B) {
 		for range b.N {
 			b.StopTimer()

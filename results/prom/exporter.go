@@ -63,8 +63,8 @@ const (
 	MetricViolations = "lockbench_violations_total"
 	MetricDuration   = "lockbench_op_duration_seconds"
 	MetricWorkers    = "lockbench_workers_in_flight"
-	MetricMasters    = "lockbench_masters"
-	MetricDropped    = "lockbench_dropped_samples_total"
+	metricMasters    = "lockbench_masters"
+	metricDropped    = "lockbench_dropped_samples_total"
 	MetricMasterErrs = "lockbench_master_errors_total"
 )
 
@@ -86,12 +86,12 @@ var (
 		withCellLabels("op"), nil)
 	descWorkers = prometheus.NewDesc(MetricWorkers,
 		"Workers driving the cell now (0 once it ended).", cellLabels, nil)
-	descMasters = prometheus.NewDesc(MetricMasters,
+	descMasters = prometheus.NewDesc(metricMasters,
 		"Redis masters the cell's Redlock reaches (0 for etcd).", cellLabels, nil)
 	descMasterErrs = prometheus.NewDesc(MetricMasterErrs,
 		"Failed and timed-out commands per master (per backend when it does not say which server failed), warmup included, as the errors block under the table counts them.",
 		withCellLabels("master", "addr"), nil)
-	descDropped = prometheus.NewDesc(MetricDropped,
+	descDropped = prometheus.NewDesc(metricDropped,
 		"Latencies outside the histogram geometry (over 1 h), not in any bucket.", cellLabels, nil)
 )
 
@@ -105,7 +105,7 @@ func withCellLabels(more ...string) []string {
 type Exporter struct {
 	mu     sync.Mutex
 	cells  []*Cell       // in start order; a cell's series stay after it ends
-	merged []*MergedCell // several generators' cells merged
+	merged []*mergedCell // several generators' cells merged
 }
 
 // New makes an empty exporter; register it with a prometheus.Registerer.

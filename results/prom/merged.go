@@ -15,29 +15,29 @@ import (
 // over generators never counts them twice.
 const (
 	MetricMergedCycles    = "lockbench_merged_cycles_total"
-	MetricMergedRate      = "lockbench_merged_cycles_per_second"
-	MetricMergedAttempts  = "lockbench_merged_attempts_total"
+	metricMergedRate      = "lockbench_merged_cycles_per_second"
+	metricMergedAttempts  = "lockbench_merged_attempts_total"
 	MetricMergedDuration  = "lockbench_merged_op_duration_seconds"
-	MetricMergedReporting = "lockbench_merged_generators_reporting"
+	metricMergedReporting = "lockbench_merged_generators_reporting"
 )
 
-// MergedQuantiles are the quantiles the merged duration summary exports,
+// mergedQuantiles are the quantiles the merged duration summary exports,
 // read off the exact HDR merge (3 significant figures).
-var MergedQuantiles = []float64{0.5, 0.9, 0.99, 0.999}
+var mergedQuantiles = []float64{0.5, 0.9, 0.99, 0.999}
 
 var mergedLabels = append(withCellLabels("scope"), "generators")
 
 var (
 	descMergedCycles = prometheus.NewDesc(MetricMergedCycles,
 		"Lock cycles completed in the measured window by every generator of the run together, as of each one's latest published second.", mergedLabels, nil)
-	descMergedRate = prometheus.NewDesc(MetricMergedRate,
+	descMergedRate = prometheus.NewDesc(metricMergedRate,
 		"Cycles per second of the run: the sum of each generator's cycles over its own elapsed measured window (what the merged progress line shows).", mergedLabels, nil)
-	descMergedAttempts = prometheus.NewDesc(MetricMergedAttempts,
+	descMergedAttempts = prometheus.NewDesc(metricMergedAttempts,
 		"Lock attempts in the measured window by every generator of the run together.", mergedLabels, nil)
 	descMergedDuration = prometheus.NewDesc(MetricMergedDuration,
 		"Op latency over every generator of the run: quantiles of the generators' HDR histograms merged exactly (3 significant figures).",
 		append(mergedLabels[:len(mergedLabels):len(mergedLabels)], "op"), nil)
-	descMergedReporting = prometheus.NewDesc(MetricMergedReporting,
+	descMergedReporting = prometheus.NewDesc(metricMergedReporting,
 		"Generators whose figures are in the merged series.", mergedLabels, nil)
 )
 
@@ -50,8 +50,8 @@ type Merged struct {
 	LatencyUS        map[string]results.Percentiles
 }
 
-// MergedCell is a cell's merged series. A nil *MergedCell ignores Set.
-type MergedCell struct {
+// mergedCell is a cell's merged series. A nil *MergedCell ignores Set.
+type mergedCell struct {
 	e      *Exporter
 	labels []string
 	last   Merged // guarded by e.mu
@@ -61,7 +61,7 @@ type MergedCell struct {
 // processes together; a cell measured again (a compare's next round)
 // takes over its series, which start again from zero (a counter reset). A
 // nil exporter returns a nil cell.
-func (e *Exporter) Merged(l Labels, generators int) *MergedCell {
+func (e *Exporter) Merged(l Labels, generators int) *mergedCell {
 	if e == nil {
 		return nil
 	}
@@ -74,13 +74,13 @@ func (e *Exporter) Merged(l Labels, generators int) *MergedCell {
 			return c
 		}
 	}
-	c := &MergedCell{e: e, labels: labels}
+	c := &mergedCell{e: e, labels: labels}
 	e.merged = append(e.merged, c)
 	return c
 }
 
 // Set replaces the merged figures (once a second, from the merging loop).
-func (c *MergedCell) Set(m Merged) {
+func (c *mergedCell) Set(m Merged) {
 	if c == nil {
 		return
 	}
@@ -89,7 +89,7 @@ func (c *MergedCell) Set(m Merged) {
 	c.e.mu.Unlock()
 }
 
-func (c *MergedCell) collect(ch chan<- prometheus.Metric) {
+func (c *mergedCell) collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descMergedCycles, prometheus.CounterValue, float64(c.last.Cycles), c.labels...)
 	ch <- prometheus.MustNewConstMetric(descMergedRate, prometheus.GaugeValue, c.last.CyclesPerS, c.labels...)
 	ch <- prometheus.MustNewConstMetric(descMergedAttempts, prometheus.CounterValue, float64(c.last.Attempts), c.labels...)

@@ -34,7 +34,7 @@ lockbench_merged_op_duration_seconds{backend="redlock",client="goredis",generato
 lockbench_merged_op_duration_seconds_sum{backend="redlock",client="goredis",generators="4",masters="3",mux="fanout",op="cycle",scope="merged",workload="contended"} 0.6
 lockbench_merged_op_duration_seconds_count{backend="redlock",client="goredis",generators="4",masters="3",mux="fanout",op="cycle",scope="merged",workload="contended"} 1200
 `
-	if err := testutil.CollectAndCompare(e, strings.NewReader(want), MetricMergedCycles, MetricMergedRate, MetricMergedDuration); err != nil {
+	if err := testutil.CollectAndCompare(e, strings.NewReader(want), MetricMergedCycles, metricMergedRate, MetricMergedDuration); err != nil {
 		t.Fatal(err)
 	}
 	again := e.Merged(l, 4)

@@ -13,25 +13,25 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Server serves an exporter's metrics at /metrics.
-type Server struct {
+// server serves an exporter's metrics at /metrics.
+type server struct {
 	srv *http.Server
 	ln  net.Listener
 	err chan error
 }
 
-// Handler is the /metrics handler of e, beside the Go runtime's and the
+// handler is the /metrics handler of e, beside the Go runtime's and the
 // process's own collectors.
-func Handler(e *Exporter) http.Handler {
+func handler(e *Exporter) http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(e, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
 }
 
-// Listen binds addr (HOST:PORT; port 0 picks a free one) at once, so a
+// listen binds addr (HOST:PORT; port 0 picks a free one) at once, so a
 // malformed address or a taken port is an error before anything starts,
 // and serves e on it until Close.
-func Listen(addr string, e *Exporter) (*Server, error) {
+func listen(addr string, e *Exporter) (*server, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return nil, fmt.Errorf("want HOST:PORT (%v)", err)
 	}
@@ -40,20 +40,20 @@ func Listen(addr string, e *Exporter) (*Server, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", Handler(e))
-	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, ln: ln, err: make(chan error, 1)}
+	mux.Handle("/metrics", handler(e))
+	s := &server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}, ln: ln, err: make(chan error, 1)}
 	go func() { s.err <- s.srv.Serve(ln) }()
 	return s, nil
 }
 
 // Serve is a new Exporter served at addr until Stop; "" serves nothing
 // (a nil Exporter and Server, whose Stop does nothing).
-func Serve(addr string) (*Exporter, *Server, error) {
+func Serve(addr string) (*Exporter, *server, error) {
 	if addr == "" {
 		return nil, nil, nil
 	}
 	e := New()
-	s, err := Listen(addr, e)
+	s, err := listen(addr, e)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -61,7 +61,7 @@ func Serve(addr string) (*Exporter, *Server, error) {
 }
 
 // Stop closes s, giving a scrape in flight a second.
-func (s *Server) Stop() {
+func (s *server) Stop() {
 	if s == nil {
 		return
 	}
@@ -71,10 +71,10 @@ func (s *Server) Stop() {
 }
 
 // Addr is the address served, with the port chosen.
-func (s *Server) Addr() string { return s.ln.Addr().String() }
+func (s *server) Addr() string { return s.ln.Addr().String() }
 
 // Close stops serving, letting a scrape in flight finish until ctx ends.
-func (s *Server) Close(ctx context.Context) error {
+func (s *server) Close(ctx context.Context) error {
 	err := s.srv.Shutdown(ctx)
 	if serr := <-s.err; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr

@@ -11,7 +11,7 @@ func TestServeStop(t *testing.T) {
 	if e, s, err := Serve(""); e != nil || s != nil || err != nil {
 		t.Fatalf(`Serve(""): %v %v %v, want nothing`, e, s, err)
 	}
-	(*Server)(nil).Stop()
+	(*server)(nil).Stop()
 	e, s, err := Serve("127.0.0.1:0")
 	if err != nil || e == nil {
 		t.Fatalf("Serve: %v %v", e, err)

@@ -14,7 +14,7 @@ import (
 // scrapes, and Close stops serving.
 func TestServe(t *testing.T) {
 	e := New()
-	srv, err := Listen("127.0.0.1:0", e)
+	srv, err := listen("127.0.0.1:0", e)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestServe(t *testing.T) {
 
 // TestListenRefuses: a malformed or taken address is an error at once.
 func TestListenRefuses(t *testing.T) {
-	taken, err := Listen("127.0.0.1:0", New())
+	taken, err := listen("127.0.0.1:0", New())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestListenRefuses(t *testing.T) {
 		{"", "want HOST:PORT"},
 		{taken.Addr(), "in use"},
 	} {
-		if s, err := Listen(c.addr, New()); err == nil || !strings.Contains(err.Error(), c.want) {
+		if s, err := listen(c.addr, New()); err == nil || !strings.Contains(err.Error(), c.want) {
 			if s != nil {
 				s.Close(context.Background())
 			}

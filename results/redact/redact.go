@@ -25,11 +25,11 @@ import (
 // Mask stands in for a secret wherever one is shown.
 const Mask = "xxxxx"
 
-// MinSecretLen is the shortest value Add registers: a shorter one
+// minSecretLen is the shortest value Add registers: a shorter one
 // ("redis", "test", "true") would mask ordinary text and mangle documents.
 // Shorter passwords are still masked where they stand in an endpoint
 // (String's syntax rules).
-const MinSecretLen = 8
+const minSecretLen = 8
 
 var (
 	mu       sync.Mutex
@@ -40,7 +40,7 @@ var (
 // Add registers secret: from now on String and Writer mask it wherever it
 // appears, raw or escaped as a URL, Go string, JSON or HTML would escape it.
 func Add(secret string) {
-	if len(secret) < MinSecretLen {
+	if len(secret) < minSecretLen {
 		return
 	}
 	mu.Lock()
@@ -71,7 +71,7 @@ func forms(secret string) []string {
 		quoted[1 : len(quoted)-1], strings.TrimPrefix(url.UserPassword("", secret).String(), ":")}
 	var keep []string
 	for _, f := range out {
-		if len(f) >= MinSecretLen {
+		if len(f) >= minSecretLen {
 			keep = append(keep, f)
 		}
 	}

@@ -257,7 +257,7 @@ func TestJainIndex(t *testing.T) {
 		{[]int64{0, 0}, 0},
 	}
 	for _, c := range cases {
-		if got := JainIndex(c.x); got < c.want-1e-9 || got > c.want+1e-9 {
+		if got := jainIndex(c.x); got < c.want-1e-9 || got > c.want+1e-9 {
 			t.Errorf("JainIndex(%v) = %v, want %v", c.x, got, c.want)
 		}
 	}

@@ -13,7 +13,7 @@ func (r *Referee) Report() results.RefereeReport {
 	for i := range r.workers {
 		rep.Acquisitions[i] = r.workers[i].acquired
 	}
-	rep.Fairness = JainIndex(rep.Acquisitions)
+	rep.Fairness = jainIndex(rep.Acquisitions)
 	margins := r.margins.Histogram()
 	rep.MarginUS = results.Summarize(margins)
 	if margins.TotalCount() > 0 {
@@ -23,8 +23,8 @@ func (r *Referee) Report() results.RefereeReport {
 	return rep
 }
 
-// JainIndex is (Σx)² / (n·Σx²); 0 when nothing was acquired.
-func JainIndex(x []int64) float64 {
+// jainIndex is (Σx)² / (n·Σx²); 0 when nothing was acquired.
+func jainIndex(x []int64) float64 {
 	var sum, sq float64
 	for _, v := range x {
 		sum += float64(v)

@@ -11,10 +11,10 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// MinRounds is the fewest rounds per cell an answer is given for: an
+// minRounds is the fewest rounds per cell an answer is given for: an
 // interval of fewer samples is wider than the differences it would judge
 // (2 rounds: [min, max] holds the median half the time).
-const MinRounds = 3
+const minRounds = 3
 
 // Answer is one workload's ranking (per masters count and added round
 // trip) from a compare measured in rounds: every cell's median cycles/s
@@ -97,7 +97,7 @@ func rank(rows [][]results.Run) Answer {
 	if len(a.Standings) < 2 {
 		return a
 	}
-	a.Tie = a.Standings[1].Rank == 1 || a.Rounds < MinRounds
+	a.Tie = a.Standings[1].Rank == 1 || a.Rounds < minRounds
 	best, next := a.Standings[0].Cell, a.Standings[1].Cell
 	var ratios []float64
 	byName := map[string][]results.Run{}
@@ -166,15 +166,15 @@ func Rank(st []Standing) {
 	}
 }
 
-// Budget is what a compare spent on its answers: rounds of cells, each
+// budget is what a compare spent on its answers: rounds of cells, each
 // cell its warmup and duration, and the wall time it took.
-type Budget struct {
+type budget struct {
 	Rounds, Cells    int
 	Warmup, Duration time.Duration
 	Took             time.Duration
 }
 
-func (b Budget) String() string {
+func (b budget) String() string {
 	return fmt.Sprintf("%d rounds × %d cells × (%v warmup + %v), interleaved, in %v",
 		b.Rounds, b.Cells, b.Warmup, b.Duration, b.Took.Round(time.Second))
 }

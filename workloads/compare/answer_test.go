@@ -131,13 +131,13 @@ func TestAnswers(t *testing.T) {
 			if tied := a.Standings[1].Rank == 1; tied && !a.Tie {
 				t.Errorf("leaders share rank 1 but the answer is no tie")
 			}
-			line := AnswerLine(a)
+			line := answerLine(a)
 			for _, want := range tc.answer {
 				if !strings.Contains(line, want) {
 					t.Errorf("answer %q\nwant it to say %q", line, want)
 				}
 			}
-			if strings.Contains(line, "indistinguishable") != (a.Tie && a.Rounds >= MinRounds) {
+			if strings.Contains(line, "indistinguishable") != (a.Tie && a.Rounds >= minRounds) {
 				t.Errorf("answer %q disagrees with tie %v", line, a.Tie)
 			}
 		})
@@ -180,7 +180,7 @@ func TestAnswersGroups(t *testing.T) {
 	if u.Rounds != 3 || u.Standings[0].Rate.N != 3 || u.Lead == nil || u.Lead.Median != 2 || u.Lead.Lo != 2 || u.Lead.Hi != 2 {
 		t.Errorf("uncontended: %+v lead %+v; want 3 rounds each, a 2× b in every round", u, u.Lead)
 	}
-	if got := AnswerLine(as[1]); got != "one cell, nothing to compare" {
+	if got := answerLine(as[1]); got != "one cell, nothing to compare" {
 		t.Errorf("one cell: %q", got)
 	}
 }

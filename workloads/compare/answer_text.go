@@ -9,11 +9,11 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// WriteAnswers prints each Answer: a header naming the workload and the
+// writeAnswers prints each Answer: a header naming the workload and the
 // interval's level, the cells with rank ("1=" when shared), median
 // cycles/s and interval, then the answer line (AnswerLine). The budget
 // heads the whole.
-func WriteAnswers(w io.Writer, answers []Answer, b Budget) {
+func writeAnswers(w io.Writer, answers []Answer, b budget) {
 	if len(answers) == 0 {
 		return
 	}
@@ -35,7 +35,7 @@ func WriteAnswers(w io.Writer, answers []Answer, b Budget) {
 		}
 		// Two spaces after "answer:" make Wrap hang its continuation there;
 		// the first line keeps one.
-		fmt.Fprintln(w, strings.Replace(results.Wrap("  answer:  "+AnswerLine(a), results.TableWidth), "answer:  ", "answer: ", 1))
+		fmt.Fprintln(w, strings.Replace(results.Wrap("  answer:  "+answerLine(a), results.TableWidth), "answer:  ", "answer: ", 1))
 	}
 }
 
@@ -71,16 +71,16 @@ func levelText(a Answer) string {
 // maxNamed is the most tied leaders an answer line names.
 const maxNamed = 3
 
-// AnswerLine is what a says: the top cell and by how much it leads the
+// answerLine is what a says: the top cell and by how much it leads the
 // next cell (the paired ratio and its interval), or that the top cells are
 // indistinguishable at this budget, or that the rounds were too few for
 // an answer.
-func AnswerLine(a Answer) string {
+func answerLine(a Answer) string {
 	if len(a.Standings) < 2 {
 		return "one cell, nothing to compare"
 	}
-	if a.Rounds < MinRounds {
-		return fmt.Sprintf("none at %d round(s) per cell: an interval needs --repeat %d or more (6 for 95 %%)", a.Rounds, MinRounds)
+	if a.Rounds < minRounds {
+		return fmt.Sprintf("none at %d round(s) per cell: an interval needs --repeat %d or more (6 for 95 %%)", a.Rounds, minRounds)
 	}
 	first, second := a.Standings[0].Cell, a.Standings[1].Cell
 	lead := ""

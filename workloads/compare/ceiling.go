@@ -113,13 +113,13 @@ func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles re
 			ServerCPUUSPerCycle: full.ServerCPUUSPerCycle, ServerCPUSource: full.ServerCPUSource}}
 	if log != nil {
 		fmt.Fprintf(log, "ceiling: %d masters, aggregate SET NX %.0f/s, release EVALSHA %.0f/s → %.0f cycles/s; %s\n",
-			c.Masters, set, rel, c.CyclesPerS, CostText(c.Cost))
+			c.Masters, set, rel, c.CyclesPerS, costText(c.Cost))
 	}
 	return c, nil
 }
 
-// CostText is a ceiling's cost per cycle, for one-line summaries.
-func CostText(c *results.Cost) string {
+// costText is a ceiling's cost per cycle, for one-line summaries.
+func costText(c *results.Cost) string {
 	if c == nil {
 		return ""
 	}

@@ -89,7 +89,7 @@ func TestCostText(t *testing.T) {
 		{&results.Cost{ClientCPUUSPerCycle: 14.04}, "µs/cycle: client 14.0, server -"},
 		{&results.Cost{ClientCPUUSPerCycle: 14, ServerCPUUSPerCycle: 35.26, ServerCPUSource: "proc"}, "µs/cycle: client 14.0, server 35.3"},
 	} {
-		if got := CostText(tc.c); got != tc.want {
+		if got := costText(tc.c); got != tc.want {
 			t.Errorf("CostText(%+v) = %q, want %q", tc.c, got, tc.want)
 		}
 	}

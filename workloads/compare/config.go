@@ -27,7 +27,7 @@ type Config struct {
 	// RTTs reruns the matrix with each round trip (± its jitter) added to
 	// every master by a delay line in a process of its own (0: direct);
 	// ranking shows how the order changes with distance.
-	RTTs Distances `json:"rtts,omitempty" flag:"rtt" help:"rerun the matrix with each round trip added to every master by a delay line, e.g. 0,250us,1ms or 1ms±100us (jitter), and rank the cells per round trip"`
+	RTTs distances `json:"rtts,omitempty" flag:"rtt" help:"rerun the matrix with each round trip added to every master by a delay line, e.g. 0,250us,1ms or 1ms±100us (jitter), and rank the cells per round trip"`
 	// ClientDefaults adds, beside every auto cell, the same cell with the
 	// client libraries' own defaults (/defaults rows).
 	ClientDefaults bool `json:"client_defaults_rows,omitempty" flag:"defaults-rows" help:"add each auto cell again with the client libraries' own defaults (rows named .../auto/defaults)"`
@@ -48,17 +48,17 @@ type Config struct {
 
 // The default matrix.
 var (
-	DefaultClients   = []string{"goredis", "rueidis"}
-	DefaultMuxes     = []string{"sequential", "fanout", "pipeline", "auto"}
-	DefaultWorkloads = []string{"uncontended", "contended"}
-	DefaultMasters   = []int{5}
+	defaultClients   = []string{"goredis", "rueidis"}
+	defaultMuxes     = []string{"sequential", "fanout", "pipeline", "auto"}
+	defaultWorkloads = []string{"uncontended", "contended"}
+	defaultMasters   = []int{5}
 )
 
 // Each cell's default durations: long enough for a stable rate, short
 // enough for a 16-cell matrix.
 const (
-	DefaultDuration = 5 * time.Second
-	DefaultWarmup   = time.Second
+	defaultDuration = 5 * time.Second
+	defaultWarmup   = time.Second
 )
 
 // DefaultConfig is the default matrix: both clients × every mux × both
@@ -73,28 +73,28 @@ func DefaultConfig() Config {
 func (c *Config) defaults() {
 	if reflect.ValueOf(c.Base).IsZero() {
 		c.Base = lab.DefaultConfig()
-		c.Base.Workload.Duration, c.Base.Workload.Warmup = DefaultDuration, DefaultWarmup
+		c.Base.Workload.Duration, c.Base.Workload.Warmup = defaultDuration, defaultWarmup
 	}
 	if c.Clients == nil {
-		c.Clients = append([]string(nil), DefaultClients...)
+		c.Clients = append([]string(nil), defaultClients...)
 	}
 	if c.Muxes == nil {
-		c.Muxes = append([]string(nil), DefaultMuxes...)
+		c.Muxes = append([]string(nil), defaultMuxes...)
 	}
 	if c.Workloads == nil {
-		c.Workloads = append([]string(nil), DefaultWorkloads...)
+		c.Workloads = append([]string(nil), defaultWorkloads...)
 	}
 	if c.Masters == nil {
-		c.Masters = append([]int(nil), DefaultMasters...)
+		c.Masters = append([]int(nil), defaultMasters...)
 	}
 	if c.Repeat == 0 {
 		c.Repeat = 1
 	}
 }
 
-// FieldError is bad input in one Config field, named by its Go field path
+// fieldError is bad input in one Config field, named by its Go field path
 // ("Clients", "Base.Driver.Backend"): the CLI names its flag.
-type FieldError = results.FieldError
+type fieldError = results.FieldError
 
 func fieldErr(field string, value any, format string, a ...any) error {
 	return results.Invalid(field, value, format, a...)

@@ -7,12 +7,12 @@ import (
 	"github.com/lockbench/lockbench/compose/delayline"
 )
 
-// Distances are the round trips a matrix runs at, each with its jitter:
+// distances are the round trips a matrix runs at, each with its jitter:
 // the value of --rtt 0,250us,1ms±100us (a pflag.Value).
-type Distances []delayline.Distance
+type distances []delayline.Distance
 
 // String is the list as --rtt takes it.
-func (ds *Distances) String() string {
+func (ds *distances) String() string {
 	s := make([]string, len(*ds))
 	for i, d := range *ds {
 		s[i] = d.String()
@@ -21,8 +21,8 @@ func (ds *Distances) String() string {
 }
 
 // Set parses a comma-separated list of RTT[±JITTER].
-func (ds *Distances) Set(v string) error {
-	var out Distances
+func (ds *distances) Set(v string) error {
+	var out distances
 	for _, s := range strings.Split(v, ",") {
 		d, err := delayline.ParseDistance(s)
 		if err != nil {
@@ -35,10 +35,10 @@ func (ds *Distances) Set(v string) error {
 }
 
 // Type names the flag's value in help.
-func (*Distances) Type() string { return "durations" }
+func (*distances) Type() string { return "durations" }
 
 // RTTs are the round trips without their jitter.
-func (ds Distances) RTTs() []time.Duration {
+func (ds distances) RTTs() []time.Duration {
 	out := make([]time.Duration, len(ds))
 	for i, d := range ds {
 		out[i] = d.RTT

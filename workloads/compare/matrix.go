@@ -146,7 +146,7 @@ func (cfg Config) prepare(cell *lab.Config, matrix bool) error {
 		// the summary shows them
 		masters, err := redisconn.Parse(t.RedisAddrs, t.RedisAuth)
 		if err != nil {
-			return &FieldError{Field: "Base.Topology.RedisAddrs", Err: err}
+			return &fieldError{Field: "Base.Topology.RedisAddrs", Err: err}
 		}
 		t.RedisMasters, t.RedisAddrs = masters, redisconn.Redacted(masters)
 	}
@@ -174,9 +174,9 @@ func shareServers(cells []Cell) {
 
 // rtts is the list of added round trips the matrix runs at: RTTs, or just
 // direct.
-func (cfg Config) rtts() (Distances, error) {
+func (cfg Config) rtts() (distances, error) {
 	if len(cfg.RTTs) == 0 {
-		return Distances{{}}, nil
+		return distances{{}}, nil
 	}
 	seen := map[time.Duration]bool{}
 	for _, d := range cfg.RTTs {

@@ -44,7 +44,7 @@ func TestNewPlanMatrix(t *testing.T) {
 				"redlock/goredis/sequential/uncontended@1", "redlock/goredis/fanout/uncontended@1",
 				"redlock/rueidis/sequential/uncontended@1", "redlock/rueidis/fanout/uncontended@1"}},
 		{"round trips outside workloads", Config{Clients: []string{"rueidis"}, Muxes: []string{"pipeline"},
-			Workloads: []string{"uncontended", "contended"}, RTTs: Distances{{}, {RTT: time.Millisecond}}},
+			Workloads: []string{"uncontended", "contended"}, RTTs: distances{{}, {RTT: time.Millisecond}}},
 			[]string{"redlock/rueidis/pipeline/uncontended@5", "redlock/rueidis/pipeline/contended@5",
 				"redlock/rueidis/pipeline/uncontended@5+1ms", "redlock/rueidis/pipeline/contended@5+1ms"}},
 		{"defaults rows after auto", Config{Clients: []string{"goredis"}, Muxes: []string{"auto", "fanout"},
@@ -59,10 +59,10 @@ func TestNewPlanMatrix(t *testing.T) {
 			}
 			got := cellNames(p)
 			if tc.want == nil {
-				if n := len(DefaultClients) * len(DefaultMuxes) * len(DefaultWorkloads); len(got) != n {
+				if n := len(defaultClients) * len(defaultMuxes) * len(defaultWorkloads); len(got) != n {
 					t.Fatalf("%d cells, want %d: %v", len(got), n, got)
 				}
-				if p.Cells[0].Config.Workload.Duration != DefaultDuration || p.Config.Base.Driver.Backend != "redlock" {
+				if p.Cells[0].Config.Workload.Duration != defaultDuration || p.Config.Base.Driver.Backend != "redlock" {
 					t.Errorf("zero Base: duration %v backend %q", p.Cells[0].Config.Workload.Duration, p.Config.Base.Driver.Backend)
 				}
 				return
@@ -99,16 +99,16 @@ func TestNewPlanErrors(t *testing.T) {
 		{"masters too many", Config{Masters: []int{99}}, "Masters", "99"},
 		{"masters twice", Config{Masters: []int{3, 3}}, "Masters", "3"},
 		{"masters with external", Config{Base: ext, Masters: []int{1, 3}}, "Masters", ""},
-		{"negative rtt", Config{RTTs: Distances{{}, {RTT: -time.Millisecond}}}, "RTTs", "-1ms"},
-		{"rtt below 1µs", Config{RTTs: Distances{{RTT: time.Nanosecond}}}, "RTTs", "1ns"},
-		{"rtt twice", Config{RTTs: Distances{{RTT: time.Millisecond, Jitter: time.Microsecond}, {RTT: time.Millisecond}}}, "RTTs", "1ms"},
+		{"negative rtt", Config{RTTs: distances{{}, {RTT: -time.Millisecond}}}, "RTTs", "-1ms"},
+		{"rtt below 1µs", Config{RTTs: distances{{RTT: time.Nanosecond}}}, "RTTs", "1ns"},
+		{"rtt twice", Config{RTTs: distances{{RTT: time.Millisecond, Jitter: time.Microsecond}, {RTT: time.Millisecond}}}, "RTTs", "1ms"},
 		{"unknown baseline", Config{Baselines: []string{"chubby"}}, "Baselines", `"chubby"`},
 		{"baseline twice", Config{Baselines: []string{"etcd", "etcd"}}, "Baselines", `"etcd"`},
 		{"etcd members", Config{Base: etcd2, Baselines: []string{"etcd"}}, "Base.Topology.Etcd.Members", "2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewPlan(tc.cfg)
-			var fe *FieldError
+			var fe *fieldError
 			if !errors.As(err, &fe) || fe.Field != tc.field || fe.Value != tc.value {
 				t.Fatalf("err %v: want a FieldError on %s %s", err, tc.field, tc.value)
 			}
@@ -155,7 +155,7 @@ func TestNewPlanCheck(t *testing.T) {
 		t.Errorf("the summary's addresses hold the password: %s", addrs)
 	}
 	ext.Base.Topology.RedisAddrs = []string{"127.0.0.1:1", "127.0.0.1:1"}
-	var fe *FieldError
+	var fe *fieldError
 	if _, err := NewPlan(ext); !errors.As(err, &fe) || fe.Field != "Base.Topology.RedisAddrs" {
 		t.Fatalf("a master twice: err %v, want a FieldError on Base.Topology.RedisAddrs", err)
 	}
@@ -166,7 +166,7 @@ func TestNewPlanCheck(t *testing.T) {
 // starts the servers any of them needs.
 func TestBaselines(t *testing.T) {
 	p, err := NewPlan(Config{Clients: []string{"goredis"}, Muxes: []string{"fanout"}, Workloads: []string{"uncontended", "contended"},
-		Masters: []int{3, 1}, RTTs: Distances{{}, {RTT: time.Millisecond}}, Baselines: []string{"etcd-rpc", "zookeeper"}})
+		Masters: []int{3, 1}, RTTs: distances{{}, {RTT: time.Millisecond}}, Baselines: []string{"etcd-rpc", "zookeeper"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,18 +9,18 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// Ranking is one workload's Redlock cells ranked at every added round
+// ranking is one workload's Redlock cells ranked at every added round
 // trip: how the strategies' order changes with network distance.
-type Ranking struct {
+type ranking struct {
 	Workload string
 	RTTs     []time.Duration
 	// Cells in their order at the first round trip.
-	Cells []RankedCell
+	Cells []rankedCell
 }
 
-// RankedCell is a cell (client/mux[/variant]) and, per round trip, its
+// rankedCell is a cell (client/mux[/variant]) and, per round trip, its
 // rank (1: fastest) and cycles/s.
-type RankedCell struct {
+type rankedCell struct {
 	Cell       string
 	Rank       []int
 	CyclesPerS []float64
@@ -29,7 +29,7 @@ type RankedCell struct {
 // Rankings ranks runs' Redlock cells per workload (in the order the
 // workloads first appear) at each of rtts; fewer than two round trips
 // rank nothing. Runs repeated in rounds rank by their median.
-func Rankings(runs []results.Run, rtts []time.Duration) []Ranking {
+func Rankings(runs []results.Run, rtts []time.Duration) []ranking {
 	if len(rtts) < 2 {
 		return nil
 	}
@@ -54,7 +54,7 @@ func Rankings(runs []results.Run, rtts []time.Duration) []Ranking {
 		}
 		rate[k][r.AddedRTTUS] = r.Throughput.CyclesPerS
 	}
-	var out []Ranking
+	var out []ranking
 	for _, wl := range wls {
 		var cells []string
 		for k := range rate {
@@ -76,9 +76,9 @@ func Rankings(runs []results.Run, rtts []time.Duration) []Ranking {
 			}
 		}
 		sort.SliceStable(cells, func(a, b int) bool { return ranks[0][cells[a]] < ranks[0][cells[b]] })
-		rk := Ranking{Workload: wl, RTTs: rtts}
+		rk := ranking{Workload: wl, RTTs: rtts}
 		for _, c := range cells {
-			rc := RankedCell{Cell: c}
+			rc := rankedCell{Cell: c}
 			for i, d := range rtts {
 				rc.Rank = append(rc.Rank, ranks[i][c])
 				rc.CyclesPerS = append(rc.CyclesPerS, rate[key{wl, c}][float64(d.Microseconds())])

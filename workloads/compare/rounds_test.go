@@ -119,7 +119,7 @@ func TestRatiosOfRounds(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	WriteSummary(&b, runs, map[int]float64{5: ceil.CyclesPerS})
+	writeSummary(&b, runs, map[int]float64{5: ceil.CyclesPerS})
 	if n := strings.Count(b.String(), "r/fanout"); n != 1 || !strings.Contains(strings.Join(strings.Fields(b.String()), " "), "r/fanout 95 0.86×") {
 		t.Errorf("summary: fanout %d times, want once at its median 95:\n%s", n, b.String())
 	}

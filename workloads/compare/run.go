@@ -197,8 +197,8 @@ func (r Result) Summary(config any) (*results.Summary, error) {
 
 // Budget is what the compare spent: its rounds of cells, each cell's
 // warmup and duration, and the wall time.
-func (r Result) Budget() Budget {
-	return Budget{Rounds: max(r.Config.Repeat, 1), Cells: r.planned, Warmup: r.Config.Base.Workload.Warmup,
+func (r Result) Budget() budget {
+	return budget{Rounds: max(r.Config.Repeat, 1), Cells: r.planned, Warmup: r.Config.Base.Workload.Warmup,
 		Duration: r.Config.Base.Workload.Duration, Took: r.Took}
 }
 

@@ -40,7 +40,7 @@ func (r Result) Write(w output.Writer, sum *results.Summary) error {
 			fmt.Fprintln(out, "\nanswers: one round per cell, so no ranking with confidence; --repeat 6 or more ranks the cells with 95 % intervals")
 			return
 		}
-		WriteAnswers(out, answers, r.Budget())
+		writeAnswers(out, answers, r.Budget())
 	}
 	if repeated(sum.Runs) {
 		w.Files = map[string]any{"answers.json": answers}
@@ -53,7 +53,7 @@ func (r Result) Write(w output.Writer, sum *results.Summary) error {
 		if stdout == nil {
 			stdout = os.Stdout
 		}
-		WriteRankings(stdout, Rankings(sum.Runs, r.Config.RTTs.RTTs()))
+		writeRankings(stdout, Rankings(sum.Runs, r.Config.RTTs.RTTs()))
 	}
 	return nil
 }
@@ -62,14 +62,14 @@ func (r Result) Write(w output.Writer, sum *results.Summary) error {
 // sequential row ("vs seq") and, under the table, WriteSummary.
 func Table(w *output.Writer, runs []results.Run, ceilings map[int]float64) {
 	w.TableOptions.Ratios, w.TableOptions.RatioName = VsSequential(runs), "vs seq"
-	w.Below = func(out io.Writer) { WriteSummary(out, runs, ceilings) }
+	w.Below = func(out io.Writer) { writeSummary(out, runs, ceilings) }
 }
 
-// WriteSummary is the compare's own short view under the table:
+// writeSummary is the compare's own short view under the table:
 // per row its throughput, ratio to sequential, heap allocations per cycle
 // (whole process) and, with --ceiling, its fraction of the ceiling. Runs
 // repeated in rounds are one line each, their median (results.MedianRun).
-func WriteSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
+func writeSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
 	runs = results.MedianRuns(runs)
 	counts := make([]int, 0, len(ceilings))
 	for m := range ceilings {
@@ -80,7 +80,7 @@ func WriteSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
 		cost := ""
 		for _, r := range runs {
 			if c := r.CeilingCost; c != nil && r.Masters == m {
-				cost = "; " + CostText(c)
+				cost = "; " + costText(c)
 				break
 			}
 		}
@@ -150,9 +150,9 @@ func delayCells(c *results.Cost) string {
 	return fmt.Sprintf(" %8s %6s", d, b)
 }
 
-// WriteRankings shows, per workload, each Redlock cell's rank and cycles/s at
+// writeRankings shows, per workload, each Redlock cell's rank and cycles/s at
 // every added round trip, in the order of the first.
-func WriteRankings(w io.Writer, rankings []Ranking) {
+func writeRankings(w io.Writer, rankings []ranking) {
 	for _, rk := range rankings {
 		fmt.Fprintf(w, "ranking by added round trip (%s): rank. cycles/s\n%-28s", rk.Workload, "cell")
 		for _, d := range rk.RTTs {

@@ -22,7 +22,7 @@ func TestCompareSummaryFits100Columns(t *testing.T) {
 		{Name: "redlock/goredis/auto/contended", Masters: 5, AllocsPerCycle: 4.2},
 	}
 	var b bytes.Buffer
-	WriteSummary(&b, runs, map[int]float64{5: 1234567})
+	writeSummary(&b, runs, map[int]float64{5: 1234567})
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	if len(lines) < 3 {
 		t.Fatalf("want ceiling, header and rows, got:\n%s", b.String())
@@ -40,8 +40,8 @@ func ptr(v float64) *float64 { return &v }
 // rank and cycles/s at every round trip.
 func TestPrintRanking(t *testing.T) {
 	var b bytes.Buffer
-	WriteRankings(&b, []Ranking{{Workload: "uncontended", RTTs: []time.Duration{0, time.Millisecond},
-		Cells: []RankedCell{{Cell: "rueidis/sequential", Rank: []int{1, 2}, CyclesPerS: []float64{300, 50}},
+	writeRankings(&b, []ranking{{Workload: "uncontended", RTTs: []time.Duration{0, time.Millisecond},
+		Cells: []rankedCell{{Cell: "rueidis/sequential", Rank: []int{1, 2}, CyclesPerS: []float64{300, 50}},
 			{Cell: "rueidis/fanout", Rank: []int{2, 1}, CyclesPerS: []float64{200, 150}}}}})
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if len(lines) != 4 || !strings.Contains(lines[0], "(uncontended)") || !strings.Contains(lines[1], "rtt 1ms") {

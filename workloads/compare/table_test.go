@@ -42,7 +42,7 @@ func TestResultWrite(t *testing.T) {
 			Workload: "uncontended", AddedRTTUS: rttUS, Throughput: results.Throughput{CyclesPerS: cps},
 			Counts: results.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}
 	}
-	res := Result{Config: Config{RTTs: Distances{{}, {RTT: time.Millisecond}}}}
+	res := Result{Config: Config{RTTs: distances{{}, {RTT: time.Millisecond}}}}
 	sum := &results.Summary{Runs: []results.Run{run("sequential", 0, 300), run("fanout", 0, 200), run("sequential", 1000, 50), run("fanout", 1000, 150)}}
 	dir := t.TempDir()
 	for _, c := range []struct {

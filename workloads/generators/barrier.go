@@ -19,7 +19,7 @@ const startMargin = 500 * time.Millisecond
 type Start struct {
 	At     time.Time // the common start, on the masters' clock
 	Local  time.Time // the same instant on this process's clock (monotonic)
-	Offset Offset    // this generator's offset, measured at the barrier
+	Offset offset    // this generator's offset, measured at the barrier
 	// Late is how long after the agreed instant this process woke to
 	// start its workers (scheduling, a loaded machine).
 	Late time.Duration

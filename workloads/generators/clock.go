@@ -9,10 +9,10 @@ import (
 // TimeSource reads the common reference clock: the masters' TIME.
 type TimeSource func(ctx context.Context) (time.Time, error)
 
-// Offset is the reference clock minus the local wall clock, measured at At
+// offset is the reference clock minus the local wall clock, measured at At
 // (local wall), known to within ErrorNS: half the round trip of the best
 // sample plus the reference's resolution.
-type Offset struct {
+type offset struct {
 	At      time.Time `json:"at"`
 	NS      int64     `json:"offset_ns"`
 	ErrorNS int64     `json:"error_ns"`
@@ -29,8 +29,8 @@ const resolution = int64(time.Microsecond)
 // MeasureOffset estimates the reference clock's offset from the local wall
 // clock: for each sample, the reference's reading is taken to lie at the
 // midpoint of the round trip, so the error is at most half the round trip.
-func MeasureOffset(ctx context.Context, ref TimeSource) (Offset, error) {
-	var best Offset
+func MeasureOffset(ctx context.Context, ref TimeSource) (offset, error) {
+	var best offset
 	found := false
 	for range offsetSamples {
 		t0 := time.Now()
@@ -38,25 +38,25 @@ func MeasureOffset(ctx context.Context, ref TimeSource) (Offset, error) {
 		t1 := time.Now()
 		if err != nil {
 			if ctx.Err() != nil {
-				return Offset{}, ctx.Err()
+				return offset{}, ctx.Err()
 			}
 			continue
 		}
 		rtt := t1.Sub(t0) // monotonic
 		mid := t0.Add(rtt / 2)
-		o := Offset{At: mid, NS: r.UnixNano() - mid.UnixNano(), ErrorNS: int64(rtt)/2 + resolution, RTTNS: int64(rtt)}
+		o := offset{At: mid, NS: r.UnixNano() - mid.UnixNano(), ErrorNS: int64(rtt)/2 + resolution, RTTNS: int64(rtt)}
 		if !found || o.RTTNS < best.RTTNS {
 			best, found = o, true
 		}
 	}
 	if !found {
-		return Offset{}, errors.New("generators: the reference clock did not answer")
+		return offset{}, errors.New("generators: the reference clock did not answer")
 	}
 	return best, nil
 }
 
 // Masters is local wall time t on the reference clock.
-func (o Offset) Masters(t time.Time) time.Time { return t.Add(time.Duration(o.NS)) }
+func (o offset) Masters(t time.Time) time.Time { return t.Add(time.Duration(o.NS)) }
 
 // Local is reference time t on the local wall clock.
-func (o Offset) Local(t time.Time) time.Time { return t.Add(-time.Duration(o.NS)) }
+func (o offset) Local(t time.Time) time.Time { return t.Add(-time.Duration(o.NS)) }

@@ -15,9 +15,9 @@ import (
 	"github.com/lockbench/lockbench/results/gate"
 )
 
-// Snapshot is one generator's totals so far, published once a second:
+// snapshot is one generator's totals so far, published once a second:
 // each op's histogram of the measured window (HDR, exact) and counts.
-type Snapshot struct {
+type snapshot struct {
 	ElapsedNS int64             `json:"elapsed_ns"`
 	Cycles    int64             `json:"cycles"`
 	Attempts  int64             `json:"attempts"`
@@ -26,8 +26,8 @@ type Snapshot struct {
 
 // NewSnapshot encodes total, elapsed into the measured window. It is
 // called on the once-a-second tick, never per sample.
-func NewSnapshot(elapsed time.Duration, total *results.Interval) Snapshot {
-	s := Snapshot{ElapsedNS: int64(elapsed), Cycles: total.Count(results.OpCycle, results.OK),
+func NewSnapshot(elapsed time.Duration, total *results.Interval) snapshot {
+	s := snapshot{ElapsedNS: int64(elapsed), Cycles: total.Count(results.OpCycle, results.OK),
 		Attempts: total.Total(results.OpAcquire), Hists: map[string][]byte{}}
 	for _, op := range results.Ops() {
 		h := total.Latency(op)
@@ -48,7 +48,7 @@ func encodeHist(h *hdrhistogram.Histogram) ([]byte, error) {
 
 // Publish puts s as this generator's latest snapshot. It is meant for a
 // goroutine of its own (Publisher): a slow store must not hold the tick.
-func (m *Member) Publish(ctx context.Context, s Snapshot) error {
+func (m *Member) Publish(ctx context.Context, s snapshot) error {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return err
@@ -60,13 +60,13 @@ func (m *Member) Publish(ctx context.Context, s Snapshot) error {
 // Publisher publishes snapshots off the caller's goroutine; a snapshot
 // not yet sent is replaced by a newer one. Stop ends it.
 type Publisher struct {
-	ch   chan Snapshot
+	ch   chan snapshot
 	done chan struct{}
 }
 
 // NewPublisher starts publishing m's snapshots until ctx ends or Stop.
 func (m *Member) NewPublisher(ctx context.Context) *Publisher {
-	p := &Publisher{ch: make(chan Snapshot, 1), done: make(chan struct{})}
+	p := &Publisher{ch: make(chan snapshot, 1), done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		for s := range p.ch {
@@ -79,7 +79,7 @@ func (m *Member) NewPublisher(ctx context.Context) *Publisher {
 }
 
 // Offer hands s to the publisher without waiting.
-func (p *Publisher) Offer(s Snapshot) {
+func (p *Publisher) Offer(s snapshot) {
 	select {
 	case p.ch <- s:
 	default:
@@ -107,22 +107,22 @@ type Merged struct {
 // histograms exactly (HDR merge), throughput as the sum of rates.
 func (m *Member) Merge() Merged {
 	m.st.mu.Lock()
-	var snaps []Snapshot
+	var snaps []snapshot
 	for i := range m.cfg.Generators {
 		if b, ok := m.st.vals[m.key("live", i)]; ok {
-			var s Snapshot
+			var s snapshot
 			if json.Unmarshal(b, &s) == nil {
 				snaps = append(snaps, s)
 			}
 		}
 	}
 	m.st.mu.Unlock()
-	return MergeSnapshots(snaps)
+	return mergeSnapshots(snaps)
 }
 
-// MergeSnapshots merges snapshots: histograms exactly (HDR merge), counts
+// mergeSnapshots merges snapshots: histograms exactly (HDR merge), counts
 // summed, throughput as the sum of each generator's rate.
-func MergeSnapshots(snaps []Snapshot) Merged {
+func mergeSnapshots(snaps []snapshot) Merged {
 	out := Merged{Reporting: len(snaps), Run: results.Run{LatencyUS: map[string]results.Percentiles{}}}
 	hists := map[string]*hdrhistogram.Histogram{}
 	for _, s := range snaps {
@@ -164,9 +164,9 @@ func liveThresholds(ts []gate.Threshold) []gate.Threshold {
 	return out
 }
 
-// Breach is the first of ts the merged run breaks, as a reason; "" when
+// breach is the first of ts the merged run breaks, as a reason; "" when
 // none does (a metric the run has not recorded yet holds).
-func Breach(r results.Run, ts []gate.Threshold) string {
+func breach(r results.Run, ts []gate.Threshold) string {
 	for _, t := range ts {
 		if !t.Applies(r.Name) {
 			continue
@@ -204,17 +204,17 @@ func (m *Member) Watch(ctx context.Context, name string, ts []gate.Threshold, lo
 			show(mg)
 		}
 		if log != nil {
-			fmt.Fprintln(log, LiveLine(mg, m.cfg.Generators))
+			fmt.Fprintln(log, liveLine(mg, m.cfg.Generators))
 		}
-		if reason := Breach(mg.Run, live); reason != "" {
+		if reason := breach(mg.Run, live); reason != "" {
 			m.Abort(&AbortError{Kind: Threshold, Generator: m.cfg.Index, Reason: reason})
 			return
 		}
 	}
 }
 
-// LiveLine is one line of the merged view.
-func LiveLine(mg Merged, of int) string {
+// liveLine is one line of the merged view.
+func liveLine(mg Merged, of int) string {
 	s := fmt.Sprintf("generators: %d/%d reporting, merged %.0f cycles/s", mg.Reporting, of, mg.Run.Throughput.CyclesPerS)
 	if p, ok := mg.Run.LatencyUS[results.OpCycle.String()]; ok {
 		s += fmt.Sprintf(", cycle p50 %.0f µs p99 %.0f µs", p.P50, p.P99)

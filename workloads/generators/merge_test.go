@@ -11,7 +11,7 @@ import (
 )
 
 // snapshotOf is a generator's snapshot whose cycle histogram holds samples.
-func snapshotOf(t *testing.T, samples []int64) Snapshot {
+func snapshotOf(t *testing.T, samples []int64) snapshot {
 	t.Helper()
 	h := results.NewHistogram()
 	for _, v := range samples {
@@ -23,7 +23,7 @@ func snapshotOf(t *testing.T, samples []int64) Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Snapshot{ElapsedNS: int64(time.Second), Cycles: int64(len(samples)), Hists: map[string][]byte{results.OpCycle.String(): b}}
+	return snapshot{ElapsedNS: int64(time.Second), Cycles: int64(len(samples)), Hists: map[string][]byte{results.OpCycle.String(): b}}
 }
 
 // sig3 rounds v to three significant figures.
@@ -58,11 +58,11 @@ func TestMergedPercentilesAreOneHistogramsProperty(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			var snaps []Snapshot
+			var snaps []snapshot
 			for _, s := range split {
 				snaps = append(snaps, snapshotOf(t, s))
 			}
-			mg := MergeSnapshots(snaps)
+			mg := mergeSnapshots(snaps)
 			got, want := mg.Run.LatencyUS[results.OpCycle.String()], results.Summarize(all)
 			if mg.Run.Counts.Cycles != int64(n) || got.Count != int64(n) {
 				t.Fatalf("merged %d cycles, histogram count %d; want %d", mg.Run.Counts.Cycles, got.Count, n)
@@ -82,8 +82,8 @@ func TestMergedPercentilesAreOneHistogramsProperty(t *testing.T) {
 // TestMergeSnapshotsThroughputIsTheSumOfRates: each generator's rate is
 // its cycles over its own elapsed time; the merged rate is their sum.
 func TestMergeSnapshotsThroughputIsTheSumOfRates(t *testing.T) {
-	snaps := []Snapshot{{ElapsedNS: int64(2 * time.Second), Cycles: 2000}, {ElapsedNS: int64(time.Second), Cycles: 500}, {}}
-	mg := MergeSnapshots(snaps)
+	snaps := []snapshot{{ElapsedNS: int64(2 * time.Second), Cycles: 2000}, {ElapsedNS: int64(time.Second), Cycles: 500}, {}}
+	mg := mergeSnapshots(snaps)
 	if mg.Run.Throughput.CyclesPerS != 1500 || mg.Run.Counts.Cycles != 2500 || mg.Reporting != 3 {
 		t.Fatalf("merged %v cycles/s, %d cycles, %d reporting; want 1500, 2500, 3", mg.Run.Throughput.CyclesPerS, mg.Run.Counts.Cycles, mg.Reporting)
 	}

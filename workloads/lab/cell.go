@@ -106,7 +106,7 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 	}
 	run := m.Run
 	run.Name, run.Backend, run.Client, run.Mux = name, spec.Backend, spec.Client, spec.Mux
-	run.Masters, run.Durability = masters, Durability(cfg, masters)
+	run.Masters, run.Durability = masters, durability(cfg, masters)
 	run.AddedRTTUS = float64(cfg.RTT.Microseconds())
 	if n := cfg.DistanceName(); n != "" && !strings.Contains(run.Name, "/"+n) {
 		run.Name += "/" + n

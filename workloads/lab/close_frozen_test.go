@@ -3,6 +3,7 @@ package lab_test
 import (
 	"context"
 	"fmt"
+	"github.com/lockbench/lockbench/internal/testenv"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 // returns within drivers.CloseBudget (a pool waits for connections in
 // use, rueidis for pending calls: both unbounded without it).
 func TestCloseWithFrozenServer(t *testing.T) {
+	testenv.Servers(t)
 	for _, c := range []struct{ backend, client string }{
 		{"redlock", "goredis"}, {"redlock", "rueidis"}, {"rueidislock", ""},
 		{"etcd", ""}, {"zookeeper", ""}, {"postgres", ""},

@@ -6,7 +6,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 )
 
-// Durability says where a cell's lock state is kept, and so what a grant
+// durability says where a cell's lock state is kept, and so what a grant
 // survives: results' "durability", the tables' column of it. masters is how
 // many servers hold the state (Lab.Masters).
 //
@@ -16,7 +16,7 @@ import (
 //	fsync ×1                              ZooKeeper: one server, its transaction log fsynced
 //	memory ×1                             PostgreSQL advisory locks: the server's memory, no WAL
 //	external                              servers lockbench did not start: their settings are not known
-func Durability(c Config, masters int) string {
+func durability(c Config, masters int) string {
 	b, _ := backends.Lookup(c.Driver.Backend)
 	t := c.Topology
 	switch {

@@ -25,7 +25,7 @@ func TestDurability(t *testing.T) {
 	} {
 		c := DefaultConfig()
 		tc.set(&c)
-		if got := Durability(c, tc.masters); got != tc.want {
+		if got := durability(c, tc.masters); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}

@@ -81,12 +81,12 @@ func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.
 	return out
 }
 
-// MostlyFailed names the runs where more than half the attempts failed
+// mostlyFailed names the runs where more than half the attempts failed
 // (errors and timeouts), with a warning line for each; a run whose
 // failures are mostly timeouts is told its --workers exceed what its
 // masters and this machine serve within nodeTimeout (--node-timeout),
 // unless the run injected faults (faulted), which explain them.
-func MostlyFailed(runs []results.Run, nodeTimeout time.Duration, faulted bool) (names, warnings []string) {
+func mostlyFailed(runs []results.Run, nodeTimeout time.Duration, faulted bool) (names, warnings []string) {
 	for _, r := range runs {
 		c := r.Counts
 		if !c.MostlyFailed() {
@@ -122,11 +122,11 @@ func metricMasterErrors(log drivers.ErrorReporter, addrs []string, backend strin
 	return out
 }
 
-// FailedError is runs where more than half the attempts failed
+// failedError is runs where more than half the attempts failed
 // (MostlyFailed), when that was not expected.
-type FailedError struct{ Runs []string }
+type failedError struct{ Runs []string }
 
-func (e *FailedError) Error() string {
+func (e *failedError) Error() string {
 	return fmt.Sprintf("more than half the attempts failed in %v", e.Runs)
 }
 
@@ -144,14 +144,14 @@ func (e *FailedError) Error() string {
 func CheckFailures(log io.Writer, cfg Config, runs []results.Run, allow, stallsFail bool) error {
 	faulted := len(cfg.Faults) > 0
 	stuck, stuckWarnings := noProgress(runs, stallsFail)
-	bad, warnings := MostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout, faulted)
+	bad, warnings := mostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout, faulted)
 	warn(log, stuckWarnings)
 	warn(log, warnings)
 	switch {
 	case allow || faulted:
 		return nil
 	case len(bad) > 0: // the failures say why nothing moved: their diagnosis first
-		return &FailedError{Runs: bad}
+		return &failedError{Runs: bad}
 	case len(stuck) > 0:
 		return &NoProgressError{Runs: stuck}
 	}

@@ -53,7 +53,7 @@ func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []red
 	}
 	fr = &faultRun{faults: fs, target: faults.Target{TTL: cfg.Driver.Redlock.TTL}, span: cfg.Workload.Warmup + cfg.Workload.Ramp + cfg.Workload.Duration}
 	fr.target.Log = log
-	fr.on = FaultsOn(cfg.Driver.Backend)
+	fr.on = faultsOn(cfg.Driver.Backend)
 	servers, upstreams, err := faults.Pick(topo, fr.on)
 	if err != nil {
 		return nil, nil, err

@@ -6,8 +6,8 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 )
 
-// FaultsOn is which servers a backend's --fault masters=N names.
-func FaultsOn(backend string) string {
+// faultsOn is which servers a backend's --fault masters=N names.
+func faultsOn(backend string) string {
 	b, _ := backends.Lookup(backend)
 	switch {
 	case b.NeedsSentinel:

@@ -19,7 +19,7 @@ func TestMostlyFailed(t *testing.T) {
 		{Name: "errors", Counts: results.Counts{Attempts: 100, Errors: 60, Timeouts: 10}},
 		{Name: "timeouts", Workers: 64, Masters: 5, Counts: results.Counts{Attempts: 100, Timeouts: 80}},
 	}
-	names, warnings := MostlyFailed(runs, 50*time.Millisecond, false)
+	names, warnings := mostlyFailed(runs, 50*time.Millisecond, false)
 	if !reflect.DeepEqual(names, []string{"errors", "timeouts"}) {
 		t.Fatalf("names %v, want errors and timeouts", names)
 	}
@@ -61,7 +61,7 @@ func TestCheckFailures(t *testing.T) {
 	} {
 		var log strings.Builder
 		err := CheckFailures(&log, c.cfg, c.runs, c.allow, true)
-		var fe *FailedError
+		var fe *failedError
 		switch {
 		case c.fails && (!errors.As(err, &fe) || !reflect.DeepEqual(fe.Runs, []string{"errors"}) || err.Error() != "more than half the attempts failed in [errors]"):
 			t.Errorf("%s: error %v, want one naming errors", c.name, err)

@@ -60,7 +60,7 @@ func (c *Config) Validate() error {
 	if _, err := compose.RedisArgs(0, "", t.Redis.Persistence); err != nil {
 		return results.Invalid("topology.redis.persistence", t.Redis.Persistence, "want none, everysec or always")
 	}
-	n, _ := faults.Count(c.Topology, FaultsOn(c.Driver.Backend))
+	n, _ := faults.Count(c.Topology, faultsOn(c.Driver.Backend))
 	if err := c.validateDistance(n); err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (c *Config) validateFaults() error {
 	if err != nil {
 		return faultError(err)
 	}
-	on := FaultsOn(c.Driver.Backend)
+	on := faultsOn(c.Driver.Backend)
 	for _, f := range fs {
 		if err := faults.Applies(f, on); err != nil {
 			return faultError(err)

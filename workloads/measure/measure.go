@@ -53,8 +53,8 @@ type Hooks struct {
 	Referee func(workloads.Referee) workloads.Referee
 }
 
-// Measurement is a run with what lies behind it.
-type Measurement struct {
+// measurement is a run with what lies behind it.
+type measurement struct {
 	Run      results.Run
 	Registry *results.Registry // the histograms, for interval logs
 	Result   workloads.Result  // what the loop knew: pacing, interruption
@@ -62,7 +62,7 @@ type Measurement struct {
 
 // Measure is MeasureLocker with hooks and the registry kept, and cfg taken
 // as given (a zero Warmup is no warmup): the CLI's flags have filled it.
-func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h Hooks) (Measurement, error) {
+func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h Hooks) (measurement, error) {
 	reg := results.NewRegistry(cfg.Rate > 0) // open loop: keep service time apart
 	clock := results.NewClock()
 	ref := referee.New(cfg.Workers, clock, 0)
@@ -76,7 +76,7 @@ func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h
 	}
 	res, err := workloads.Run(ctx, cfg, env)
 	if err != nil {
-		return Measurement{}, err
+		return measurement{}, err
 	}
 	run := results.Run{
 		Workload: cfg.Workload, Keys: cfg.Keys, Workers: cfg.Workers, Rate: cfg.Rate,
@@ -92,7 +92,7 @@ func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h
 		run.MissedStarts = p.Missed
 		run.Pacing = p
 	}
-	return Measurement{Run: run, Registry: reg, Result: res}, nil
+	return measurement{Run: run, Registry: reg, Result: res}, nil
 }
 
 // WithDefaults fills cfg's zero-value fields from workloads.DefaultConfig.

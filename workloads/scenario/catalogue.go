@@ -37,7 +37,7 @@ var faultScenarios = []Scenario{
 		About: "A majority (3 of 5) crashes while a holder is inside its 1s critical section and restarts at once " +
 			"without persistence (twice: at 1.5s and 4.5s): the key is gone from a quorum and another worker wins it.",
 		Kind:   Faults,
-		Expect: Expect{Words: "violations > 0", Violations: Yes},
+		Expect: Expect{Words: "violations > 0", Violations: yes},
 		Setup:  restartSetup("restart=immediate", "1500ms", "4500ms"),
 	},
 	{
@@ -54,7 +54,7 @@ var faultScenarios = []Scenario{
 			"empty, then master 3's wall clock jumps ahead by the 3s TTL: its copy expires and a contender wins " +
 			"3, 4, 5 inside the holder's validity.",
 		Kind:   Faults,
-		Expect: Expect{Words: "violations > 0", Violations: Yes},
+		Expect: Expect{Words: "violations > 0", Violations: yes},
 		Setup:  clockJumpSetup("+3s"),
 	},
 	{

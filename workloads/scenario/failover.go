@@ -30,14 +30,14 @@ var failoverScenarios = []Scenario{
 		About: "Single master + replica + Sentinel: A is granted a key while replication is held back, the master is " +
 			"SIGKILLed, the Sentinel promotes the replica, B is granted the same key.",
 		Kind:   Failover,
-		Expect: Expect{Words: "violations > 0", Violations: Yes, FirstGranted: Yes, SecondGranted: Yes},
+		Expect: Expect{Words: "violations > 0", Violations: yes, FirstGranted: yes, SecondGranted: yes},
 	},
 	{
 		Name: "failover-wait",
 		About: "The same with --wait-replicas 1 (WAIT 1 after the SET): A's grant that never reached the replica " +
 			"does not count.",
 		Kind:         Failover,
-		Expect:       Expect{Words: "0 violations", Violations: No, FirstGranted: No, SecondGranted: Yes},
+		Expect:       Expect{Words: "0 violations", Violations: No, FirstGranted: No, SecondGranted: yes},
 		WaitReplicas: 1,
 	},
 }

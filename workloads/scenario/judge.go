@@ -10,12 +10,12 @@ import (
 type Want int
 
 const (
-	Either Want = iota // not judged
-	Yes                // must hold (violations: some)
+	either Want = iota // not judged
+	yes                // must hold (violations: some)
 	No                 // must not hold (violations: none)
 )
 
-func (w Want) met(v bool) bool { return w == Either || (w == Yes) == v }
+func (w Want) met(v bool) bool { return w == either || (w == yes) == v }
 
 // Expect is an expected outcome: the words the table shows and what the
 // judge checks. Every field set must hold.
@@ -48,7 +48,7 @@ func (e Expect) Met(o results.ScenarioOutcome) bool {
 		f := o.Fencing
 		ok = ok && f != nil && f.StaleAccepted == 0 && f.StaleRejected == f.Rounds
 	}
-	if e.FirstGranted != Either || e.SecondGranted != Either {
+	if e.FirstGranted != either || e.SecondGranted != either {
 		f := o.Failover
 		ok = ok && f != nil && e.FirstGranted.met(f.AGranted) && e.SecondGranted.met(f.BGranted)
 	}

@@ -19,8 +19,8 @@ func TestExpectMet(t *testing.T) {
 		want   bool
 	}{
 		{"nothing expected", Expect{}, results.ScenarioOutcome{Violations: 5, ZeroSeconds: 2}, true},
-		{"violations wanted, some", Expect{Violations: Yes}, results.ScenarioOutcome{Violations: 1}, true},
-		{"violations wanted, none", Expect{Violations: Yes}, results.ScenarioOutcome{}, false},
+		{"violations wanted, some", Expect{Violations: yes}, results.ScenarioOutcome{Violations: 1}, true},
+		{"violations wanted, none", Expect{Violations: yes}, results.ScenarioOutcome{}, false},
 		{"no violations wanted, none", Expect{Violations: No}, results.ScenarioOutcome{}, true},
 		{"no violations wanted, some", Expect{Violations: No}, results.ScenarioOutcome{Violations: 2}, false},
 		{"available throughout", Expect{Violations: No, Available: true}, results.ScenarioOutcome{}, true},
@@ -34,14 +34,14 @@ func TestExpectMet(t *testing.T) {
 		{"fenced: one refused of three", Expect{Fenced: true}, results.ScenarioOutcome{Fencing: fenced(0, 1)}, false},
 		{"fenced: one landed", Expect{Fenced: true}, results.ScenarioOutcome{Fencing: fenced(1, 2)}, false},
 		{"fenced: no fencing measured", Expect{Fenced: true}, results.ScenarioOutcome{}, false},
-		{"failover: both granted", Expect{Violations: Yes, FirstGranted: Yes, SecondGranted: Yes},
+		{"failover: both granted", Expect{Violations: yes, FirstGranted: yes, SecondGranted: yes},
 			results.ScenarioOutcome{Violations: 1, Failover: failover(true, true)}, true},
-		{"failover: A not granted", Expect{FirstGranted: Yes, SecondGranted: Yes}, results.ScenarioOutcome{Failover: failover(false, true)}, false},
-		{"failover-wait: A not granted", Expect{Violations: No, FirstGranted: No, SecondGranted: Yes},
+		{"failover: A not granted", Expect{FirstGranted: yes, SecondGranted: yes}, results.ScenarioOutcome{Failover: failover(false, true)}, false},
+		{"failover-wait: A not granted", Expect{Violations: No, FirstGranted: No, SecondGranted: yes},
 			results.ScenarioOutcome{Failover: failover(false, true)}, true},
-		{"failover-wait: A granted", Expect{FirstGranted: No, SecondGranted: Yes}, results.ScenarioOutcome{Failover: failover(true, true)}, false},
-		{"failover: B never granted", Expect{SecondGranted: Yes}, results.ScenarioOutcome{Failover: failover(true, false)}, false},
-		{"failover: nothing measured", Expect{SecondGranted: Yes}, results.ScenarioOutcome{}, false},
+		{"failover-wait: A granted", Expect{FirstGranted: No, SecondGranted: yes}, results.ScenarioOutcome{Failover: failover(true, true)}, false},
+		{"failover: B never granted", Expect{SecondGranted: yes}, results.ScenarioOutcome{Failover: failover(true, false)}, false},
+		{"failover: nothing measured", Expect{SecondGranted: yes}, results.ScenarioOutcome{}, false},
 	} {
 		if got := c.expect.Met(c.o); got != c.want {
 			t.Errorf("%s: Met = %v, want %v", c.name, got, c.want)

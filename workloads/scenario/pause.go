@@ -63,7 +63,7 @@ func runClientPause(ctx context.Context, s Scenario) ([]results.Run, error) {
 
 // pauseRow is one backend's rounds as a summary row, judged: A and B are
 // granted every round; a stale write that landed is the violation.
-func pauseRow(name string, b PauseBackend, m pauseMeasure) results.Run {
+func pauseRow(name string, b pauseBackend, m pauseMeasure) results.Run {
 	o := results.ScenarioOutcome{Scenario: name, Violations: int64(m.StaleAccepted), Acquired: int64(2 * m.Rounds),
 		Attempts: int64(2 * m.Rounds), After: -1, RecoveryMS: -1, Fencing: &m}
 	b.Expect.judge(&o)

@@ -135,7 +135,7 @@ func TestPauseRoundFails(t *testing.T) {
 // by its own expectation.
 func TestClientPauseRows(t *testing.T) {
 	s, _ := Lookup("client-pause")
-	expect := map[string]PauseBackend{}
+	expect := map[string]pauseBackend{}
 	for _, b := range s.Backends {
 		expect[b.Backend] = b
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/lockbench/lockbench/results/output"
 )
 
-// Pick is the scenario name names, or the whole catalogue for "all".
-func Pick(name string) ([]Scenario, error) {
+// pick is the scenario name names, or the whole catalogue for "all".
+func pick(name string) ([]Scenario, error) {
 	if name == "all" {
 		return All(), nil
 	}
@@ -38,9 +38,9 @@ func Help() string {
 	return b.String()
 }
 
-// NewSummary is the summary of the runs of list started at started: its
+// newSummary is the summary of the runs of list started at started: its
 // config names the scenarios.
-func NewSummary(started time.Time, list []Scenario, runs []results.Run) (*results.Summary, error) {
+func newSummary(started time.Time, list []Scenario, runs []results.Run) (*results.Summary, error) {
 	names := make([]string, len(list))
 	for i, s := range list {
 		names[i] = s.Name
@@ -53,25 +53,25 @@ func NewSummary(started time.Time, list []Scenario, runs []results.Run) (*result
 	return sum, nil
 }
 
-// RunFunc measures one scenario: Run, or a stand-in in tests.
-type RunFunc func(context.Context, Scenario, Observers) (Result, error)
+// runFunc measures one scenario: Run, or a stand-in in tests.
+type runFunc func(context.Context, Scenario, Observers) (Result, error)
 
 // WriteJSON writes the summary of the runs of list started at started
 // (NewSummary) to the file path, or to stdout for "-". A failed write is
 // an *output.Error of Dest "json".
 func WriteJSON(stdout io.Writer, path string, started time.Time, list []Scenario, runs []results.Run) error {
-	sum, err := NewSummary(started, list, runs)
+	sum, err := newSummary(started, list, runs)
 	if err != nil {
 		return err
 	}
 	return output.Writer{Stdout: stdout, NoTable: true, JSON: path}.Write(sum, nil)
 }
 
-// RunAll measures list in order with run and hands each group of
+// runAll measures list in order with run and hands each group of
 // consecutive scenarios of one kind to done (a table per kind). It returns
 // every run measured and the names of the scenarios whose outcome differs
 // from the expected one; a scenario that fails to run ends it with no runs.
-func RunAll(ctx context.Context, list []Scenario, obs Observers, run RunFunc, done func(Kind, []Result)) (runs []results.Run, differ []string, err error) {
+func runAll(ctx context.Context, list []Scenario, obs Observers, run runFunc, done func(Kind, []Result)) (runs []results.Run, differ []string, err error) {
 	for len(list) > 0 {
 		n := 1
 		for n < len(list) && list[n].Kind == list[0].Kind {

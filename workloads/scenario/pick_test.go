@@ -25,7 +25,7 @@ func TestPick(t *testing.T) {
 		{"nope", 0, `scenario "nope": unknown (have ` + first},
 		{"", 0, "unknown"},
 	} {
-		got, err := Pick(c.name)
+		got, err := pick(c.name)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("Pick(%q): error %v, want %q", c.name, err, c.err)
@@ -50,7 +50,7 @@ func TestHelp(t *testing.T) {
 func TestNewSummary(t *testing.T) {
 	list := All()[:2]
 	runs := []results.Run{{Name: "a"}, {Name: "b"}, {Name: "c"}}
-	sum, err := NewSummary(time.Unix(1, 0), list, runs)
+	sum, err := newSummary(time.Unix(1, 0), list, runs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestRunAll(t *testing.T) {
 	boom := errors.New("boom")
 	for _, c := range []struct {
 		name   string
-		run    RunFunc
+		run    runFunc
 		tables []string // kind:count per table
 		differ []string
 		err    error
@@ -91,7 +91,7 @@ func TestRunAll(t *testing.T) {
 		}, []string{"faults:2"}, nil, boom},
 	} {
 		var tables []string
-		runs, differ, err := RunAll(context.Background(), list, Observers{}, c.run, func(k Kind, outs []Result) {
+		runs, differ, err := runAll(context.Background(), list, Observers{}, c.run, func(k Kind, outs []Result) {
 			tables = append(tables, fmt.Sprintf("%s:%d", k, len(outs)))
 		})
 		if !errors.Is(err, c.err) || !slices.Equal(tables, c.tables) || !slices.Equal(differ, c.differ) {

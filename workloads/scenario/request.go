@@ -26,7 +26,7 @@ type Request struct {
 // file can be written and is not this process's stdout
 // (output.Writer.Check; else a *results.FieldError of JSON).
 func (r Request) Pick() ([]Scenario, error) {
-	list, err := Pick(r.Name)
+	list, err := pick(r.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -49,13 +49,13 @@ func (r Request) Pick() ([]Scenario, error) {
 // the JSON file, when asked, with every row, also those whose outcome
 // differs from the expected; differ names those scenarios. A failed write
 // is an *output.Error of Dest "json".
-func (r Request) Run(ctx context.Context, stdout, stderr io.Writer, list []Scenario, run RunFunc, metrics *prom.Exporter) (differ []string, err error) {
+func (r Request) Run(ctx context.Context, stdout, stderr io.Writer, list []Scenario, run runFunc, metrics *prom.Exporter) (differ []string, err error) {
 	tables := stdout
 	if r.JSON == "-" {
 		tables = stderr // stdout is the JSON alone
 	}
 	started := time.Now()
-	runs, differ, err := RunAll(ctx, list, Observers{Log: stderr, Metrics: metrics}, run, Tables(tables))
+	runs, differ, err := runAll(ctx, list, Observers{Log: stderr, Metrics: metrics}, run, Tables(tables))
 	if err != nil {
 		return nil, err
 	}

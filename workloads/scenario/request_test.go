@@ -65,7 +65,7 @@ func TestRequestRun(t *testing.T) {
 	fails := func(context.Context, Scenario, Observers) (Result, error) { return Result{}, boom }
 	for _, c := range []struct {
 		name, json string
-		run        RunFunc
+		run        runFunc
 		differ     []string
 		err        error
 		rows       int // in the JSON file; -1: none written

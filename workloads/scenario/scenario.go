@@ -36,12 +36,12 @@ type Scenario struct {
 	// WaitReplicas is a Failover scenario's WAIT K after the SET.
 	WaitReplicas int
 	// Backends are a ClientPause scenario's rows.
-	Backends []PauseBackend
+	Backends []pauseBackend
 }
 
-// PauseBackend is one client-pause row: a backend and what its fencing
+// pauseBackend is one client-pause row: a backend and what its fencing
 // (or lack of it) should do to the stale write.
-type PauseBackend struct {
+type pauseBackend struct {
 	Backend string
 	Expect  Expect
 }
@@ -79,8 +79,8 @@ var clientPause = Scenario{
 		"then writes (3 rounds, Redlock, etcd and ZooKeeper).",
 	Kind:   ClientPause,
 	Expect: Expect{Words: "Redlock: the stale write lands; etcd's revision and ZooKeeper's czxid, used as fencing tokens, get it refused"},
-	Backends: []PauseBackend{
-		{"redlock", Expect{Words: "stale writes accepted (no fencing token)", Violations: Yes}},
+	Backends: []pauseBackend{
+		{"redlock", Expect{Words: "stale writes accepted (no fencing token)", Violations: yes}},
 		{"etcd", Expect{Words: "stale writes rejected by the fencing token", Violations: No, Fenced: true}},
 		{"zookeeper", Expect{Words: "stale writes rejected by the fencing token (czxid)", Violations: No, Fenced: true}},
 	},

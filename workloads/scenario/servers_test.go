@@ -102,7 +102,7 @@ func TestClientPauseFencing(t *testing.T) {
 		t.Run(b.Backend, func(t *testing.T) {
 			t.Parallel()
 			one := s
-			one.Backends = []PauseBackend{b}
+			one.Backends = []pauseBackend{b}
 			o := runAsExpected(t, one, 3*time.Minute)
 			if len(o.Runs) != 1 || o.Runs[0].Backend != b.Backend {
 				t.Fatalf("rows %+v: want one for %s", o.Runs, b.Backend)

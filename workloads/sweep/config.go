@@ -32,24 +32,24 @@ func (b By) Load(st capacity.Step) float64 {
 
 // Defaults of the zero Config.
 const (
-	DefaultOp           = "cycle"
-	DefaultSLO          = 2 * time.Millisecond
-	DefaultStartRate    = 200 // cycles/s
-	DefaultStartWorkers = 1
-	DefaultFactor       = 1.5
-	DefaultMaxSteps     = 20
-	DefaultRefine       = 2
-	DefaultRepeat       = 3
+	defaultOp           = "cycle"
+	defaultSLO          = 2 * time.Millisecond
+	defaultStartRate    = 200 // cycles/s
+	defaultStartWorkers = 1
+	defaultFactor       = 1.5
+	defaultMaxSteps     = 20
+	defaultRefine       = 2
+	defaultRepeat       = 3
 	// DefaultMaxErrorRate: one timeout in 10⁵ cycles on a noisy host
 	// should not end a sweep, a failing backend must.
-	DefaultMaxErrorRate = 0.001
+	defaultMaxErrorRate = 0.001
 )
 
 // NoRefine (Refine) skips the bisection; NoErrors (MaxErrorRate) lets a
 // good step have no error at all. Zero means the default for both.
 const (
 	NoRefine = -1
-	NoErrors = -1
+	noErrors = -1
 )
 
 // Config is a capacity sweep. It is written into the summary (the JSON
@@ -110,31 +110,31 @@ func (c Config) withDefaults() Config {
 		c.By = ByRate
 	}
 	if c.Op == "" {
-		c.Op = DefaultOp
+		c.Op = defaultOp
 	}
 	if c.SLO == 0 {
-		c.SLO = DefaultSLO
+		c.SLO = defaultSLO
 	}
 	if c.Start == 0 {
-		c.Start = DefaultStartRate
+		c.Start = defaultStartRate
 		if c.By == ByWorkers {
-			c.Start = DefaultStartWorkers
+			c.Start = defaultStartWorkers
 		}
 	}
 	if c.Factor == 0 {
-		c.Factor = DefaultFactor
+		c.Factor = defaultFactor
 	}
 	if c.MaxSteps == 0 {
-		c.MaxSteps = DefaultMaxSteps
+		c.MaxSteps = defaultMaxSteps
 	}
 	if c.Refine == 0 {
-		c.Refine = DefaultRefine
+		c.Refine = defaultRefine
 	}
 	if c.MaxErrorRate == 0 {
-		c.MaxErrorRate = DefaultMaxErrorRate
+		c.MaxErrorRate = defaultMaxErrorRate
 	}
 	if c.Repeat == 0 {
-		c.Repeat = DefaultRepeat
+		c.Repeat = defaultRepeat
 	}
 	return c
 }
@@ -180,7 +180,7 @@ func (c Config) Literal() (Config, error) {
 		c.Refine = NoRefine
 	}
 	if c.MaxErrorRate == 0 {
-		c.MaxErrorRate = NoErrors
+		c.MaxErrorRate = noErrors
 	}
 	return c, c.Validate()
 }

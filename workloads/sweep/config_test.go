@@ -30,7 +30,7 @@ func TestZeroConfigIsDefaults(t *testing.T) {
 	if w := (Config{By: ByWorkers}).withDefaults(); w.Start != 1 {
 		t.Errorf("by workers starts at %v, want 1 worker", w.Start)
 	}
-	if c := (Config{Refine: NoRefine, MaxErrorRate: NoErrors}); c.withDefaults().refine() != 0 || c.withDefaults().maxErrorRate() != 0 {
+	if c := (Config{Refine: NoRefine, MaxErrorRate: noErrors}); c.withDefaults().refine() != 0 || c.withDefaults().maxErrorRate() != 0 {
 		t.Errorf("NoRefine, NoErrors: refine %d, max error rate %v", c.withDefaults().refine(), c.withDefaults().maxErrorRate())
 	}
 }

@@ -15,11 +15,11 @@ import (
 // keepUp is the share of an open-loop rate a good step must achieve.
 const keepUp = 0.9
 
-// Judge decides whether run, measured with cell, was sustainable under
+// judge decides whether run, measured with cell, was sustainable under
 // c: the p99 of c.Op within c.SLO, errors within c.MaxErrorRate of the
 // attempts, no violation, an open loop within 10 % of its rate, not
 // interrupted. Reason lists every failure.
-func Judge(c Config, cell lab.Config, run results.Run) capacity.Step {
+func judge(c Config, cell lab.Config, run results.Run) capacity.Step {
 	c = c.withDefaults()
 	p99 := run.LatencyUS[c.Op].P99
 	st := capacity.Step{Workers: cell.Workload.Workers, Rate: cell.Workload.Rate, CyclesPerS: run.Throughput.CyclesPerS, P99US: p99,
@@ -48,17 +48,17 @@ func Judge(c Config, cell lab.Config, run results.Run) capacity.Step {
 	return st
 }
 
-// JudgeMedians judges a load from its measurements runs (one or more, in
+// judgeMedians judges a load from its measurements runs (one or more, in
 // order): Judge of one run made of their medians — p99 of c.Op,
 // cycles/s, and the errors and attempts of the measurement whose share of
 // failed attempts is the median — with every measurement's violations
 // (one is one too many) and cut short when any was. One measurement's
 // burst of timeouts thus fails a step no more than its p99 does. The
 // step carries the samples' count and spread.
-func JudgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
+func judgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
 	c = c.withDefaults()
 	if len(runs) == 1 {
-		st := Judge(c, cell, runs[0])
+		st := judge(c, cell, runs[0])
 		st.Samples = 1
 		return st
 	}
@@ -80,7 +80,7 @@ func JudgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
 		med.LatencyUS[c.Op] = results.Percentiles{Count: int64(len(p99s)), P99: results.Median(p99s)}
 	}
 	med.Throughput.CyclesPerS = results.Median(cps)
-	st := Judge(c, cell, med)
+	st := judge(c, cell, med)
 	st.Samples = len(runs)
 	if len(p99s) > 0 {
 		st.P99MinUS, st.P99MaxUS = slices.Min(p99s), slices.Max(p99s)

@@ -12,7 +12,7 @@ import (
 func TestJudge(t *testing.T) {
 	cfg := Config{Op: "cycle", SLO: 2 * time.Millisecond}
 	strict := cfg
-	strict.MaxErrorRate = NoErrors
+	strict.MaxErrorRate = noErrors
 	run := func(p99 float64, cps float64, errs, viol int64) results.Run {
 		return results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {Count: 1000, P99: p99}},
 			Throughput: results.Throughput{CyclesPerS: cps},
@@ -47,7 +47,7 @@ func TestJudge(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := Judge(tt.cfg, tt.cell, tt.run)
+			st := judge(tt.cfg, tt.cell, tt.run)
 			if st.OK != tt.ok || !strings.Contains(st.Reason, tt.why) || tt.ok && st.Reason != "" {
 				t.Fatalf("ok=%v reason %q, want ok=%v reason containing %q", st.OK, st.Reason, tt.ok, tt.why)
 			}
@@ -80,7 +80,7 @@ func TestJudgeMedians(t *testing.T) {
 		{"one violation fails", []results.Run{run(1000, 900, 0, 0), run(1000, 900, 0, 1), run(1000, 900, 0, 0)}, false, "1 violations"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := JudgeMedians(cfg, lab.Config{}, tc.runs)
+			st := judgeMedians(cfg, lab.Config{}, tc.runs)
 			if st.OK != tc.ok || !strings.Contains(st.Reason, tc.why) {
 				t.Fatalf("ok=%v reason %q, want ok=%v reason containing %q", st.OK, st.Reason, tc.ok, tc.why)
 			}

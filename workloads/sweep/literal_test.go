@@ -40,7 +40,7 @@ func TestLiteral(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if lit.Refine != NoRefine || lit.MaxErrorRate != NoErrors || c.Refine != 0 {
+			if lit.Refine != NoRefine || lit.MaxErrorRate != noErrors || c.Refine != 0 {
 				t.Errorf("literal refine %d, error rate %v (given %d): want NoRefine, NoErrors, the given config unchanged", lit.Refine, lit.MaxErrorRate, c.Refine)
 			}
 		})

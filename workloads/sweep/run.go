@@ -9,12 +9,12 @@ import (
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
-// Measurer measures one cell: a *lab.Lab, or a fake in a test.
-type Measurer interface {
+// measurer measures one cell: a *lab.Lab, or a fake in a test.
+type measurer interface {
 	Measure(ctx context.Context, cfg lab.Config, obs lab.Observers) (lab.Cell, error)
 }
 
-var _ Measurer = (*lab.Lab)(nil)
+var _ measurer = (*lab.Lab)(nil)
 
 // Observers watch a sweep; every field may be nil.
 type Observers struct {
@@ -27,9 +27,9 @@ type Observers struct {
 	Step func(run string, st capacity.Step)
 }
 
-// Result is a sweep's outcome: per strategy its steps and knee, and every
+// result is a sweep's outcome: per strategy its steps and knee, and every
 // step's cell in the order measured (their runs named strategy@by=load).
-type Result struct {
+type result struct {
 	Sweeps []capacity.Sweep
 	Cells  []lab.Cell
 	// Interrupted: ctx was canceled mid-sweep; Sweeps and Cells hold what
@@ -45,12 +45,12 @@ type Result struct {
 // next one. An invalid cfg is a *results.FieldError (see Validate) before
 // anything is measured. A ctx canceled mid-sweep is not an error: the
 // result holds what was measured.
-func Run(ctx context.Context, m Measurer, cfg Config, obs Observers) (Result, error) {
+func Run(ctx context.Context, m measurer, cfg Config, obs Observers) (result, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
-		return Result{}, err
+		return result{}, err
 	}
-	var res Result
+	var res result
 	for _, mux := range cfg.Muxes {
 		cell := cfg.Base
 		cell.Driver.Mux = mux
@@ -70,7 +70,7 @@ func Run(ctx context.Context, m Measurer, cfg Config, obs Observers) (Result, er
 
 // one sweeps one strategy: cell is its Base; measured is how many
 // measurements the sweep made before it (their key prefixes are taken).
-func one(ctx context.Context, m Measurer, cfg Config, cell lab.Config, measured int, obs Observers) (capacity.Sweep, []lab.Cell, error) {
+func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured int, obs Observers) (capacity.Sweep, []lab.Cell, error) {
 	sw := capacity.Sweep{Name: cell.Name(), Op: cfg.Op, SLOUS: float64(cfg.SLO) / 1e3, Stepped: string(cfg.By), Knee: -1, Repeat: cfg.repeat()}
 	var cells []lab.Cell
 	samples := map[float64][]int{} // load → its measurements in cells
@@ -96,7 +96,7 @@ func one(ctx context.Context, m Measurer, cfg Config, cell lab.Config, measured 
 				if n > 1 {
 					name += fmt.Sprintf(" (%d of %d)", len(samples[load]), n)
 				}
-				obs.Step(name, Judge(cfg, s, c.Run))
+				obs.Step(name, judge(cfg, s, c.Run))
 			}
 			if c.Run.Interrupted {
 				break
@@ -106,7 +106,7 @@ func one(ctx context.Context, m Measurer, cfg Config, cell lab.Config, measured 
 		for i, k := range samples[load] {
 			runs[i] = cells[k].Run
 		}
-		st := JudgeMedians(cfg, s, runs)
+		st := judgeMedians(cfg, s, runs)
 		if obs.Step != nil && n > 1 && len(runs) > 1 {
 			obs.Step(fmt.Sprintf("%s@%s=%g (median of %d)", sw.Name, cfg.By, load, len(runs)), st)
 		}
@@ -140,7 +140,7 @@ func one(ctx context.Context, m Measurer, cfg Config, cell lab.Config, measured 
 
 // AddTo puts r's runs (every step measured) and whether it was interrupted
 // into sum.
-func (r Result) AddTo(sum *results.Summary) {
+func (r result) AddTo(sum *results.Summary) {
 	for _, c := range r.Cells {
 		sum.Runs = append(sum.Runs, c.Run)
 	}

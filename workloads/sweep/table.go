@@ -16,7 +16,7 @@ import (
 // compare's: the knees (WriteKnees) in place of the runs table, and
 // sweep.json (the sweeps) into w's Out. When stdout is taken by CSV,
 // benchmark lines or the JSON, the knees are printed on log now instead.
-func Table(w *output.Writer, res Result, c Config, log io.Writer) {
+func Table(w *output.Writer, res result, c Config, log io.Writer) {
 	w.Print = func(out io.Writer, _ []results.Run) error { WriteKnees(out, res.Sweeps, c); return nil }
 	w.Files = map[string]any{"sweep.json": res.Sweeps}
 	if (w.Format != "" && w.Format != output.Table) || w.JSON == "-" {
@@ -33,7 +33,7 @@ func WriteKnees(w io.Writer, sweeps []capacity.Sweep, c Config) {
 	fmt.Fprintln(w, results.Wrap(fmt.Sprintf("knee: highest load with %s p99 < %v and errors within %g%% of attempts; a failing step, "+
 		"the step below it and each bisection step are judged on the median of %d measurements (their range in brackets)",
 		c.Op, c.SLO, 100*c.maxErrorRate(), c.repeat()), results.TableWidth))
-	fmt.Fprintln(w, results.Wrap(ByText(c), results.TableWidth))
+	fmt.Fprintln(w, results.Wrap(byText(c), results.TableWidth))
 	t := results.NewTable(w, results.TableWidth)
 	t.Header("strategy", "knee", "capacity in", "cycles/s", c.Op+"\np99 µs")
 	var notes []string
@@ -74,8 +74,8 @@ func WriteKnees(w io.Writer, sweeps []capacity.Sweep, c Config) {
 // above the knee (1.3×) that may still hold; the table says so.
 const wideBracket = 1.3
 
-// ByText says what a sweep by c.By measures and what its knee means.
-func ByText(c Config) string {
+// byText says what a sweep by c.By measures and what its knee means.
+func byText(c Config) string {
 	if c.By == ByWorkers {
 		return "by workers: a closed loop, each worker starts its next cycle when the last ends; the knee is a concurrency " +
 			"and its cycles/s what that many workers achieved. Latency counts from each cycle's actual start, so a queue " +
@@ -121,12 +121,12 @@ func StepLines(w io.Writer, op string) func(run string, st capacity.Step) {
 	if w == nil {
 		return nil
 	}
-	return func(run string, st capacity.Step) { fmt.Fprintln(w, StepLine(run, op, st)) }
+	return func(run string, st capacity.Step) { fmt.Fprintln(w, stepLine(run, op, st)) }
 }
 
-// StepLine is one measured step of run as the progress of a sweep shows
+// stepLine is one measured step of run as the progress of a sweep shows
 // it: load reached, p99 of op, and the verdict.
-func StepLine(run, op string, st capacity.Step) string {
+func stepLine(run, op string, st capacity.Step) string {
 	v := "ok"
 	if !st.OK {
 		v = "over: " + st.Reason

@@ -54,7 +54,7 @@ func TestStepLine(t *testing.T) {
 		{capacity.Step{CyclesPerS: 990.4, P99US: 800, OK: true}, "step s: 990 cycles/s, cycle p99 800 µs: ok"},
 		{capacity.Step{CyclesPerS: 1500, P99US: 5000, Reason: "p99 over"}, "step s: 1500 cycles/s, cycle p99 5000 µs: over: p99 over"},
 	} {
-		if got := StepLine("s", "cycle", c.st); got != c.want {
+		if got := stepLine("s", "cycle", c.st); got != c.want {
 			t.Errorf("%q, want %q", got, c.want)
 		}
 	}
@@ -62,13 +62,13 @@ func TestStepLine(t *testing.T) {
 
 func TestResultAddTo(t *testing.T) {
 	for _, c := range []struct {
-		res         Result
+		res         result
 		runs        int
 		interrupted bool
 	}{
-		{Result{}, 0, false},
-		{Result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}, {Run: results.Run{Name: "b"}}}}, 2, false},
-		{Result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}}, Interrupted: true}, 1, true},
+		{result{}, 0, false},
+		{result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}, {Run: results.Run{Name: "b"}}}}, 2, false},
+		{result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}}, Interrupted: true}, 1, true},
 	} {
 		sum := &results.Summary{Runs: []results.Run{{Name: "before"}}}
 		c.res.AddTo(sum)
@@ -96,7 +96,7 @@ func TestStepLines(t *testing.T) {
 // joins Out; when stdout is CSV, benchmark lines or the JSON, the knees
 // go on the log instead.
 func TestTable(t *testing.T) {
-	res := Result{Sweeps: []capacity.Sweep{{Name: "s1", Knee: 0, Steps: []capacity.Step{{Rate: 1000, CyclesPerS: 990, P99US: 800, OK: true}}}}}
+	res := result{Sweeps: []capacity.Sweep{{Name: "s1", Knee: 0, Steps: []capacity.Step{{Rate: 1000, CyclesPerS: 990, P99US: 800, OK: true}}}}}
 	c := Config{Op: "cycle", SLO: 2 * time.Millisecond, By: ByRate}
 	for _, tc := range []struct {
 		name  string
