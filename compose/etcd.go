@@ -15,9 +15,9 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
-	"github.com/lockbench/lockbench/compose/certs"
-	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
+	"github.com/lockbench/lockbench/internal/compose/certs"
+	"github.com/lockbench/lockbench/internal/compose/etcdmember"
 	"go.uber.org/zap"
 )
 

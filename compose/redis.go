@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/clockshift"
+	"github.com/lockbench/lockbench/compose/internal/clockshift"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 )
 
@@ -29,7 +29,7 @@ type RedisOptions struct {
 	// ExtraArgs are appended to every master's command line.
 	ExtraArgs []string `json:"extra_args,omitempty"`
 	// ClockShift runs every master under the clockshift preload library,
-	// so clock-jump faults can move its wall clock (see compose/clockshift).
+	// so clock-jump faults can move its wall clock (see compose/internal/clockshift).
 	ClockShift bool `json:"clock_shift,omitempty"`
 	// NoAuth starts the masters without a password. By default each set of
 	// masters gets a generated one (requirepass, in a 0600 config file, never

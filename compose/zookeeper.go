@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lockbench/lockbench/compose/certs"
+	"github.com/lockbench/lockbench/internal/compose/certs"
 )
 
 // zooKeeperJar is where Debian's zookeeper package puts the server.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
-	"github.com/lockbench/lockbench/compose/certs"
+	"github.com/lockbench/lockbench/internal/compose/certs"
 )
 
 // zooKeeperTLSConf serves clients on port over TLS alone (Netty, which

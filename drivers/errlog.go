@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lockbench/lockbench/results/redact"
+	"github.com/lockbench/lockbench/internal/results/redact"
 )
 
 // maxErrorMessages is how many error messages an ErrorLog counts per

@@ -11,7 +11,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/lockbench/lockbench/results/outpath"
+	"github.com/lockbench/lockbench/internal/results/outpath"
 )
 
 // IntervalLog keeps one HdrHistogram interval log (.hlog, the standard

@@ -23,7 +23,7 @@ type Report struct {
 	Generated time.Time     `json:"generated"`
 	Sources   []reportInput `json:"sources"`
 	Runs      []reportRun   `json:"runs"`
-	// Sweeps are capacity sweeps (results/capacity.Sweep values, as
+	// Sweeps are capacity sweeps (internal/results/capacity.Sweep values, as
 	// sweep.json holds them): the page draws them; results does not read them.
 	Sweeps []any `json:"sweeps,omitempty"`
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/lockbench/lockbench/results/capacity"
+	"github.com/lockbench/lockbench/internal/results/capacity"
 	"time"
 )
 

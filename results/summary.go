@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/results/outpath"
+	"github.com/lockbench/lockbench/internal/results/outpath"
 )
 
 // Schema names the summary format; outside tools and gates read it.

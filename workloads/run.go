@@ -37,7 +37,7 @@ type Env struct {
 	OnWindow func(end bool)
 	// Barrier, if set, is waited for before the run's origin is fixed, and
 	// returns the origin: the start several processes agreed on
-	// (workloads/generators), so their windows are the same span even when
+	// (internal/workloads/generators), so their windows are the same span even when
 	// one wakes late. Its error ends the run.
 	Barrier func(ctx context.Context) (time.Time, error)
 	// ShutdownBudget bounds the wait for the workers after the window

@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

@@ -8,9 +8,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/results/outpath"
-	"github.com/lockbench/lockbench/results/output"
-	"github.com/lockbench/lockbench/results/prom"
+	"github.com/lockbench/lockbench/internal/results/outpath"
+	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
+	"github.com/lockbench/lockbench/internal/results/gate"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/gate"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )

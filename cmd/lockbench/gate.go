@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/results/gate"
+	"github.com/lockbench/lockbench/internal/results/gate"
 )
 
 func newGateCmd() *cobra.Command {

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/crossref"
+	"github.com/lockbench/lockbench/internal/results/gate"
+	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/internal/workloads/generators"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/crossref"
-	"github.com/lockbench/lockbench/results/gate"
-	"github.com/lockbench/lockbench/results/output"
-	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -39,7 +39,7 @@ type GeneratorsReport struct {
 	// workers (latest − earliest StartLateUS): inside the warmup.
 	StartSpreadUS float64           `json:"start_spread_us"`
 	Each          []generators.Info `json:"each"`
-	// CrossReferee judges grants across generators (results/crossref);
+	// CrossReferee judges grants across generators (internal/results/crossref);
 	// its violations are also in the run's counts.
 	CrossReferee crossref.Verdict `json:"cross_referee"`
 }

@@ -7,13 +7,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/crossref"
+	"github.com/lockbench/lockbench/internal/results/gate"
+	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/internal/results/prom"
+	"github.com/lockbench/lockbench/internal/workloads/generators"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/crossref"
-	"github.com/lockbench/lockbench/results/gate"
-	"github.com/lockbench/lockbench/results/output"
-	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads"
-	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

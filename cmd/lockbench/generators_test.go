@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/results/crossref"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/internal/workloads/generators"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/crossref"
-	"github.com/lockbench/lockbench/workloads/generators"
 )
 
 // genLab is what the generator tests run against, started by the test as

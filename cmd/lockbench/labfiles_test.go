@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/workloads/generators"
+	"github.com/lockbench/lockbench/internal/workloads/generators"
 )
 
 // parsedRun is a `lockbench run` command line as run's flags read it.

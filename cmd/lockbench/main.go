@@ -14,10 +14,10 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/lockbench/lockbench/compose/delayline"
-	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/internal/clientlog"
-	"github.com/lockbench/lockbench/results/redact"
+	"github.com/lockbench/lockbench/internal/compose/delayline"
+	"github.com/lockbench/lockbench/internal/compose/etcdmember"
+	"github.com/lockbench/lockbench/internal/results/redact"
 
 	"github.com/spf13/cobra"
 )

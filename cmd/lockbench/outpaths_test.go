@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/outpath"
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/outpath"
-	"github.com/lockbench/lockbench/results/output"
 )
 
 // storedRun writes a run directory as `run --out dir` leaves it (summary,

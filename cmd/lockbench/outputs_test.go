@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/outpath"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/outpath"
 )
 
 // run runs lockbench in-process and returns stdout, stderr and the exit code.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/flagtag"
+	"github.com/lockbench/lockbench/internal/workloads/generators"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

@@ -3,13 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/results/redact"
+	"github.com/lockbench/lockbench/internal/results/redact"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/workloads/scenario"
 )
 

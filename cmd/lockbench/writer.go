@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/results/redact"
+	"github.com/lockbench/lockbench/internal/results/redact"
 	"io"
 
-	"github.com/lockbench/lockbench/results/outpath"
-	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/internal/results/outpath"
+	"github.com/lockbench/lockbench/internal/results/output"
 )
 
 // flagError names the flag of a path that cannot be used or written

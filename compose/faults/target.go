@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/compose/clockshift"
+	"github.com/lockbench/lockbench/compose/internal/clockshift"
 )
 
 // server is one local server process a fault crashes, restarts, stops and

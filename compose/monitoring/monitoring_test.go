@@ -1,7 +1,7 @@
 // Package monitoring holds Prometheus and Grafana for watching a lockbench
 // run: docker-compose.yml, prometheus.yml, Grafana's provisioning and the
 // lockbench dashboard. The test checks, without a Grafana, that every query
-// of the dashboard names only metrics the exporter (results/prom) serves.
+// of the dashboard names only metrics the exporter (internal/results/prom) serves.
 package monitoring
 
 import (
@@ -18,8 +18,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/results/schema"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/rueidis"
 
-	"github.com/lockbench/lockbench/results/redact"
+	"github.com/lockbench/lockbench/internal/results/redact"
 )
 
 // Mask stands in for a password wherever an endpoint is shown.

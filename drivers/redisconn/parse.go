@@ -14,8 +14,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/internal/results/redact"
 	"github.com/lockbench/lockbench/results/fielderr"
-	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Environment variables that give every --redis entry without its own

@@ -32,8 +32,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/gate"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/gate"
 )
 
 func main() {

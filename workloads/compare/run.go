@@ -7,8 +7,8 @@ import (
 	"maps"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/output"
 )
 
 // TestTable: the writer prints the "vs seq" column and the compare's

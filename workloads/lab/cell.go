@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads"
 	"github.com/lockbench/lockbench/workloads/measure"
 )

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/prom"
 )
 
 // stoppedAfter and stoppedFailures: a master counts as having stopped

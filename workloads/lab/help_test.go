@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

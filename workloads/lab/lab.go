@@ -3,7 +3,7 @@ package lab
 import (
 	"context"
 	"fmt"
-	"github.com/lockbench/lockbench/results/redact"
+	"github.com/lockbench/lockbench/internal/results/redact"
 	"io"
 	"time"
 

@@ -2,8 +2,8 @@ package lab
 
 import (
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/output"
 )
 
 // Logs are the cells' interval logs by run name, as output.Writer.Write

@@ -70,7 +70,7 @@ var faultScenarios = []Scenario{
 // clockJumpSetup is Kleppmann's clock example. Masters 4 and 5 are down
 // (killed at 0, back empty at 0.5s) while a holder takes the key on 1, 2 and
 // 3 for its whole 3s TTL; at 2s master 3's wall clock jumps by jump (see
-// compose/clockshift). A jump past the TTL expires master 3's copy at once
+// compose/internal/clockshift). A jump past the TTL expires master 3's copy at once
 // and a contender wins 3, 4 and 5 inside the holder's validity; a jump
 // inside the drift allowance expires it only after the validity ended. The
 // 1.5s between restart and jump leave go-redis time to redial the restarted

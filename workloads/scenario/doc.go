@@ -14,6 +14,6 @@
 // It builds on workloads/lab, compose, drivers and results; it must not
 // import cmd, and nothing under drivers, multiplex, results or compose may
 // import it. A Request runs scenarios as a command line gives them: the
-// tables (Tables) and the summary JSON (WriteJSON, through results/output);
+// tables (Tables) and the summary JSON (WriteJSON, through internal/results/output);
 // flags and exit statuses are the CLI's.
 package scenario

@@ -3,9 +3,9 @@ package scenario
 import (
 	"testing"
 
-	"github.com/lockbench/lockbench/compose/delayline"
-	"github.com/lockbench/lockbench/compose/etcdmember"
 	"github.com/lockbench/lockbench/internal/clientlog"
+	"github.com/lockbench/lockbench/internal/compose/delayline"
+	"github.com/lockbench/lockbench/internal/compose/etcdmember"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 

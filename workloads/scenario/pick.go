@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/output"
 )
 
 // pick is the scenario name names, or the whole catalogue for "all".

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/output"
 )
 
 // TestRequestPick: the name picks the scenarios; a JSON file that cannot

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

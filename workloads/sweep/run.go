@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/capacity"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

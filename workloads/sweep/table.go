@@ -7,9 +7,9 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/lockbench/lockbench/internal/results/capacity"
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/capacity"
-	"github.com/lockbench/lockbench/results/output"
 )
 
 // Table makes w write res as a sweep's result, as compare.Table does a

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/capacity"
+	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/results"
-	"github.com/lockbench/lockbench/results/capacity"
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
