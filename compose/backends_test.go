@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -44,7 +45,7 @@ func TestUpBackends(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, pid := range pids {
-		if Alive(pid) {
+		if procs.Alive(pid) {
 			t.Errorf("pid %d still alive after Close", pid)
 		}
 	}

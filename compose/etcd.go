@@ -18,6 +18,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/internal/compose/certs"
 	"github.com/lockbench/lockbench/internal/compose/etcdmember"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"go.uber.org/zap"
 )
 
@@ -76,7 +77,7 @@ func (m *etcdMember) Kill() error { return m.proc.kill() }
 // serves a linearizable read, which needs a quorum: members restarted
 // together must be started concurrently.
 func (m *etcdMember) Start(ctx context.Context) error {
-	return m.proc.restart(ctx, func(ctx context.Context) error { return EtcdPingWith(ctx, m.Addr(), m.access) })
+	return m.proc.restart(ctx, func(ctx context.Context) error { return etcdPingWith(ctx, m.Addr(), m.access) })
 }
 
 // Pause freezes the member (SIGSTOP); Resume thaws it (SIGCONT).
@@ -151,10 +152,10 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	peers := make([]string, opt.Members)
 	for i := range opt.Members {
 		m := &etcdMember{Name: "m" + strconv.Itoa(i), Dir: filepath.Join(root, strconv.Itoa(i))}
-		if m.ClientPort, err = FreePort(); err != nil {
+		if m.ClientPort, err = procs.FreePort(); err != nil {
 			return nil, err
 		}
-		if m.PeerPort, err = FreePort(); err != nil {
+		if m.PeerPort, err = procs.FreePort(); err != nil {
 			return nil, err
 		}
 		peers[i] = m.Name + "=" + url(m.PeerPort)
@@ -188,7 +189,7 @@ func startEtcdOnce(ctx context.Context, bin string, opt EtcdOptions) (_ *Etcd, e
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for _, m := range e.Members {
-		if err := waitTCP(wctx, m.proc, func(ctx context.Context) error { return EtcdPingWith(ctx, m.Addr(), e.Access) }); err != nil {
+		if err := waitTCP(wctx, m.proc, func(ctx context.Context) error { return etcdPingWith(ctx, m.Addr(), e.Access) }); err != nil {
 			if out := m.tail.String(); out != "" {
 				return nil, fmt.Errorf("%w\n%s output:\n%s", err, m.Name, out)
 			}
@@ -240,7 +241,7 @@ func (e *Etcd) Close() error {
 // etcdPing checks that the etcd member at addr serves a linearizable read,
 // which needs a leader and so a quorum.
 func etcdPing(ctx context.Context, addr string) error {
-	return EtcdPingWith(ctx, addr, etcdconn.Access{})
+	return etcdPingWith(ctx, addr, etcdconn.Access{})
 }
 
 // etcdClient dials endpoints with a's TLS and user.
@@ -252,8 +253,8 @@ func etcdClient(ctx context.Context, endpoints []string, a etcdconn.Access) (*cl
 	return clientv3.New(cfg)
 }
 
-// EtcdPingWith is EtcdPing with TLS and credentials.
-func EtcdPingWith(ctx context.Context, addr string, a etcdconn.Access) error {
+// etcdPingWith is EtcdPing with TLS and credentials.
+func etcdPingWith(ctx context.Context, addr string, a etcdconn.Access) error {
 	c, err := etcdClient(ctx, []string{addr}, a)
 	if err != nil {
 		return err
@@ -285,7 +286,7 @@ func (t *Topology) upEtcd(ctx context.Context, spec Spec) error {
 	if len(spec.EtcdAddrs) > 0 {
 		for _, a := range spec.EtcdAddrs {
 			pctx, cancel := context.WithTimeout(ctx, pingTimeout)
-			err := EtcdPingWith(pctx, a, spec.EtcdAccess)
+			err := etcdPingWith(pctx, a, spec.EtcdAccess)
 			cancel()
 			if err != nil {
 				return unreachable(ctx, "etcd_addrs", a, pingTimeout, err)

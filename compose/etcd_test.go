@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/compose/etcdmember"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
@@ -40,12 +41,12 @@ func TestStartEtcd(t *testing.T) { // not parallel: counts this process's etcd c
 				t.Fatalf("%d addrs, want %d", got, members)
 			}
 			// Members are this test binary re-executed, as its children.
-			if kids := compose.Children(os.Getpid(), etcdmember.Arg); len(kids) != members {
+			if kids := procs.Children(os.Getpid(), etcdmember.Arg); len(kids) != members {
 				t.Fatalf("%d member processes under this one, want %d", len(kids), members)
 			}
 			var pids []int
 			for _, m := range e.Members {
-				if !compose.Alive(m.Pid()) {
+				if !procs.Alive(m.Pid()) {
 					t.Fatalf("member %s: no live process", m.Name)
 				}
 				pids = append(pids, m.Pid())
@@ -69,7 +70,7 @@ func TestStartEtcd(t *testing.T) { // not parallel: counts this process's etcd c
 				t.Errorf("Close took %v: it waited for the members' graceful leave", took)
 			}
 			for _, pid := range pids {
-				if compose.Alive(pid) {
+				if procs.Alive(pid) {
 					t.Errorf("pid %d survived Close", pid)
 				}
 			}
@@ -106,7 +107,7 @@ func TestUpEtcd(t *testing.T) {
 	if err := topo.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if compose.Alive(pid) {
+	if procs.Alive(pid) {
 		t.Fatalf("member pid %d survived Close", pid)
 	}
 	// External members are dialed, not started.

@@ -41,7 +41,7 @@ func parseAddrs(field string, list *[]string) error {
 	if len(*list) == 0 {
 		return nil
 	}
-	addrs, err := ParseAddrs(field, *list)
+	addrs, err := parseAddrList(field, *list)
 	if err != nil {
 		return err
 	}

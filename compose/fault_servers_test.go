@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -51,8 +52,8 @@ func TestPostgresPauseKillStart(t *testing.T) {
 	if err := p.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if len(Children(pid, "")) != 0 {
-		t.Errorf("backends of the killed postmaster still alive: %v", Children(pid, ""))
+	if len(procs.Children(pid, "")) != 0 {
+		t.Errorf("backends of the killed postmaster still alive: %v", procs.Children(pid, ""))
 	}
 	if err := ping(time.Second); err == nil {
 		t.Error("a session survived the kill")

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -44,7 +45,7 @@ var pausedServers = map[string]pausedServer{
 		if err := p.Pause(); err != nil {
 			return nil, "", err
 		}
-		return append([]int{p.Pid()}, compose.Children(p.Pid(), "")...), data, nil
+		return append([]int{p.Pid()}, procs.Children(p.Pid(), "")...), data, nil
 	},
 	"redis": func(ctx context.Context) ([]int, string, error) {
 		r, err := compose.StartRedis(ctx, compose.RedisOptions{Masters: 1})
@@ -189,13 +190,13 @@ func startPausedChild(t *testing.T, name string) (pids []int, dir string) {
 func leftProcesses(pids []int, dir string) []int {
 	var left []int
 	for _, pid := range pids {
-		if compose.Alive(pid) {
+		if procs.Alive(pid) {
 			left = append(left, pid)
 		}
 	}
 	if dir != "" {
 		for _, pid := range dirProcesses(dir) {
-			if compose.Alive(pid) && !slices.Contains(left, pid) {
+			if procs.Alive(pid) && !slices.Contains(left, pid) {
 				left = append(left, pid)
 			}
 		}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/results/redact"
 	"github.com/lockbench/lockbench/results/fielderr"
 )
@@ -135,7 +136,7 @@ func StartPostgres(ctx context.Context, opt PostgresOptions) (_ *Postgres, err e
 	}
 	var lastErr error
 	for range 3 { // a free port can be taken before the server binds it
-		if p.Port, err = FreePort(); err != nil {
+		if p.Port, err = procs.FreePort(); err != nil {
 			return nil, err
 		}
 		argv := []string{filepath.Join(bin, "postgres"), "-D", data, "-p", strconv.Itoa(p.Port), "-h", "127.0.0.1", "-k", root,

@@ -12,12 +12,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-)
 
-// NoServersEnv, when set to anything, makes every server start fail: the
-// unit-test tier (go test -short, make test-unit) sets it, so a test that
-// would start a server there fails instead of running slowly.
-const NoServersEnv = "LOCKBENCH_NO_SERVERS"
+	"github.com/lockbench/lockbench/internal/compose/procs"
+)
 
 // process is one server child process. It is started in its own process
 // group (a terminal's Ctrl-C reaches only lockbench, which then stops its
@@ -36,8 +33,8 @@ type process struct {
 }
 
 func (p *process) start() error {
-	if os.Getenv(NoServersEnv) != "" {
-		return fmt.Errorf("compose: start %s: refused, %s is set (servers are not started in unit tests)", p.name, NoServersEnv)
+	if os.Getenv(procs.NoServersEnv) != "" {
+		return fmt.Errorf("compose: start %s: refused, %s is set (servers are not started in unit tests)", p.name, procs.NoServersEnv)
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -109,7 +106,7 @@ func (p *process) signalTree(sig syscall.Signal) error {
 	}
 	pid := p.cmd.Process.Pid
 	if sig != syscall.SIGSTOP {
-		for _, c := range Children(pid, "") {
+		for _, c := range procs.Children(pid, "") {
 			_ = syscall.Kill(c, sig)
 		}
 	}
@@ -117,7 +114,7 @@ func (p *process) signalTree(sig syscall.Signal) error {
 		return err
 	}
 	if sig == syscall.SIGSTOP {
-		for _, c := range Children(pid, "") {
+		for _, c := range procs.Children(pid, "") {
 			_ = syscall.Kill(c, sig)
 		}
 	}
@@ -173,7 +170,7 @@ func (p *process) killTree() error {
 		return nil
 	}
 	_ = cmd.Process.Signal(syscall.SIGSTOP)
-	for _, c := range Children(cmd.Process.Pid, "") {
+	for _, c := range procs.Children(cmd.Process.Pid, "") {
 		_ = syscall.Kill(c, syscall.SIGKILL)
 	}
 	_ = cmd.Process.Kill()
@@ -187,17 +184,6 @@ func (p *process) restart(ctx context.Context, ready func(context.Context) error
 		return err
 	}
 	return waitTCP(ctx, p, ready)
-}
-
-// FreePort asks the kernel for a free loopback TCP port. Another process may
-// take it before the server binds; callers retry on a failed start.
-func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("compose: free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // waitTCP polls until ready succeeds, the process exits, or ctx ends.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose/internal/clockshift"
 	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 )
 
 // Persistence modes of the local masters.
@@ -200,7 +201,7 @@ func startRedisServer(ctx context.Context, bin, clockLib, dir, password string, 
 	}
 	var lastErr error
 	for range 5 { // a free port can be taken before redis binds it: try another
-		port, err := FreePort()
+		port, err := procs.FreePort()
 		if err != nil {
 			return nil, err
 		}

@@ -46,18 +46,18 @@ func Ping(ctx context.Context, e redisconn.Endpoint) error {
 // checkTimeout bounds the up-front check of one master.
 const checkTimeout = 5 * time.Second
 
-// CheckMaster is the up-front check of one master: dialled, authenticated,
+// checkMaster is the up-front check of one master: dialled, authenticated,
 // PINGed, a master by ROLE, allowed the lock commands (SET NX PX and the
 // release and extend scripts, on a probe key of its own), and its facts
 // read. The error names the redacted master and the server's reason.
-func CheckMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, error) {
-	s, _, err := checkMaster(ctx, e)
+func checkMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, error) {
+	s, _, err := checkMasterRunID(ctx, e)
 	return s, err
 }
 
-// checkMaster is CheckMaster that also returns the server's run_id: the
+// checkMasterRunID is checkMaster that also returns the server's run_id: the
 // identity of the redis-server process, whatever address reached it.
-func checkMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, string, error) {
+func checkMasterRunID(ctx context.Context, e redisconn.Endpoint) (schema.Server, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	fail := func(err error) (schema.Server, string, error) {
 		if errors.Is(ctx.Err(), context.Canceled) { // interrupted: not the server's doing

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -36,7 +37,7 @@ func TestStartRedisAnswersAndStops(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, pid := range pids {
-				if Alive(pid) {
+				if procs.Alive(pid) {
 					t.Fatalf("redis-server pid %d still alive after Close", pid)
 				}
 			}
@@ -114,7 +115,7 @@ func TestParseAddrs(t *testing.T) {
 		{[]string{"127.0.0.1:6379", "127.0.0.1:6379"}, false},
 	}
 	for _, tc := range tests {
-		if _, err := ParseAddrs("redis_addrs", tc.in); (err == nil) != tc.ok {
+		if _, err := parseAddrList("redis_addrs", tc.in); (err == nil) != tc.ok {
 			t.Errorf("ParseAddrs(%v) = %v, want ok=%v", tc.in, err, tc.ok)
 		}
 	}

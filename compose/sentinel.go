@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/drivers/redisconn"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 )
 
 // SentinelMaster is the name the Sentinel monitors the master under.
@@ -109,7 +110,7 @@ func StartSentinel(ctx context.Context, opt SentinelOptions) (_ *Sentinel, err e
 func (s *Sentinel) startSentinel(ctx context.Context, bin string, opt SentinelOptions) error {
 	var lastErr error
 	for range 5 { // a free port can be taken before the sentinel binds it
-		port, err := FreePort()
+		port, err := procs.FreePort()
 		if err != nil {
 			return err
 		}

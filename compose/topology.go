@@ -123,7 +123,7 @@ func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
 		t.RedisAddrs = redisconn.Addrs(t.Masters)
 		ids := map[string]int{} // run_id → master index: masters are servers, not addresses
 		for i, e := range t.Masters {
-			s, id, err := checkMaster(ctx, e)
+			s, id, err := checkMasterRunID(ctx, e)
 			if err != nil {
 				return nil, err
 			}
@@ -156,9 +156,9 @@ func (t *Topology) Close() error {
 	return errors.Join(errs...)
 }
 
-// ParseAddrs checks a host:port list: every entry well formed and none
+// parseAddrList checks a host:port list: every entry well formed and none
 // twice. A bad entry is a *fielderr.Error of field.
-func ParseAddrs(field string, list []string) ([]string, error) {
+func parseAddrList(field string, list []string) ([]string, error) {
 	for i, a := range list {
 		if strings.Contains(a, "@") { // user:password@: shown masked, with the entry a comma may have cut off
 			return nil, fielderr.Invalid(field, strings.Join(list[max(0, i-1):i+1], ","), "credentials in an address are not read")

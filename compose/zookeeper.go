@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/compose/certs"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 )
 
 // zooKeeperJar is where Debian's zookeeper package puts the server.
@@ -95,7 +96,7 @@ func StartZooKeeper(ctx context.Context, opt ZooKeeperOptions) (_ *ZooKeeper, er
 	}
 	var lastErr error
 	for range 3 { // a free port can be taken before the server binds it
-		if z.Port, err = FreePort(); err != nil {
+		if z.Port, err = procs.FreePort(); err != nil {
 			return nil, err
 		}
 		cfg := filepath.Join(root, "zoo.cfg")

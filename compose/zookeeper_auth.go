@@ -36,7 +36,7 @@ func protectZooKeeper(ctx context.Context, addr, user, password string, c *tls.C
 // zkSession connects to addr (over TLS with c), waits for a session and
 // authenticates it with the digest credentials user:password.
 func zkSession(ctx context.Context, addr, digest string, c *tls.Config) (*zk.Conn, error) {
-	conn, events, err := zk.Connect([]string{addr}, 10*time.Second, zk.WithLogger(nopZKLogger{}), zk.WithDialer(ZooKeeperDialer(c)))
+	conn, events, err := zk.Connect([]string{addr}, 10*time.Second, zk.WithLogger(nopZKLogger{}), zk.WithDialer(zkTLSDialer(c)))
 	if err != nil {
 		return nil, fmt.Errorf("compose: zookeeper %s: %w", addr, err)
 	}

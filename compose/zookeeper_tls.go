@@ -91,9 +91,9 @@ func (z *ZooKeeper) Ping(ctx context.Context) error {
 	return nil
 }
 
-// ZooKeeperDialer dials ZooKeeper servers over TLS with c (a go-zookeeper
+// zkTLSDialer dials ZooKeeper servers over TLS with c (a go-zookeeper
 // Dialer); nil c: plain TCP.
-func ZooKeeperDialer(c *tls.Config) zk.Dialer {
+func zkTLSDialer(c *tls.Config) zk.Dialer {
 	if c == nil {
 		return net.DialTimeout
 	}

@@ -15,11 +15,11 @@ func init() {
 			}
 			return nil
 		},
-		func(c Config) generator { return contended{keys: HotKeys(c.Prefix, c.Keys)} })
+		func(c Config) generator { return contended{keys: contendedKeys(c.Prefix, c.Keys)} })
 }
 
-// HotKeys are the shared keys of contended workloads.
-func HotKeys(prefix string, n int) []string {
+// contendedKeys are the shared keys of contended workloads.
+func contendedKeys(prefix string, n int) []string {
 	keys := make([]string, n)
 	for i := range keys {
 		keys[i] = prefix + ":hot:" + strconv.Itoa(i)

@@ -34,7 +34,7 @@ func (l *memLease) Fence() uint64                               { return 0 }
 // keys=uncontended: a fresh key per cycle (generator and referee key log).
 // go test -run XXX -bench CycleOverhead -benchtime 200000x ./workloads/
 func BenchmarkCycleOverhead(b *testing.B) {
-	hot := HotKeys("bench", 1024)
+	hot := contendedKeys("bench", 1024)
 	for _, c := range []struct {
 		name                   string
 		referee, stalls, fresh bool

@@ -42,7 +42,7 @@ func TestCycleAllocs(t *testing.T) {
 			Registry: results.NewRegistry(false), Clock: clock, Referee: referee.New(1, clock, 0)}
 		w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(), flight: newInflight(1), until: math.MaxInt64,
 			rnd: rand.New(rand.NewPCG(1, 2)), hold: func(*rand.Rand) time.Duration { return time.Nanosecond }}
-		var keys keySource = &hotKeys{keys: HotKeys("a", 16), rnd: rand.New(rand.NewPCG(1, 2))}
+		var keys keySource = &hotKeys{keys: contendedKeys("a", 16), rnd: rand.New(rand.NewPCG(1, 2))}
 		if fresh {
 			keys = uncontended{prefix: "a"}.Worker(0)
 		}

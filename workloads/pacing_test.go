@@ -104,7 +104,7 @@ func TestZipfSkew(t *testing.T) {
 			t.Fatal(err)
 		}
 		src := generators["zipf"].new(cfg).Worker(0)
-		hot := HotKeys("z", c.keys)[0]
+		hot := contendedKeys("z", c.keys)[0]
 		const n = 50000
 		var top int
 		for range n {

@@ -56,7 +56,7 @@ func TestRefereeSplitVote(t *testing.T) {
 			cfg := workloads.DefaultConfig()
 			cfg.Workload, cfg.Keys, cfg.Workers, cfg.Warmup, cfg.Duration = "contended", 1, 1, 0, 300*time.Millisecond
 			cfg.Prefix, cfg.Tries, cfg.RetryDelay = "split"+string(rune('a'+i)), 5, time.Millisecond
-			key := workloads.HotKeys(cfg.Prefix, 1)[0]
+			key := workloads.ContendedKeys(cfg.Prefix, 1)[0]
 			for token, ms := range c.seeds {
 				seed(t, r, key, token, ms...)
 			}

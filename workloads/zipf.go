@@ -21,7 +21,9 @@ func init() {
 			}
 			return nil
 		},
-		func(c Config) generator { return zipf{keys: HotKeys(c.Prefix, c.Keys), cdf: zipfCDF(c.Keys, c.ZipfS)} })
+		func(c Config) generator {
+			return zipf{keys: contendedKeys(c.Prefix, c.Keys), cdf: zipfCDF(c.Keys, c.ZipfS)}
+		})
 }
 
 // zipfCDF is the cumulative distribution of ranks 0..n-1 with weight

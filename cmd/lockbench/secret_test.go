@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/results/redact"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
@@ -175,7 +176,7 @@ func TestHostileSecretsRun(t *testing.T) {
 	}
 	for _, wy := range ways {
 		t.Run(wy.name, func(t *testing.T) {
-			port, err := compose.FreePort()
+			port, err := procs.FreePort()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +236,7 @@ func TestLocalSecretsRun(t *testing.T) {
 		t.Run(backend, func(t *testing.T) {
 			t.Parallel()
 			cpuBound(t)
-			port, err := compose.FreePort()
+			port, err := procs.FreePort()
 			if err != nil {
 				t.Fatal(err)
 			}

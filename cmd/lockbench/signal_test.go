@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results"
@@ -79,7 +80,7 @@ func (p *proc) waitChildren(t *testing.T, marker string, n int) []int {
 	t.Helper()
 	deadline := time.Now().Add(slow.D(30 * time.Second))
 	for {
-		pids := compose.Children(p.cmd.Process.Pid, marker)
+		pids := procs.Children(p.cmd.Process.Pid, marker)
 		if len(pids) == n {
 			return pids
 		}
@@ -101,7 +102,7 @@ func waitGone(t *testing.T, pids []int) {
 	t.Helper()
 	deadline := time.Now().Add(slow.D(10 * time.Second))
 	for _, pid := range pids {
-		for compose.Alive(pid) {
+		for procs.Alive(pid) {
 			if time.Now().After(deadline) {
 				t.Fatalf("redis-server pid %d orphaned", pid)
 			}

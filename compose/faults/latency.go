@@ -8,9 +8,9 @@ import (
 	"github.com/lockbench/lockbench/internal/compose/delayline"
 )
 
-// Line changes the delays of one master's path (0-based) on the delay
+// faultLine changes the delays of one master's path (0-based) on the delay
 // line in front of the masters: delayline.Process.
-type Line interface {
+type faultLine interface {
 	Set(i int, up, down delayline.Leg) error
 }
 

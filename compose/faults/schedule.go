@@ -23,7 +23,7 @@ type Target struct {
 	Proxies *compose.Proxies
 	// Line is the delay line in front of the masters (and of Proxies);
 	// nil unless a distance or a latency fault was asked for.
-	Line Line
+	Line faultLine
 	// Distances are each master's distance on Line, what a healed latency
 	// fault restores; nil is no distance.
 	Distances []delayline.Distance
@@ -154,7 +154,7 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 		return
 	}
 	switch f.Kind {
-	case Kill:
+	case kindKill:
 		s.kill(ctx, f)
 	case stop:
 		s.each(f, "stop", func(srv server, _ int) error { return srv.Pause() })

@@ -16,7 +16,7 @@ import (
 
 // Kinds of fault.
 const (
-	Kill      = "kill"      // SIGKILL masters, then restart per Restart
+	kindKill  = "kill"      // SIGKILL masters, then restart per Restart
 	stop      = "stop"      // SIGSTOP masters for For, then SIGCONT
 	Latency   = "latency"   // add MS (± Jitter) ms to replies on the delay line
 	Partition = "partition" // blackhole the proxy: requests are dropped, nothing answers
@@ -134,7 +134,7 @@ func parse(spec string) (Fault, error) {
 	parts := strings.Split(spec, ":")
 	f := Fault{Spec: spec, Kind: parts[0]}
 	switch f.Kind {
-	case Kill, stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease:
+	case kindKill, stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease:
 	default:
 		return f, fmt.Errorf("fault %q: unknown kind %q (have %s)", spec, f.Kind, strings.Join(kinds, ", "))
 	}
@@ -200,7 +200,7 @@ func parse(spec string) (Fault, error) {
 		return f, fmt.Errorf("fault %q: masters=N[,N...] is required", spec)
 	}
 	switch f.Kind {
-	case Kill:
+	case kindKill:
 		if f.Restart == "" {
 			f.Restart = restartImmediate
 		}
@@ -231,7 +231,7 @@ func parse(spec string) (Fault, error) {
 }
 
 // kinds lists every fault kind, for help and errors.
-var kinds = []string{Kill, stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease}
+var kinds = []string{kindKill, stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease}
 
 func (f Fault) allows(key string) bool {
 	switch key {
@@ -244,9 +244,9 @@ func (f Fault) allows(key string) bool {
 	case "by":
 		return f.Kind == ClockJump
 	case "restart", "delay":
-		return f.Kind == Kill
+		return f.Kind == kindKill
 	case "for":
-		return f.Kind != Kill && f.Kind != DropRelease
+		return f.Kind != kindKill && f.Kind != DropRelease
 	case "ms", "jitter":
 		return f.Kind == Latency
 	}

@@ -13,10 +13,10 @@ func TestParse(t *testing.T) {
 		want    Fault // Spec filled in by the test
 		wantErr string
 	}{
-		{spec: "kill:masters=3:at=5s", want: Fault{Kind: Kill, Masters: []int{3}, At: dur{D: 5 * time.Second}, Restart: restartImmediate}},
-		{spec: "kill:masters=1,2,3:at=1s:restart=delayed", want: Fault{Kind: Kill, Masters: []int{1, 2, 3}, At: dur{D: time.Second}, Restart: restartDelayed, Delay: dur{TTL: true, D: time.Second}}},
-		{spec: "kill:masters=1:restart=delayed:delay=ttl-500ms", want: Fault{Kind: Kill, Masters: []int{1}, Restart: restartDelayed, Delay: dur{TTL: true, D: -500 * time.Millisecond}}},
-		{spec: "kill:masters=2:restart=never", want: Fault{Kind: Kill, Masters: []int{2}, Restart: restartNever}},
+		{spec: "kill:masters=3:at=5s", want: Fault{Kind: kindKill, Masters: []int{3}, At: dur{D: 5 * time.Second}, Restart: restartImmediate}},
+		{spec: "kill:masters=1,2,3:at=1s:restart=delayed", want: Fault{Kind: kindKill, Masters: []int{1, 2, 3}, At: dur{D: time.Second}, Restart: restartDelayed, Delay: dur{TTL: true, D: time.Second}}},
+		{spec: "kill:masters=1:restart=delayed:delay=ttl-500ms", want: Fault{Kind: kindKill, Masters: []int{1}, Restart: restartDelayed, Delay: dur{TTL: true, D: -500 * time.Millisecond}}},
+		{spec: "kill:masters=2:restart=never", want: Fault{Kind: kindKill, Masters: []int{2}, Restart: restartNever}},
 		{spec: "stop:masters=1:at=5s:for=2s", want: Fault{Kind: stop, Masters: []int{1}, At: dur{D: 5 * time.Second}, For: dur{D: 2 * time.Second}}},
 		{spec: "stop:masters=1:for=ttl", want: Fault{Kind: stop, Masters: []int{1}, For: dur{TTL: true}}},
 		{spec: "latency:masters=1,2:ms=20:jitter=5:at=5s:for=10s", want: Fault{Kind: Latency, Masters: []int{1, 2}, MS: 20, Jitter: 5, At: dur{D: 5 * time.Second}, For: dur{D: 10 * time.Second}}},

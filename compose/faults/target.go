@@ -65,7 +65,7 @@ func Applies(f Fault, on string) error {
 	case f.ClientSide():
 	case f.Kind == ClockJump && on != OnRedis:
 		return fmt.Errorf("fault %q: clock-jump applies to Redis masters only, not to %s", f.Spec, on)
-	case on == OnSentinel && f.Kind != Kill && f.Kind != stop:
+	case on == OnSentinel && f.Kind != kindKill && f.Kind != stop:
 		return fmt.Errorf("fault %q: the single backend dials the Sentinel, not a proxy: only kill and stop apply", f.Spec)
 	}
 	return nil

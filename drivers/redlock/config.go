@@ -30,8 +30,8 @@ func (c Config) Validity(elapsed time.Duration) time.Duration {
 	return c.TTL - elapsed - c.Drift()
 }
 
-// Quorum is the majority of n masters: n/2 + 1.
-func Quorum(n int) int { return n/2 + 1 }
+// quorumOf is the majority of n masters: n/2 + 1.
+func quorumOf(n int) int { return n/2 + 1 }
 
 // Validate reports the first parameter that cannot work.
 func (c Config) Validate() error {

@@ -42,7 +42,7 @@ func New(mux multiplex.Strategy, cfg Config, closer func() error) (*locker, erro
 	if mux.N() > MaxMasters {
 		return nil, fmt.Errorf("masters %d: redlock supports at most %d", mux.N(), MaxMasters)
 	}
-	l := &locker{mux: mux, cfg: cfg, quorum: Quorum(mux.N()), closer: closer, errs: drivers.NewErrorLog(mux.N())}
+	l := &locker{mux: mux, cfg: cfg, quorum: quorumOf(mux.N()), closer: closer, errs: drivers.NewErrorLog(mux.N())}
 	l.errs.SetTimeout(cfg.NodeTimeout, "node timeout")
 	n := mux.N()
 	l.replies.New = func() any { r := make([]multiplex.Reply, n); return &r }

@@ -70,7 +70,7 @@ const (
 
 func TestQuorum(t *testing.T) {
 	for n, want := range map[int]int{1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 7: 4} {
-		if got := Quorum(n); got != want {
+		if got := quorumOf(n); got != want {
 			t.Errorf("Quorum(%d) = %d, want %d", n, got, want)
 		}
 	}

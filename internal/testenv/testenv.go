@@ -22,7 +22,7 @@ import (
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
-// NoServersEnv is compose.NoServersEnv: set, every server start fails.
+// NoServersEnv is procs.NoServersEnv: set, every server start fails.
 // (A test in this package holds the two equal.)
 const NoServersEnv = "LOCKBENCH_NO_SERVERS"
 

@@ -7,14 +7,15 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestNoServersIsComposes: the variable the -short tier sets is the one
 // compose's server start refuses on.
 func TestNoServersIsComposes(t *testing.T) {
-	if testenv.NoServersEnv != compose.NoServersEnv {
-		t.Fatalf("testenv sets %s, compose refuses on %s", testenv.NoServersEnv, compose.NoServersEnv)
+	if testenv.NoServersEnv != procs.NoServersEnv {
+		t.Fatalf("testenv sets %s, compose refuses on %s", testenv.NoServersEnv, procs.NoServersEnv)
 	}
 }
 

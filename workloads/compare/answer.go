@@ -93,7 +93,7 @@ func rank(rows [][]results.Run) Answer {
 			a.Rounds = len(s)
 		}
 	}
-	Rank(a.Standings)
+	rankStandings(a.Standings)
 	if len(a.Standings) < 2 {
 		return a
 	}
@@ -135,13 +135,13 @@ func mastersOf(name string) int {
 // ones only when no round completed).
 func complete(row []results.Run) []results.Run { return results.Samples(row) }
 
-// Rank orders standings best first and gives each its rank. Cells whose
+// rankStandings orders standings best first and gives each its rank. Cells whose
 // intervals overlap cannot be told apart, so they share a rank, and so
 // does a chain of them (A overlaps B, B overlaps C): the groups are the
 // connected stretches of the intervals' union, which are disjoint and so
 // ordered. A group's cells rank as its best would (1, 1, 3: competition
 // ranking), by median within it.
-func Rank(st []Standing) {
+func rankStandings(st []Standing) {
 	slices.SortStableFunc(st, func(a, b Standing) int { // by top of the interval: the merge order
 		return cmp.Or(cmp.Compare(b.Rate.Hi, a.Rate.Hi), cmp.Compare(b.Rate.Median, a.Rate.Median))
 	})

@@ -30,7 +30,7 @@ func TestRank(t *testing.T) {
 		{"points (one round): equal ones tie", []Standing{standing("a", 5, 5, 5), standing("b", 5, 5, 5), standing("c", 4, 4, 4)}, "1= a, 1= b, 3 c"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			Rank(tc.in)
+			rankStandings(tc.in)
 			var got []string
 			for _, s := range tc.in {
 				r := fmt.Sprint(s.Rank)
@@ -59,7 +59,7 @@ func TestRankInvariants(t *testing.T) {
 			hi := lo + rng.Float64()*20
 			st[i] = standing(fmt.Sprint(i), lo, lo+(hi-lo)*rng.Float64(), hi)
 		}
-		Rank(st)
+		rankStandings(st)
 		for i, a := range st {
 			if i > 0 && a.Rank < st[i-1].Rank {
 				t.Fatalf("trial %d: rank %d after %d", trial, a.Rank, st[i-1].Rank)

@@ -26,10 +26,10 @@ type rankedCell struct {
 	CyclesPerS []float64
 }
 
-// Rankings ranks runs' Redlock cells per workload (in the order the
+// rankingsOf ranks runs' Redlock cells per workload (in the order the
 // workloads first appear) at each of rtts; fewer than two round trips
 // rank nothing. Runs repeated in rounds rank by their median.
-func Rankings(runs []results.Run, rtts []time.Duration) []ranking {
+func rankingsOf(runs []results.Run, rtts []time.Duration) []ranking {
 	if len(rtts) < 2 {
 		return nil
 	}

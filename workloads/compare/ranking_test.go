@@ -28,7 +28,7 @@ func TestRankings(t *testing.T) {
 		{Name: "etcd/rpc/uncontended", Backend: "etcd", Workload: "uncontended"},
 	}
 	rtts := []time.Duration{0, time.Millisecond}
-	got := Rankings(runs, rtts)
+	got := rankingsOf(runs, rtts)
 	want := []string{
 		"uncontended rueidis/sequential [1 2] [300 50]",
 		"uncontended rueidis/fanout [2 1] [200 150]",
@@ -44,7 +44,7 @@ func TestRankings(t *testing.T) {
 	if fmt.Sprint(lines) != fmt.Sprint(want) {
 		t.Fatalf("rankings\n%q\nwant\n%q", lines, want)
 	}
-	if r := Rankings(runs, rtts[:1]); r != nil {
+	if r := rankingsOf(runs, rtts[:1]); r != nil {
 		t.Fatalf("one round trip ranked: %+v", r)
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// Ratios sorts runs by throughput (in place, stable) and gives each its
-// ratio to the sequential run of its group (VsSequential: same backend,
+// setRatios sorts runs by throughput (in place, stable) and gives each its
+// ratio to the sequential run of its group (vsSequential: same backend,
 // client, workload, masters, workers and added round trip) and, where
 // ceilings has its masters count, the ceiling and its fraction of it.
 // Runs repeated in rounds (results.Repeats) count by their cell's median:
@@ -17,7 +17,7 @@ import (
 // median with its rounds together and in order, so each round's ratio is
 // its own cycles/s over the baseline's median and the median of a cell's
 // ratios is the ratio of the medians.
-func Ratios(runs []results.Run, ceilings map[int]Ceiling) {
+func setRatios(runs []results.Run, ceilings map[int]Ceiling) {
 	median, first := map[string]float64{}, map[string]int{}
 	for i, row := range results.Repeats(runs) {
 		median[row[0].Name], first[row[0].Name] = results.MedianRate(row), i

@@ -97,7 +97,7 @@ func TestRatiosOfRounds(t *testing.T) {
 	if two := medianCeiling([]Ceiling{{CyclesPerS: 1000}, {CyclesPerS: 800, SetPerS: 1}}); two.CyclesPerS != 900 || two.SetPerS != 1 {
 		t.Errorf("two ceilings %+v: want 900 from the lower round", two)
 	}
-	Ratios(runs, map[int]Ceiling{5: ceil})
+	setRatios(runs, map[int]Ceiling{5: ceil})
 	var order []string
 	for _, r := range runs {
 		order = append(order, fmt.Sprintf("%s#%d", r.Mux, r.Repeat))
@@ -112,7 +112,7 @@ func TestRatiosOfRounds(t *testing.T) {
 	if got := strings.Join(order, " "); got != want {
 		t.Errorf("order %s, want %s", got, want)
 	}
-	ratios := VsSequential(runs)
+	ratios := vsSequential(runs)
 	for name, want := range map[string]float64{"r/sequential": 1, "r/fanout": 95.0 / 110, "r/pipeline": 390.0 / 110} {
 		if math.Abs(ratios[name]-want) > 1e-12 {
 			t.Errorf("%s: table ratio %v, want the ratio of the medians %v", name, ratios[name], want)
@@ -132,7 +132,7 @@ func TestRatiosOfRounds(t *testing.T) {
 		}
 		rtt = append(rtt, r, r2)
 	}
-	rk := Rankings(rtt, []time.Duration{0, time.Millisecond})
+	rk := rankingsOf(rtt, []time.Duration{0, time.Millisecond})
 	if len(rk) != 1 || len(rk[0].Cells) != 3 || rk[0].Cells[2].Cell != "r/fanout" || rk[0].Cells[2].CyclesPerS[1] != 950 || rk[0].Cells[2].Rank[1] != 1 {
 		t.Errorf("rankings %+v: want fanout last direct and first at 1ms with its median 950", rk)
 	}

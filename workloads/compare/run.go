@@ -99,7 +99,7 @@ func (p *Plan) Run(ctx context.Context, obs Observers) (Result, error) {
 	for i, m := range res.Cells {
 		res.Runs[i] = m.Run
 	}
-	Ratios(res.Runs, res.Ceilings)
+	setRatios(res.Runs, res.Ceilings)
 	return res, runErr
 }
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/compose/etcdmember"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/results/gate"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results"
@@ -181,7 +181,7 @@ func TestRunBaselines(t *testing.T) {
 		t.Errorf("row %q missing", name)
 	}
 	for _, marker := range []string{etcdmember.Arg, "redis-server"} {
-		if left := compose.Children(os.Getpid(), marker); len(left) > 0 {
+		if left := procs.Children(os.Getpid(), marker); len(left) > 0 {
 			t.Errorf("%s still running: %v", marker, left)
 		}
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
-// VsSequential is each run's ratio to the sequential run of its group by
+// vsSequential is each run's ratio to the sequential run of its group by
 // run name (the table's "vs seq" column); runs without one are left out.
 // Of runs repeated in rounds it is the median ratio: that of the medians.
-func VsSequential(runs []results.Run) map[string]float64 {
+func vsSequential(runs []results.Run) map[string]float64 {
 	ratios := map[string]float64{}
 	for _, r := range results.MedianRuns(runs) {
 		if v := r.VsSequential; v != nil {
@@ -53,7 +53,7 @@ func (r Result) Write(w output.Writer, sum *results.Summary) error {
 		if stdout == nil {
 			stdout = os.Stdout
 		}
-		writeRankings(stdout, Rankings(sum.Runs, r.Config.RTTs.RTTs()))
+		writeRankings(stdout, rankingsOf(sum.Runs, r.Config.RTTs.RTTs()))
 	}
 	return nil
 }
@@ -61,7 +61,7 @@ func (r Result) Write(w output.Writer, sum *results.Summary) error {
 // Table makes w print compare's table: each row with its ratio to its
 // sequential row ("vs seq") and, under the table, WriteSummary.
 func Table(w *output.Writer, runs []results.Run, ceilings map[int]float64) {
-	w.TableOptions.Ratios, w.TableOptions.RatioName = VsSequential(runs), "vs seq"
+	w.TableOptions.Ratios, w.TableOptions.RatioName = vsSequential(runs), "vs seq"
 	w.Below = func(out io.Writer) { writeSummary(out, runs, ceilings) }
 }
 

@@ -18,7 +18,7 @@ func TestVsSequential(t *testing.T) {
 		{"some", []results.Run{{Name: "seq", VsSequential: &one}, {Name: "fanout", VsSequential: &half}, {Name: "baseline"}},
 			map[string]float64{"seq": 1, "fanout": 0.5}},
 	} {
-		if got := VsSequential(c.runs); !maps.Equal(got, c.want) {
+		if got := vsSequential(c.runs); !maps.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}

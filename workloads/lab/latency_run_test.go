@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/compose/delayline"
+	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -60,7 +60,7 @@ func TestMeasureLatencyFaultAndDistance(t *testing.T) {
 	if actions["inject"] != 2 || actions["heal"] != 2 {
 		t.Errorf("events %+v: want inject and heal of both faults", r.Faults.Events)
 	}
-	if kids := compose.Children(os.Getpid(), delayline.Arg); len(kids) != 0 {
+	if kids := procs.Children(os.Getpid(), delayline.Arg); len(kids) != 0 {
 		t.Errorf("delay lines %v still running after the cell", kids)
 	}
 }

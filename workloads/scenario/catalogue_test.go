@@ -14,7 +14,7 @@ import (
 func TestCatalogue(t *testing.T) {
 	want := []string{"minority-down", "majority-down", "restart-no-persistence", "restart-no-persistence-delayed",
 		"clock-jump", "clock-jump-within-drift", "failover", "failover-wait", "client-pause"}
-	if got := Names(); !slices.Equal(got, want) {
+	if got := catalogueNames(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
 	if _, ok := Lookup("nope"); ok {

@@ -19,7 +19,7 @@ func pick(name string) ([]Scenario, error) {
 	if s, ok := Lookup(name); ok {
 		return []Scenario{s}, nil
 	}
-	return nil, fmt.Errorf("scenario %q: unknown (have %s, all)", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("scenario %q: unknown (have %s, all)", name, strings.Join(catalogueNames(), ", "))
 }
 
 // Intro is what running a scenario does, before the catalogue (Help):

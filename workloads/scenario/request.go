@@ -55,7 +55,7 @@ func (r Request) Run(ctx context.Context, stdout, stderr io.Writer, list []Scena
 		tables = stderr // stdout is the JSON alone
 	}
 	started := time.Now()
-	runs, differ, err := runAll(ctx, list, Observers{Log: stderr, Metrics: metrics}, run, Tables(tables))
+	runs, differ, err := runAll(ctx, list, Observers{Log: stderr, Metrics: metrics}, run, tablesTo(tables))
 	if err != nil {
 		return nil, err
 	}

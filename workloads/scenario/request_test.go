@@ -118,7 +118,7 @@ func TestRequestRun(t *testing.T) {
 func TestTables(t *testing.T) {
 	a, _ := Lookup("minority-down")
 	var b strings.Builder
-	done := Tables(&b)
+	done := tablesTo(&b)
 	out := Result{Scenario: a, Runs: []results.Run{{Name: "x", Scenario: &results.ScenarioOutcome{Scenario: a.Name}}}}
 	done(Faults, []Result{out})
 	if strings.HasPrefix(b.String(), "\n") {

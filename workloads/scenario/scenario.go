@@ -53,8 +53,8 @@ func All() []Scenario {
 	return append(out, clientPause)
 }
 
-// Names are the catalogue's names, in order.
-func Names() []string {
+// catalogueNames are the catalogue's names, in order.
+func catalogueNames() []string {
 	var out []string
 	for _, s := range All() {
 		out = append(out, s.Name)

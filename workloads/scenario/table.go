@@ -11,9 +11,9 @@ import (
 	"github.com/lockbench/lockbench/results"
 )
 
-// Tables is a RunAll's done that prints a table (WriteTable) of each group
+// tablesTo is a RunAll's done that prints a table (WriteTable) of each group
 // of scenarios on w, a blank line between two.
-func Tables(w io.Writer) func(Kind, []Result) {
+func tablesTo(w io.Writer) func(Kind, []Result) {
 	tables := 0
 	return func(k Kind, outs []Result) {
 		if tables++; tables > 1 {

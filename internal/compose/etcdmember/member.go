@@ -30,7 +30,7 @@ const envVar = "LOCKBENCH_ETCD_MEMBER"
 
 // Arg is the re-executed process's first argument. With EnvVar it marks the
 // process as a member (an exported EnvVar alone starts nothing), and it
-// names the process in ps and to compose.Children.
+// names the process in ps and to procs.Children.
 const Arg = "lockbench-etcd-member"
 
 // Argv is the command line of the member c re-executing bin: bin, Arg and

@@ -1,10 +1,22 @@
-package compose
+// Package procs is what compose and the tests that check it know about
+// processes: whether a pid lives, a process's children, a free loopback
+// port, and the switch that refuses every server start in unit tests.
+// Imported by compose, internal/compose/etcdmember and internal/testenv
+// (and by tests that prove no server outlives lockbench).
+package procs
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"strconv"
 	"strings"
 )
+
+// NoServersEnv, when set to anything, makes every server start fail: the
+// unit-test tier (go test -short, make test-unit) sets it, so a test that
+// would start a server there fails instead of running slowly.
+const NoServersEnv = "LOCKBENCH_NO_SERVERS"
 
 // Alive reports whether pid is a live process (not gone, not a zombie).
 // Tests use it to prove no server outlives lockbench.
@@ -48,4 +60,15 @@ func Children(ppid int, substr string) []int {
 		}
 	}
 	return out
+}
+
+// FreePort asks the kernel for a free loopback TCP port. Another process may
+// take it before the server binds; callers retry on a failed start.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("compose: free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }

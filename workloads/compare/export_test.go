@@ -1,0 +1,4 @@
+package compare
+
+// VsSequential is vsSequential for the external tests.
+var VsSequential = vsSequential

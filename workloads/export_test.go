@@ -1,0 +1,4 @@
+package workloads
+
+// ContendedKeys is contendedKeys for the external tests.
+var ContendedKeys = contendedKeys
