@@ -2,6 +2,11 @@
 // etcd members) that lockbench starts and always stops, or external servers
 // it dials. Labs bigger than one machine live beside it as compose and
 // Kubernetes files.
+//
+// Imported by workloads/lab (which brings every topology up through Up),
+// compose/faults, workloads/compare, workloads/scenario and cmd/lockbench;
+// StartRedis and the other Start functions are also what tests and library
+// users start servers with.
 package compose
 
 import (

@@ -1,8 +1,11 @@
-// Package faults parses --fault specs and plays them against a run's masters:
-// crashes and restarts (kill), process pauses (stop: SIGSTOP), and network
-// faults through per-master toxiproxy proxies (latency, partition, reset).
+// Package faults parses fault specs (a cell's faults) and plays them
+// against a run's masters: crashes and restarts (kill), process pauses
+// (stop: SIGSTOP), and network faults through per-master toxiproxy proxies
+// (latency, partition, reset).
 // The scenarios come from the Redlock debate: antirez's notes on persistence
 // and delayed restarts, the critique's process pauses and network delays.
+//
+// Imported by workloads/lab (a cell's Faults) and workloads/scenario.
 package faults
 
 import (

@@ -2,4 +2,6 @@
 // docker-compose file and Kubernetes jobs that run lockbench against
 // password-protected Redis masters and merge what several clients measured.
 // Its tests check the files agree with the CLI (flags, paths, secrets).
+//
+// No package imports it.
 package lab

@@ -3,6 +3,8 @@
 // client on one endpoint, Obtain with NoRetry (one attempt; retrying is the
 // workload's job), Release and Refresh. Like rueidislock's row it answers
 // "what does the library I already use cost", not Redlock over N masters.
+//
+// Imported by drivers/backends.
 package bsmlock
 
 import (

@@ -1,7 +1,9 @@
 // Package etcdconn is how lockbench reaches an etcd cluster: TLS files and
 // an etcd user (etcdctl's names), the password never serialised. Bad input
-// is a *results.FieldError; it imports no other lockbench package than
-// results.
+// is a *fielderr.Error naming the config field; it imports no other
+// lockbench package than results/fielderr and internal/results/redact.
+//
+// Imported by compose, drivers/etcdlock and internal/workloads/generators.
 package etcdconn
 
 import (

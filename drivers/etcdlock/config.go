@@ -3,6 +3,8 @@
 // concurrency.Mutex) or with the server-side v3lock Lock/Unlock RPCs. Every
 // grant, lock and unlock goes through Raft, so it is the CP alternative
 // measured the same way as Redlock.
+//
+// Imported by drivers/backends, workloads/lab and workloads/compare.
 package etcdlock
 
 import (

@@ -1,5 +1,7 @@
 // Package goredis adapts github.com/redis/go-redis/v9 to multiplex.Node: one
 // Redis master as the Redlock core sees it.
+//
+// Imported by drivers/backends.
 package goredis
 
 import (

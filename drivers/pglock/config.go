@@ -7,6 +7,8 @@
 // transaction, released by COMMIT. Neither expires with time: a lock lives
 // until unlocked or until its session ends. Advisory locks have no fencing
 // token; the key is a 64-bit FNV-1a hash of the lock name.
+//
+// Imported by drivers/backends, workloads/lab and workloads/compare.
 package pglock
 
 import (

@@ -1,7 +1,13 @@
 // Package redisconn is how lockbench reaches one Redis master: address,
-// user, password, database and TLS, parsed from the --redis forms with the
-// client libraries' own URL parsers, and shown only redacted. Bad input is
-// a *results.FieldError; it imports no other lockbench package than results.
+// user, password, database and TLS, parsed from the address forms a
+// topology's redis_addrs holds with the client libraries' own URL parsers,
+// and shown only redacted. Bad input is a *fielderr.Error naming the config
+// field; it imports no other lockbench package than results/fielderr and
+// internal/results/redact.
+//
+// Imported by compose, drivers/backends, the Redis client adapters and
+// locks (goredis, rueidis, bsmlock, rueidislock), workloads/lab,
+// workloads/compare and cmd/lockbench.
 package redisconn
 
 import (

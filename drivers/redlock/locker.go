@@ -2,6 +2,10 @@
 // multiplex.Strategy: SET NX PX with a random token on N independent masters,
 // a majority quorum, validity = ttl − elapsed − drift, release everywhere on
 // failure, compare-and-delete release and compare-and-extend.
+//
+// Imported by drivers/backends, the Redis adapters (goredis, rueidis,
+// bsmlock), drivers/single, compose (its scripts, for the up-front check of
+// a master), workloads/lab, workloads/compare and workloads/scenario.
 package redlock
 
 import (

@@ -4,6 +4,8 @@
 // off (WithTries(1)) so lockbench owns retries and sees every attempt, and
 // WithFailFast(true) (by default) returns as soon as a quorum either way is
 // known.
+//
+// Imported by drivers/backends.
 package redsync
 
 import (

@@ -4,6 +4,8 @@
 // instance, as the README advises), locks auto-extended in the background
 // and watched through client-side caching. It is not Redlock over N masters:
 // its row answers "what does the library I already use cost".
+//
+// Imported by drivers/backends.
 package rueidislock
 
 import (

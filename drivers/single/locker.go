@@ -5,6 +5,8 @@
 // counts only when K replicas acknowledged it (what Redisson's RLock does):
 // a grant the replica never saw cannot survive a failover as a second
 // holder. It imports no other backend.
+//
+// Imported by drivers/backends and workloads/scenario.
 package single
 
 import (

@@ -11,6 +11,8 @@
 // go-zookeeper's calls take no context: each is bounded by the session's
 // timeout. Lock checks its context between steps and waits on watches with
 // it.
+//
+// Imported by drivers/backends, workloads/lab and workloads/scenario.
 package zklock
 
 import (

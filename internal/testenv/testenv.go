@@ -7,7 +7,8 @@
 // It imports no package of the project, so every package's tests may use
 // it, compose's own included; the servers a package shares are started by
 // a Setup the package passes in (Start makes one from a start function).
-// Only _test.go files import it.
+// Only _test.go files and the test kit drivers/internal/drivertest
+// import it.
 package testenv
 
 import (

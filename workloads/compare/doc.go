@@ -16,4 +16,6 @@
 // It may import workloads/lab, workloads, drivers, compose and results. It
 // must not import cmd; nothing under drivers, multiplex, results or compose
 // may import it.
+//
+// Imported by cmd/lockbench.
 package compare

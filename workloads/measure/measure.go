@@ -8,6 +8,9 @@
 // with the caller (workloads/lab, or your program). It may import
 // workloads, results and drivers; nothing under drivers, multiplex,
 // results or compose may import it.
+//
+// Imported by workloads/lab, and by programs that measure a Locker of
+// their own.
 package measure
 
 import (

@@ -16,4 +16,6 @@
 // import it. A Request runs scenarios as a command line gives them: the
 // tables (Tables) and the summary JSON (WriteJSON, through internal/results/output);
 // flags and exit statuses are the CLI's.
+//
+// Imported by cmd/lockbench.
 package scenario

@@ -2,6 +2,8 @@
 // and one client certificate (crypto/x509, ECDSA P-256), for the local
 // servers lockbench starts in TLS mode and for tests. Nothing here is meant
 // to outlive the run that made it.
+//
+// Imported by compose and by tests.
 package certs
 
 import (

@@ -14,6 +14,9 @@
 //
 // It imports only the standard library and golang.org/x/sys; it must
 // not import compose, drivers, workloads, results or cmd.
+//
+// Imported by workloads/lab and workloads/compare (a cell's distance),
+// compose/faults (latency faults) and cmd/lockbench (the line's own process).
 package delayline
 
 import (

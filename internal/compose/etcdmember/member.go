@@ -10,6 +10,8 @@
 //
 // It imports only etcd's server and the standard library; it must not import
 // compose (which imports it), drivers, workloads, results or cmd.
+//
+// Imported by compose and cmd/lockbench (the member's own process).
 package etcdmember
 
 import (

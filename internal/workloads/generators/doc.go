@@ -13,4 +13,6 @@
 // Every key of a run lives under a lease of the generator that wrote it,
 // so a run that died leaves nothing behind in the store once its leases
 // expire.
+//
+// Imported by cmd/lockbench.
 package generators
