@@ -203,7 +203,7 @@ func warnings(s schema.Server) []string {
 		w = append(w, "maxmemory-policy "+s.MaxmemoryPolicy+" with maxmemory set: lock keys (all with a TTL) can be evicted while held")
 	}
 	if s.TLSVerifyOff {
-		w = append(w, "TLS certificate NOT verified (--tls-insecure-skip-verify): anyone on the path can pose as this master")
+		w = append(w, "TLS certificate NOT verified (redis_auth.tls.insecure_skip_verify): anyone on the path can pose as this master")
 	}
 	return w
 }

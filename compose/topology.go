@@ -13,7 +13,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -133,7 +132,7 @@ func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
 				return nil, err
 			}
 			if j, dup := ids[id]; dup && id != "" {
-				return nil, fmt.Errorf("%w: --redis %s and %s reach the same redis-server (run_id %s): it would hold two votes",
+				return nil, fielderr.Invalid("redis_addrs", e.String(), "%w: %s and %s reach the same redis-server (run_id %s): it would hold two votes",
 					ErrSameServer, t.Masters[j], e, id)
 			}
 			ids[id] = i

@@ -57,6 +57,8 @@ func TestBadInput(t *testing.T) {
 		{"rtt listed twice", []string{"compare", "--rtt", "1ms,1ms±10us"}, "--rtt"},
 		{"run rtt jitter above rtt", []string{"run", "--rtt", "1ms±2ms"}, "--rtt"},
 		{"run rtt at the node timeout", []string{"run", "--rtt", "60ms"}, "--rtt"},
+		{"run rtt at the node timeout, mended", []string{"run", "--rtt", "60ms"}, "(raise --node-timeout)"},
+		{"etcd ca file missing", []string{"run", "--backend", "etcd", "--etcd", "127.0.0.1:1", "--etcd-cacert", "/nonexistent/ca.pem", "--json", out}, `--etcd-cacert "/nonexistent/ca.pem"`},
 		{"run rtt beside rtt per master", []string{"run", "--rtt", "1ms", "--rtt-per-master", "1ms,1ms,1ms,1ms,1ms"}, "--rtt-per-master"},
 		{"delay pair without target", []string{"delay", "127.0.0.1:0"}, "LISTEN=TARGET"},
 		{"unknown flag", []string{"run", "--frobnicate"}, "frobnicate"},

@@ -7,9 +7,9 @@
 package etcdconn
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/lockbench/lockbench/results/fielderr"
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
@@ -32,7 +32,8 @@ type Access struct {
 
 // Apply sets c's TLS and credentials (etcd's transport.TLSInfo reads the
 // files), and gives c's bare host:port endpoints the https scheme the
-// client needs to dial them with TLS.
+// client needs to dial them with TLS. A file that does not load is a
+// *fielderr.Error naming its field of Access ("ca_cert", "cert", "key").
 func (a Access) Apply(c *clientv3.Config) error {
 	c.Username, c.Password = a.Username, a.Password
 	if !a.TLS && a.CACert == "" && a.Cert == "" {
@@ -54,7 +55,25 @@ func (a Access) Apply(c *clientv3.Config) error {
 		c.TLS, err = info.ClientConfig()
 	}
 	if err != nil {
-		return fmt.Errorf("etcd TLS (ca_cert %q, cert %q, key %q): %w", a.CACert, a.Cert, a.Key, err)
+		field, file := a.tlsFile(err)
+		return fielderr.Invalid(field, file, "etcd TLS: %w", err)
 	}
 	return nil
+}
+
+// tlsFile is the field of a's TLS files (and its file) that err, a failed
+// load, names; the first one set when err names none.
+func (a Access) tlsFile(err error) (field, file string) {
+	files := [][2]string{{"ca_cert", a.CACert}, {"cert", a.Cert}, {"key", a.Key}}
+	for _, f := range files {
+		if f[1] != "" && strings.Contains(err.Error(), f[1]) {
+			return f[0], f[1]
+		}
+	}
+	for _, f := range files {
+		if f[1] != "" {
+			return f[0], f[1]
+		}
+	}
+	return "tls", ""
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/redact"
 	"github.com/lockbench/lockbench/results/fielderr"
+	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // Resolve checks a against the cluster it is for and completes it.
@@ -18,7 +19,7 @@ import (
 //
 // Errors are *fielderr.Error named as the topology section that holds
 // the cluster serialises them (compose.Spec): "etcd_access",
-// "etcd_access.username", "etcd.secure".
+// "etcd_access.username", "etcd_access.ca_cert", "etcd.secure".
 func Resolve(endpoints []string, a *Access, secure bool) error {
 	external := len(endpoints) > 0
 	if !external && *a != (Access{}) {
@@ -41,6 +42,9 @@ func Resolve(endpoints []string, a *Access, secure bool) error {
 	}
 	if a.CACert != "" || a.Cert != "" || a.Key != "" {
 		a.TLS = true
+		if err := a.Apply(&clientv3.Config{Endpoints: endpoints}); err != nil { // the files load before anything starts
+			return fielderr.Within("etcd_access", err)
+		}
 	}
 	if a.Username != "" && a.Password == "" {
 		a.Password = os.Getenv(EnvPassword)

@@ -6,12 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockbench/lockbench/internal/compose/certs"
 	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // TestResolve: endpoints lose their scheme (https turns TLS on), the
 // password comes from the environment, and every refusal names its field.
 func TestResolve(t *testing.T) {
+	files, err := certs.Generate(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name      string
 		endpoints []string
@@ -27,7 +32,9 @@ func TestResolve(t *testing.T) {
 		{name: "local secure", secure: true},
 		{name: "plain", endpoints: []string{" h:1 ", "http://h:2/"}, want: []string{"h:1", "h:2"}},
 		{name: "https", endpoints: []string{"https://h:1/", "h:2"}, want: []string{"h:1", "h:2"}, tls: true},
-		{name: "ca file", endpoints: []string{"h:1"}, access: Access{CACert: "ca.pem"}, want: []string{"h:1"}, tls: true},
+		{name: "ca file", endpoints: []string{"h:1"}, access: Access{CACert: files.CA}, want: []string{"h:1"}, tls: true},
+		{name: "ca file missing", endpoints: []string{"h:1"}, access: Access{CACert: files.CA + ".gone"}, field: "etcd_access.ca_cert"},
+		{name: "key missing", endpoints: []string{"h:1"}, access: Access{Cert: files.ClientCert, Key: files.ClientKey + ".gone"}, field: "etcd_access.key"},
 		{name: "user", endpoints: []string{"h:1"}, access: Access{Username: "u"}, env: "pw", want: []string{"h:1"}, password: "pw"},
 		{name: "user without password", endpoints: []string{"h:1"}, access: Access{Username: "u"}, field: "etcd_access.username"},
 		{name: "access for the local cluster", access: Access{Cert: "c.pem"}, field: "etcd_access"},

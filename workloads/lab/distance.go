@@ -73,7 +73,9 @@ func (c *Config) validateDistance(masters int) error {
 			return results.Invalid(field, d, "master %d: %v", i+1, err)
 		}
 		if nt := c.Driver.Redlock.NodeTimeout; nt > 0 && d.RTT+d.Jitter >= nt {
-			return results.Invalid(field, d, "master %d: the round trip reaches the node timeout %v: every command would time out (raise --node-timeout)", i+1, nt)
+			fe := results.Invalid(field, d, "master %d: the round trip reaches the node timeout %v: every command would time out", i+1, nt)
+			fe.Hint, fe.HintField = "raise %s", "driver.redlock.node_timeout"
+			return fe
 		}
 	}
 	return nil

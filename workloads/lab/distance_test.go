@@ -2,6 +2,7 @@ package lab
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +62,9 @@ func TestValidateDistance(t *testing.T) {
 	} {
 		c.cfg.Driver.Redlock.NodeTimeout = 50 * ms
 		err := c.cfg.validateDistance(3)
+		if c.name == "rtt at the node timeout" && !strings.HasSuffix(err.Error(), "(raise driver.redlock.node_timeout)") {
+			t.Errorf("%s: %v, want the node timeout's field as the mend", c.name, err)
+		}
 		var fe *results.FieldError
 		switch {
 		case c.field == "" && err != nil:
