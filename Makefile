@@ -35,7 +35,7 @@ export GORACE ?= atexit_sleep_ms=100
 
 # -p 4: four packages' tests at once on any machine. Most real-server tests
 # wait (servers starting, leases lapsing, timed faults); those that drive
-# servers flat out take one of the machine's CPU slots (compose/slow.CPU)
+# servers flat out take one of the machine's CPU slots (internal/testenv/slow.CPU)
 # whatever package they are in. TESTFLAGS="-p 2" overrides it.
 
 # -trimpath: no checkout path in what is compiled, so a fresh clone (CI's,

@@ -130,7 +130,7 @@ func failuresVerdict(cfg RunConfig, runs []results.Run) generators.Verdict {
 }
 
 // GrantLogName is the file in --out holding generator i's grants on the
-// masters' clock (results/crossref's encoding), for judging again or
+// masters' clock (internal/results/crossref's encoding), for judging again or
 // inspecting overlaps.
 func GrantLogName(i int) string { return "grants-" + strconv.Itoa(i) + ".bin" }
 

@@ -14,7 +14,7 @@
 // the tags of Config (internal/flagtag). Literal reads a Config as flags
 // give it, a zero being zero rather than the default.
 //
-// It may import workloads/lab, results and results/capacity; it never
+// It may import workloads/lab, results and internal/results/capacity; it never
 // imports cmd, and nothing under drivers, multiplex, results or compose
 // may import it. Writing the results (summary, --out, the runs table) is
 // the caller's; the knees table and a step's progress line are WriteKnees

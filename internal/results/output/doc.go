@@ -3,7 +3,7 @@
 // JSON file, and an output directory (summary.json, config.json, one
 // interval log per run and op, a command's own extra files). run, compare,
 // sweep, scenario and merge all write through Writer, and every path is
-// checked and written by results/outpath's one policy (conflicts refused
+// checked and written by internal/results/outpath's one policy (conflicts refused
 // before anything starts, atomic writes through symlinks, an output
 // directory owned through its manifest and lock), the same everywhere.
 //
