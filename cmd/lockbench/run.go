@@ -13,6 +13,12 @@ import (
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
+// runHelp is what measuring one cell does, in the words of the flags of
+// lab.Config: lockbench run's help.
+const runHelp = `run starts the servers it needs (or dials --redis), drives lock cycles for
+--warmup + --duration, prints a progress line each second and a table at the
+end, and writes the summary JSON (--json) and interval logs (--out).`
+
 func newRunCmd() *cobra.Command {
 	cfg := defaultRunConfig()
 	gen := generators.DefaultConfig()
@@ -20,7 +26,7 @@ func newRunCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run one backend/client/strategy/workload cell and report its latencies",
-		Long:  lab.Help,
+		Long:  runHelp,
 		Example: `  lockbench run
   lockbench run --client rueidis --mux auto --workload contended --keys 4 --json out.json
   lockbench run --rate 20000 --workers 128 --duration 30s --out runs/open

@@ -22,12 +22,6 @@ func pick(name string) ([]Scenario, error) {
 	return nil, fmt.Errorf("scenario %q: unknown (have %s, all)", name, strings.Join(catalogueNames(), ", "))
 }
 
-// Intro is what running a scenario does, before the catalogue (Help):
-// lockbench scenario's help is Intro + Help().
-const Intro = "scenario runs a documented experiment from the Redlock debate against 5 local masters and prints\n" +
-	"violations (from the referee), availability before/during/after the fault and recovery time next to\n" +
-	"the expected outcome. Scenarios:\n\n"
-
 // Help lists the catalogue: each scenario's name, what it does and what it
 // is expected to show.
 func Help() string {

@@ -1,4 +1,4 @@
-package lab_test
+package main
 
 import (
 	"regexp"
@@ -11,20 +11,20 @@ import (
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
-// TestHelpNamesFlags: every flag lab.Help names is one of a run's: the
+// TestRunHelpNamesFlags: every flag runHelp names is one of a run's: the
 // Config's or the output options'.
-func TestHelpNamesFlags(t *testing.T) {
+func TestRunHelpNamesFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	cfg, opt := lab.DefaultConfig(), output.DefaultOptions()
 	lab.BindFlags(fs, &cfg)
 	flagtag.New(fs).Bind(&opt)
-	named := regexp.MustCompile(`--([a-z][a-z-]*)`).FindAllStringSubmatch(lab.Help, -1)
+	named := regexp.MustCompile(`--([a-z][a-z-]*)`).FindAllStringSubmatch(runHelp, -1)
 	if len(named) == 0 {
-		t.Fatal("lab.Help names no flag")
+		t.Fatal("runHelp names no flag")
 	}
 	for _, m := range named {
 		if fs.Lookup(m[1]) == nil {
-			t.Errorf("lab.Help names --%s, not a flag of run", m[1])
+			t.Errorf("runHelp names --%s, not a flag of run", m[1])
 		}
 	}
 }
