@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/lockbench/lockbench/drivers/etcdlock"
@@ -39,7 +41,7 @@ var baselines = map[string]func(*lab.Config){
 }
 
 // BaselineNames are the rows Config.Baselines may name, sorted.
-func BaselineNames() []string { return sortedKeys(baselines) }
+func BaselineNames() []string { return slices.Sorted(maps.Keys(baselines)) }
 
 // withBaselines adds a cell per baseline × workload after each masters
 // count's group of cells, and makes every cell of a group start the

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -124,7 +125,7 @@ func (cfg Config) prepare(cell *lab.Config, matrix bool) error {
 		return fieldErr("Muxes", d.Mux, "unknown for backend %s (have %s)", d.Backend, strings.Join(b.Muxes, ", "))
 	}
 	if _, ok := workloads.Generators()[cell.Workload.Workload]; !ok {
-		return fieldErr("Workloads", cell.Workload.Workload, "unknown (have %s)", strings.Join(sortedKeys(workloads.Generators()), ", "))
+		return fieldErr("Workloads", cell.Workload.Workload, "unknown (have %s)", strings.Join(slices.Sorted(maps.Keys(workloads.Generators())), ", "))
 	}
 	t := &cell.Topology
 	t.NoRedis = !b.NeedsRedis
@@ -204,13 +205,4 @@ func duplicate(list []string) string {
 		seen[s] = true
 	}
 	return ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -127,12 +128,7 @@ func (m *Member) result(i int) (Result, bool, error) {
 		return Result{}, false, fmt.Errorf("generators: generator %d's result: %w", i, err)
 	}
 	r := Result{Generator: i, Info: idx.Info, Files: map[string][]byte{}}
-	names := make([]string, 0, len(idx.Parts))
-	for name := range idx.Parts {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(idx.Parts)) {
 		var b []byte
 		for p := range idx.Parts[name] {
 			part, ok := m.st.get(m.partKey(i, name, p))
