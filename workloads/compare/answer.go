@@ -3,6 +3,7 @@ package compare
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,8 +43,13 @@ type Answer struct {
 type Standing struct {
 	Cell string           `json:"cell"`
 	Rate results.MedianCI `json:"cycles_per_s"`
-	// Rank from 1; cells whose intervals overlap, directly or through a
-	// chain of cells, share the rank of the best of them (Tied).
+	// Rerun is where another compare of as many rounds would put the
+	// cell's median (rerunRange): wider than Rate, which holds the median
+	// of this machine's cell, not another run's.
+	Rerun Range `json:"rerun"`
+	// Rank from 1; cells whose intervals overlap or whose medians lie
+	// within TieWithin, directly or through a chain of cells, share the
+	// rank of the best of them (Tied).
 	Rank int  `json:"rank"`
 	Tied bool `json:"tied"`
 }
@@ -88,7 +94,8 @@ func rank(rows [][]results.Run) Answer {
 		for j, r := range s {
 			xs[j] = r.Throughput.CyclesPerS
 		}
-		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: results.MedianInterval(xs, results.Confidence)})
+		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: results.MedianInterval(xs, results.Confidence),
+			Rerun: rerunRange(xs, RerunLevel)})
 		if i == 0 || len(s) < a.Rounds {
 			a.Rounds = len(s)
 		}
@@ -135,24 +142,35 @@ func mastersOf(name string) int {
 // ones only when no round completed).
 func complete(row []results.Run) []results.Run { return results.Samples(row) }
 
-// Rank orders standings best first and gives each its rank. Cells whose
-// intervals overlap cannot be told apart, so they share a rank, and so
-// does a chain of them (A overlaps B, B overlaps C): the groups are the
-// connected stretches of the intervals' union, which are disjoint and so
-// ordered. A group's cells rank as its best would (1, 1, 3: competition
-// ranking), by median within it.
+// TieWithin is the smallest difference of medians an answer calls a
+// difference: cells closer than that share a rank even when their
+// intervals do not overlap. The intervals hold within-run noise only;
+// runs of one cell minutes apart on one idle 2-core machine differ by
+// more (docs/answers.md has the measurement), so a smaller lead would not
+// survive a rerun.
+const TieWithin = 0.10
+
+// Rank orders standings best first and gives each its rank. Cells that
+// cannot be told apart share a rank, and so does a chain of them (A ties
+// B, B ties C): two cells tie when their intervals overlap or their
+// medians are within TieWithin of each other. Each cell's reach is its
+// interval widened, where narrower, to its median ÷ and × √(1+TieWithin),
+// so reaches overlap exactly when either holds (up to rounding of the two
+// rules into one); the groups are the connected stretches of the reaches'
+// union, which are disjoint and so ordered. A group's cells rank as its
+// best would (1, 1, 3: competition ranking), by median within it.
 func Rank(st []Standing) {
-	slices.SortStableFunc(st, func(a, b Standing) int { // by top of the interval: the merge order
-		return cmp.Or(cmp.Compare(b.Rate.Hi, a.Rate.Hi), cmp.Compare(b.Rate.Median, a.Rate.Median))
+	slices.SortStableFunc(st, func(a, b Standing) int { // by top of the reach: the merge order
+		return cmp.Or(cmp.Compare(reachHi(b), reachHi(a)), cmp.Compare(b.Rate.Median, a.Rate.Median))
 	})
 	var groups [][]Standing
 	low := 0.0
 	for i, s := range st {
-		if i == 0 || s.Rate.Hi < low {
+		if i == 0 || reachHi(s) < low {
 			groups = append(groups, nil)
-			low = s.Rate.Lo
+			low = reachLo(s)
 		}
-		low = min(low, s.Rate.Lo)
+		low = min(low, reachLo(s))
 		groups[len(groups)-1] = append(groups[len(groups)-1], s)
 	}
 	st = st[:0]
@@ -165,6 +183,10 @@ func Rank(st []Standing) {
 		}
 	}
 }
+
+// reachLo and reachHi are the ends of s's reach (Rank).
+func reachLo(s Standing) float64 { return min(s.Rate.Lo, s.Rate.Median/math.Sqrt(1+TieWithin)) }
+func reachHi(s Standing) float64 { return max(s.Rate.Hi, s.Rate.Median*math.Sqrt(1+TieWithin)) }
 
 // budget is what a compare spent on its answers: rounds of cells, each
 // cell its warmup and duration, and the wall time it took.
