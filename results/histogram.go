@@ -20,17 +20,6 @@ func NewHistogram() *hdrhistogram.Histogram {
 	return hdrhistogram.New(LowestNS, HighestNS, sigFigs)
 }
 
-// Percentiles is a latency distribution in microseconds, as the JSON shows it.
-type Percentiles struct {
-	Count int64   `json:"count"`
-	Mean  float64 `json:"mean"`
-	P50   float64 `json:"p50"`
-	P90   float64 `json:"p90"`
-	P99   float64 `json:"p99"`
-	P999  float64 `json:"p999"`
-	Max   float64 `json:"max"`
-}
-
 // Summarize reads the JSON percentiles off a nanosecond histogram.
 func Summarize(h *hdrhistogram.Histogram) Percentiles {
 	if h == nil || h.TotalCount() == 0 {

@@ -114,7 +114,7 @@ func TestFillCloses(t *testing.T) {
 	r.Count(OpAcquireTotal, Busy, 2000)
 	g.Tick()
 	var run Run
-	run.Fill(g.Total())
+	Fill(&run, g.Total())
 	c := run.Counts
 	if c.Attempts != 12 || c.Acquired+c.Busy+c.SplitBrain+c.Timeouts+c.Errors != c.Attempts {
 		t.Fatalf("counts do not close: %+v", c)

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/results/capacity"
 	"time"
+
+	"github.com/lockbench/lockbench/internal/results/capacity"
 )
 
 // fixtureRun records cycles of every op into a registry over ticks
@@ -34,7 +35,7 @@ func fixtureRun(t *testing.T, name string, count, ticks int) (Run, RunLogs) {
 		t.Fatal(err)
 	}
 	r := Run{Name: name, Workers: 8}
-	r.Fill(reg.Total())
+	Fill(&r, reg.Total())
 	return r, logs
 }
 

@@ -102,7 +102,7 @@ var columns = []column{
 		return false
 	}, cell: count(func(c Counts) int64 { return c.StaleOverlaps })},
 	{head: "stalls", when: anyRun(func(r Run) bool { return len(r.Failures()) > 0 }), cell: stallCell},
-	{head: "unfin-\nished", cell: func(r Run, _ TableOptions) string { return r.Unfinished.cell() }},
+	{head: "unfin-\nished", cell: func(r Run, _ TableOptions) string { return unfinishedCell(r.Unfinished) }},
 	{head: "retries\n/acq", cell: func(r Run, _ TableOptions) string { return strconv.FormatFloat(r.RetriesPerAcquire, 'f', 2, 64) }},
 	{head: "fairness", cell: func(r Run, _ TableOptions) string { return strconv.FormatFloat(r.Fairness, 'f', 3, 64) }},
 	{head: "margin\np50 ms", cell: func(r Run, _ TableOptions) string {

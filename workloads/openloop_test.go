@@ -72,7 +72,7 @@ func measure(t *testing.T, l drivers.Locker, cfg workloads.Config, during func()
 		t.Fatal(o.err)
 	}
 	var run results.Run
-	run.Fill(reg.Total())
+	results.Fill(&run, reg.Total())
 	run.FillReferee(ref.Report())
 	return run, o.res.Pacing
 }

@@ -71,7 +71,7 @@ func TestRefereeSplitVote(t *testing.T) {
 				t.Fatal(err)
 			}
 			var run results.Run
-			run.Fill(reg.Total())
+			results.Fill(&run, reg.Total())
 			cn := run.Counts
 			t.Logf("%+v", cn)
 			if cn.Attempts == 0 {

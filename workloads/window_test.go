@@ -41,7 +41,7 @@ func runWindow(t *testing.T, ctx context.Context, l drivers.Locker, cfg workload
 		t.Fatal(err)
 	}
 	out.res = res
-	out.run.Fill(reg.Total())
+	results.Fill(&out.run, reg.Total())
 	out.run.FillReferee(ref.Report())
 	return out
 }

@@ -86,7 +86,7 @@ func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h
 	if cfg.Workload == "uncontended" {
 		run.Keys = 0 // one key per worker: the count is not a parameter
 	}
-	run.Fill(reg.Total())
+	results.Fill(&run, reg.Total())
 	run.FillReferee(ref.Report())
 	if p := res.Pacing; p != nil {
 		run.MissedStarts = p.Missed
