@@ -85,14 +85,14 @@ func main() {
 		if rel != "." {
 			ip += "/" + filepath.ToSlash(rel)
 		}
-		return rewrite(p, ip, *old, moved, dirOf)
+		return rewrite(p, module, ip, *old, moved, dirOf)
 	})
 	check(err)
 }
 
 // rewrite qualifies the moved names file p uses; ip is its package's
 // import path.
-func rewrite(p, ip, old string, moved map[string]target, newPaths map[string]bool) error {
+func rewrite(p, module, ip, old string, moved map[string]target, newPaths map[string]bool) error {
 	src, err := os.ReadFile(p)
 	if err != nil {
 		return err
@@ -177,7 +177,7 @@ func rewrite(p, ip, old string, moved map[string]target, newPaths map[string]boo
 		}
 	}
 	sort.Strings(paths)
-	out = addImports(out, paths)
+	out = addImports(out, paths, module)
 	fmted, err := format.Source(out)
 	if err != nil {
 		return fmt.Errorf("%s: %v", p, err)
@@ -214,9 +214,10 @@ func dropImport(src []byte, p string) []byte {
 	return []byte(b.String())
 }
 
-// addImports puts paths into the file's first import block (or a new one
-// after the package clause); format.Source sorts them.
-func addImports(src []byte, paths []string) []byte {
+// addImports puts paths into the file's first import block, beside the
+// module's own imports (or in a group of their own after the others), or
+// into a new block after the package clause.
+func addImports(src []byte, paths []string, module string) []byte {
 	if len(paths) == 0 {
 		return src
 	}
@@ -224,15 +225,27 @@ func addImports(src []byte, paths []string) []byte {
 	for _, p := range paths {
 		fmt.Fprintf(&spec, "\t%q\n", p)
 	}
+	insert := func(at int, s string) []byte {
+		return append(append(append([]byte{}, src[:at]...), s...), src[at:]...)
+	}
 	if i := bytes.Index(src, []byte("\nimport (\n")); i >= 0 {
-		at := i + len("\nimport (\n")
-		return append(append(append([]byte{}, src[:at]...), spec.String()...), src[at:]...)
+		start := i + len("\nimport (\n")
+		end := start + bytes.Index(src[start:], []byte("\n)\n")) + 1
+		block := src[start:end]
+		if j := bytes.Index(block, []byte("\t\""+module+"/")); j >= 0 {
+			return insert(start+j, spec.String())
+		}
+		return insert(end, "\n"+spec.String())
 	}
 	if i := bytes.Index(src, []byte("\nimport ")); i >= 0 {
-		at := i + 1
-		return append(append(append([]byte{}, src[:at]...), "import (\n"+spec.String()+")\n"...), src[at:]...)
+		eol := i + 1 + bytes.IndexByte(src[i+1:], '\n') + 1
+		line := strings.TrimSpace(strings.TrimPrefix(string(src[i+1:eol]), "import "))
+		sep := "\n"
+		if !strings.Contains(line, module+"/") {
+			sep = "\n\n"
+		}
+		return append(append(append([]byte{}, src[:i+1]...), "import (\n\t"+line+sep+spec.String()+")\n"...), src[eol:]...)
 	}
-	// After the package clause line.
 	i := bytes.Index(src, []byte("\npackage "))
 	if !bytes.HasPrefix(src, []byte("package ")) && i >= 0 {
 		i++
@@ -240,7 +253,7 @@ func addImports(src []byte, paths []string) []byte {
 		i = 0
 	}
 	eol := i + bytes.IndexByte(src[i:], '\n') + 1
-	return append(append(append([]byte{}, src[:eol]...), "\nimport (\n"+spec.String()+")\n"...), src[eol:]...)
+	return insert(eol, "\nimport (\n"+spec.String()+")\n")
 }
 
 // exported lists the package-level exported names of dir's non-test files.
