@@ -125,7 +125,7 @@ func Merge(dirs []*RunDir, force bool) (*Summary, map[string]RunLogs, error) {
 }
 
 func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
-	m := runs[0].withoutExtra() // the inputs' own measures describe one input each
+	m := runs[0].WithoutExtra() // the inputs' own measures describe one input each
 	m.Workers, m.Counts, m.ServiceUS, m.MergedFrom = 0, Counts{}, nil, len(runs)
 	var allocs, cycles float64
 	// The common window: the latest first interval start to the earliest last end.
@@ -134,7 +134,7 @@ func mergeRun(runs []Run, logs []RunLogs, force bool) (Run, RunLogs, error) {
 	for i, r := range runs {
 		m.Workers += r.Workers
 		m.Interrupted = m.Interrupted || r.Interrupted
-		m.Counts = m.Counts.plus(r.Counts)
+		m.Counts = m.Counts.Plus(r.Counts)
 		allocs += r.AllocsPerCycle * float64(r.Counts.Cycles)
 		cycles += float64(r.Counts.Cycles)
 		totalSecs += r.DurationS

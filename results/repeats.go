@@ -103,7 +103,7 @@ func MedianRun(runs []Run) Run {
 	row.OfCeiling = medianOf(s, func(r Run) *float64 { return r.OfCeiling })
 	row.Counts, row.DurationS, row.MissedStarts = Counts{}, 0, 0
 	for _, r := range runs {
-		row.Counts = row.Counts.plus(r.Counts)
+		row.Counts = row.Counts.Plus(r.Counts)
 		row.DurationS += r.DurationS
 		row.MissedStarts += r.MissedStarts
 	}

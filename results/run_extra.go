@@ -78,8 +78,8 @@ func (r *Run) readTyped(key string, raw json.RawMessage) (bool, error) {
 	return false, nil
 }
 
-// withoutExtra is r without anything it holds under "extra", typed or not.
-func (r Run) withoutExtra() Run {
+// WithoutExtra is r without anything it holds under "extra", typed or not.
+func (r Run) WithoutExtra() Run {
 	for _, f := range r.typed() {
 		reflect.ValueOf(f.ptr).Elem().SetZero()
 	}

@@ -170,8 +170,8 @@ func (c Counts) Rates() (splitBrain, retriesPerAcquire float64) {
 	return splitBrain, retriesPerAcquire
 }
 
-// plus is the sum of c and d, count by count (rounds, merged runs).
-func (c Counts) plus(d Counts) Counts {
+// Plus is the sum of c and d, count by count (rounds, merged runs).
+func (c Counts) Plus(d Counts) Counts {
 	return Counts{
 		Attempts: c.Attempts + d.Attempts, Acquired: c.Acquired + d.Acquired, Busy: c.Busy + d.Busy,
 		SplitBrain: c.SplitBrain + d.SplitBrain, Timeouts: c.Timeouts + d.Timeouts, Errors: c.Errors + d.Errors,
