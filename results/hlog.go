@@ -192,9 +192,9 @@ func LogName(r Run) string {
 // RunLogs are one run's interval logs read back, per op name.
 type RunLogs map[string][]*hdrhistogram.Histogram
 
-// readRunLogs reads the .hlog files of run from dir. Ops without a file are
+// ReadRunLogs reads the .hlog files of run from dir. Ops without a file are
 // absent; no file at all is ErrNoLogs.
-func readRunLogs(dir, run string) (RunLogs, error) {
+func ReadRunLogs(dir, run string) (RunLogs, error) {
 	logs := RunLogs{}
 	for _, op := range Ops() {
 		hs, err := readHlog(filepath.Join(dir, hlogName(run, op)))

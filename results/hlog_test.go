@@ -46,7 +46,7 @@ func TestIntervalLogRoundTrip(t *testing.T) {
 			if len(names) != want {
 				t.Fatalf("files %v: want %d: one per op but extend (twice with service time)", names, want)
 			}
-			logs, err := readRunLogs(dir, "redlock/goredis/fanout/uncontended")
+			logs, err := ReadRunLogs(dir, "redlock/goredis/fanout/uncontended")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,7 +103,7 @@ func TestIntervalLogEmptyWritesNothing(t *testing.T) {
 	if err != nil || len(names) != 0 {
 		t.Fatalf("names %v err %v", names, err)
 	}
-	if _, err := readRunLogs(dir, "x"); err == nil {
+	if _, err := ReadRunLogs(dir, "x"); err == nil {
 		t.Fatal("ReadRunLogs of an empty dir: no error")
 	}
 }

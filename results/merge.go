@@ -36,7 +36,7 @@ func readRunFile(path string) (*RunDir, error) {
 	dir := filepath.Dir(path)
 	d := &RunDir{Dir: dir, Path: path, Summary: s, Logs: map[string]RunLogs{}}
 	for _, r := range s.Runs {
-		l, err := readRunLogs(dir, LogName(r))
+		l, err := ReadRunLogs(dir, LogName(r))
 		if errors.Is(err, errNoLogs) {
 			continue
 		}

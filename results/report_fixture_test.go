@@ -30,7 +30,7 @@ func fixtureRun(t *testing.T, name string, count, ticks int) (Run, RunLogs) {
 	if _, err := hl.WriteDir(dir, name); err != nil {
 		t.Fatal(err)
 	}
-	logs, err := readRunLogs(dir, name)
+	logs, err := ReadRunLogs(dir, name)
 	if err != nil {
 		t.Fatal(err)
 	}

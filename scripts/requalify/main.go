@@ -104,7 +104,7 @@ func rewrite(p, module, ip, old string, moved map[string]target, newPaths map[st
 	}
 	own := ip
 	if strings.HasSuffix(f.Name.Name, "_test") {
-		own = "" // an external test package qualifies everything
+		own = "" // an external test package imports its own package too
 	}
 	oldName := ""
 	for _, is := range f.Imports {
@@ -138,8 +138,8 @@ func rewrite(p, module, ip, old string, moved map[string]target, newPaths map[st
 				oldUsed = true
 				return false
 			}
-			edits = append(edits, edit{fset.Position(x.Pos()).Offset, fset.Position(n.Sel.End()).Offset, qualify(t, ip)})
-			if t.importPath != ip {
+			edits = append(edits, edit{fset.Position(x.Pos()).Offset, fset.Position(n.Sel.End()).Offset, qualify(t, own)})
+			if t.importPath != own {
 				need[t.importPath] = true
 			}
 			return false

@@ -18,7 +18,7 @@ type fakeSides struct {
 	n     int
 }
 
-func (f *fakeSides) measure(side string, cyclesPerS, spread float64, schema string) Measure {
+func (f *fakeSides) measure(side string, cyclesPerS, spread float64, version string) Measure {
 	pattern := []float64{0, 1, -1, 0.5, -0.5, 0.8, -0.8, 0.2, -0.2, 0.6, -0.6, 0.9, -0.9, 0.3, -0.3}
 	i := 0
 	if side == "head" {
@@ -31,7 +31,7 @@ func (f *fakeSides) measure(side string, cyclesPerS, spread float64, schema stri
 		x := cyclesPerS * (1 + spread*pattern[i%len(pattern)])
 		i++
 		s := src("", int64(f.n), run("a", x, 1000)).Summary
-		s.Schema = schema
+		s.Schema = version
 		return s, nil
 	}
 }
