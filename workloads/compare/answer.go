@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // minRounds is the fewest rounds per cell an answer is given for: an
@@ -35,13 +36,13 @@ type Answer struct {
 	// Lead is the first cell's cycles/s over the second's, round by round
 	// (both measured in the same round, so on the same machine state):
 	// the median of those ratios and its interval. Nil with one cell.
-	Lead *results.MedianCI `json:"lead,omitempty"`
+	Lead *stats.MedianCI `json:"lead,omitempty"`
 }
 
 // Standing is one cell of an Answer.
 type Standing struct {
-	Cell string           `json:"cell"`
-	Rate results.MedianCI `json:"cycles_per_s"`
+	Cell string         `json:"cell"`
+	Rate stats.MedianCI `json:"cycles_per_s"`
 	// Rank from 1; cells whose intervals overlap, directly or through a
 	// chain of cells, share the rank of the best of them (Tied).
 	Rank int  `json:"rank"`
@@ -54,15 +55,15 @@ type Standing struct {
 // rows (etcd, ZooKeeper, …) rank beside the Redlock cells measured on
 // the same lab: the masters count is the compare's (the /Nm of the run's
 // name), not the row's own servers.
-func Answers(runs []results.Run) []Answer {
+func Answers(runs []schema.Run) []Answer {
 	type key struct {
 		workload string
 		masters  int
 		rtt      float64
 	}
 	var keys []key
-	rows := map[key][][]results.Run{}
-	for _, row := range results.Repeats(runs) {
+	rows := map[key][][]schema.Run{}
+	for _, row := range stats.Repeats(runs) {
 		r := row[0]
 		k := key{r.Workload, mastersOf(r.Name), r.AddedRTTUS}
 		if _, ok := rows[k]; !ok {
@@ -80,7 +81,7 @@ func Answers(runs []results.Run) []Answer {
 }
 
 // rank makes the Answer of one workload's cells (each a row of rounds).
-func rank(rows [][]results.Run) Answer {
+func rank(rows [][]schema.Run) Answer {
 	a := Answer{}
 	for i, row := range rows {
 		s := complete(row)
@@ -88,7 +89,7 @@ func rank(rows [][]results.Run) Answer {
 		for j, r := range s {
 			xs[j] = r.Throughput.CyclesPerS
 		}
-		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: results.MedianInterval(xs, results.Confidence)})
+		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: stats.MedianInterval(xs, stats.Confidence)})
 		if i == 0 || len(s) < a.Rounds {
 			a.Rounds = len(s)
 		}
@@ -100,7 +101,7 @@ func rank(rows [][]results.Run) Answer {
 	a.Tie = a.Standings[1].Rank == 1 || a.Rounds < minRounds
 	best, next := a.Standings[0].Cell, a.Standings[1].Cell
 	var ratios []float64
-	byName := map[string][]results.Run{}
+	byName := map[string][]schema.Run{}
 	for _, row := range rows {
 		byName[row[0].Name] = complete(row)
 	}
@@ -112,7 +113,7 @@ func rank(rows [][]results.Run) Answer {
 		}
 	}
 	if len(ratios) > 0 {
-		lead := results.MedianInterval(ratios, results.Confidence)
+		lead := stats.MedianInterval(ratios, stats.Confidence)
 		a.Lead = &lead
 	}
 	return a
@@ -133,7 +134,7 @@ func mastersOf(name string) int {
 
 // complete are a row's complete rounds (results.Samples: the cut-short
 // ones only when no round completed).
-func complete(row []results.Run) []results.Run { return results.Samples(row) }
+func complete(row []schema.Run) []schema.Run { return stats.Samples(row) }
 
 // Rank orders standings best first and gives each its rank. Cells whose
 // intervals overlap cannot be told apart, so they share a rank, and so

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -94,8 +94,8 @@ func (c *Config) defaults() {
 
 // fieldError is bad input in one Config field, named by its Go field path
 // ("Clients", "Base.Driver.Backend"): the CLI names its flag.
-type fieldError = results.FieldError
+type fieldError = fielderr.Error
 
 func fieldErr(field string, value any, format string, a ...any) error {
-	return results.Invalid(field, value, format, a...)
+	return fielderr.Invalid(field, value, format, a...)
 }

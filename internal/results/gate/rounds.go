@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Measure measures one side once and returns its summary.
-type Measure func(ctx context.Context) (*results.Summary, error)
+type Measure func(ctx context.Context) (*schema.Summary, error)
 
 // Looks are the round counts at which UntilDecided judges, and Spend the
 // share of α each look spends. The shares add up to 1 (Bonferroni over the
