@@ -108,7 +108,7 @@ func TestResetDropsWarmup(t *testing.T) {
 func TestFillCloses(t *testing.T) {
 	g := NewRegistry(false)
 	r := g.NewRecorder()
-	for o, n := range map[schema.Outcome]int{OK: 5, Busy: 3, SplitBrain: 2, Timeout: 1, Error: 1} {
+	for o, n := range map[schema.Outcome]int{schema.OK: 5, schema.Busy: 3, schema.SplitBrain: 2, schema.Timeout: 1, schema.Error: 1} {
 		for range n {
 			r.Record(schema.OpAcquire, o, 0, 0, 2000)
 		}

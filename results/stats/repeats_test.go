@@ -2,7 +2,6 @@ package stats
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/lockbench/lockbench/results/schema"
@@ -108,19 +107,5 @@ func TestRunIDRounds(t *testing.T) {
 	once, r1, r2 := schema.RunID(s, schema.Run{Name: "a"}), schema.RunID(s, round("a", 1, 1)), schema.RunID(s, round("a", 2, 1))
 	if r1 == r2 || once == r1 || once != "0001-01-01T00:00:00Z h a" {
 		t.Errorf("ids %q, %q, %q: want the rounds distinct and the single run's unchanged", once, r1, r2)
-	}
-}
-
-// TestWriteErrorsRounds: the errors list under a table of rounds says
-// which round of a cell had them.
-func TestWriteErrorsRounds(t *testing.T) {
-	a, b := round("a", 1, 1), round("a", 2, 1)
-	b.ErrorsByMaster = []schema.MasterErrors{{Index: 1, Master: "m", Errors: 3}}
-	var out strings.Builder
-	if err := writeErrors(&out, []schema.Run{a, b, {Name: "once", ErrorsByMaster: b.ErrorsByMaster}}); err != nil {
-		t.Fatal(err)
-	}
-	if s := out.String(); !strings.Contains(s, "  a (round 2)  master 1 m: 3 errors") || strings.Contains(s, "round 1") || !strings.Contains(s, "  once  master 1") {
-		t.Errorf("errors list:\n%s", s)
 	}
 }

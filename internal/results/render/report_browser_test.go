@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/lockbench/lockbench/internal/results/fixture"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -238,12 +239,12 @@ func TestReportSeriesDistinct(t *testing.T) {
 		for _, mux := range []string{"sequential", "fanout", "pipeline", "auto"} {
 			for _, client := range []string{"goredis", "rueidis"} {
 				name := "redlock/" + client + "/" + mux + "/" + w
-				r, l := fixtureRun(t, name, 1, 1)
+				r, l := fixture.Run(t, name, 1, 1)
 				runs, logs[name] = append(runs, r), l
 			}
 		}
 	}
-	rep.AddSource("compare/", fixtureSummary(runs...), logs)
+	rep.AddSource("compare/", fixture.Summary(runs...), logs)
 	viewReport(t, browser, rep) // renders cleanly
 	var buf bytes.Buffer
 	if err := rep.WriteHTML(&buf); err != nil {

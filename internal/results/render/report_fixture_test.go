@@ -7,44 +7,10 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
+	"github.com/lockbench/lockbench/internal/results/fixture"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
-
-// fixtureRun records cycles of every op into a registry over ticks
-// intervals (count scales the samples) and returns the run with its interval logs, read
-// back from the .hlog files as report would.
-func fixtureRun(t *testing.T, name string, count, ticks int) (schema.Run, record.RunLogs) {
-	t.Helper()
-	reg := record.NewRegistry(false)
-	rec := reg.NewRecorder()
-	hl := record.NewIntervalLog()
-	for i := range ticks {
-		for j := range 500 * count {
-			lat := int64(20_000 + 1000*j*(i+1))
-			for _, op := range []schema.Op{schema.OpAcquire, schema.OpAcquireTotal, schema.OpRelease, schema.OpCycle} {
-				rec.Record(op, schema.OK, 0, 0, lat)
-			}
-		}
-		hl.Add(reg.Tick())
-	}
-	dir := t.TempDir()
-	if _, err := hl.WriteDir(dir, name); err != nil {
-		t.Fatal(err)
-	}
-	logs, err := record.ReadRunLogs(dir, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := schema.Run{Name: name, Workers: 8}
-	record.Fill(&r, reg.Total())
-	return r, logs
-}
-
-func fixtureSummary(runs ...schema.Run) *schema.Summary {
-	return &schema.Summary{Schema: schema.Schema, Started: time.Unix(1.7e9, 0).UTC(), Host: schema.Host{Hostname: "box", OS: "linux", Arch: "amd64", CPUs: 2},
-		Versions: map[string]string{"go": "go1"}, Config: []byte(`{"a":1}`), Runs: runs}
-}
 
 func newFixtureReport(title string) *Report {
 	return &Report{Title: title, Generated: time.Unix(1e9, 0).UTC()}
@@ -53,8 +19,8 @@ func newFixtureReport(title string) *Report {
 // fixtureRunReport is what `report` makes of one `run --out DIR`.
 func fixtureRunReport(t *testing.T) *Report {
 	rep := newFixtureReport("run")
-	r, l := fixtureRun(t, "redlock/goredis/fanout/uncontended", 1, 1) // a short run: one interval
-	rep.AddSource("run/", fixtureSummary(r), map[string]record.RunLogs{r.Name: l})
+	r, l := fixture.Run(t, "redlock/goredis/fanout/uncontended", 1, 1) // a short run: one interval
+	rep.AddSource("run/", fixture.Summary(r), map[string]record.RunLogs{r.Name: l})
 	return rep
 }
 
@@ -64,10 +30,10 @@ func fixtureCompareReport(t *testing.T) *Report {
 	var runs []schema.Run
 	logs := map[string]record.RunLogs{}
 	for k, name := range []string{"redlock/goredis/fanout/uncontended", "redlock/rueidis/auto/uncontended", "redlock/goredis/sequential/contended"} {
-		r, l := fixtureRun(t, name, k+1, 4)
+		r, l := fixture.Run(t, name, k+1, 4)
 		runs, logs[name] = append(runs, r), l
 	}
-	rep.AddSource("compare/", fixtureSummary(runs...), logs)
+	rep.AddSource("compare/", fixture.Summary(runs...), logs)
 	return rep
 }
 
@@ -77,8 +43,8 @@ func fixtureMergeReport(t *testing.T) *Report {
 	name := "redlock/goredis/fanout/uncontended"
 	var dirs []*record.RunDir
 	for i := range 2 {
-		r, l := fixtureRun(t, name, i+1, 4)
-		s := fixtureSummary(r)
+		r, l := fixture.Run(t, name, i+1, 4)
+		s := fixture.Summary(r)
 		s.Started = s.Started.Add(time.Duration(i) * time.Second)
 		dirs = append(dirs, &record.RunDir{Dir: "in", Summary: s, Logs: map[string]record.RunLogs{name: l}})
 	}
@@ -97,10 +63,10 @@ func fixtureSweepReport(t *testing.T) *Report {
 	var runs []schema.Run
 	logs := map[string]record.RunLogs{}
 	for k, load := range []string{"1", "2", "4"} {
-		r, l := fixtureRun(t, "redlock/goredis/fanout/uncontended@workers="+load, k+1, 4)
+		r, l := fixture.Run(t, "redlock/goredis/fanout/uncontended@workers="+load, k+1, 4)
 		runs, logs[r.Name] = append(runs, r), l
 	}
-	rep.AddSource("sweep/", fixtureSummary(runs...), logs)
+	rep.AddSource("sweep/", fixture.Summary(runs...), logs)
 	rep.Sweeps = []any{capacity.Sweep{Name: "redlock/goredis/fanout/uncontended", Op: "cycle", SLOUS: 2000, Stepped: "workers", Knee: 1,
 		Steps: []capacity.Step{{Workers: 1, CyclesPerS: 1000, P99US: 500, OK: true}, {Workers: 2, CyclesPerS: 1900, P99US: 900, OK: true},
 			{Workers: 4, CyclesPerS: 2500, P99US: 4000, Reason: "p99 over SLO"}}}}
@@ -129,7 +95,7 @@ func fixtureScenarioReport(t *testing.T) *Report {
 			LatencyUS: map[string]schema.Percentiles{"cycle": p, "acquire": p},
 			Counts:    schema.Counts{Attempts: 120, Acquired: 100, Cycles: 100, Busy: 20}, Extra: extra})
 	}
-	s := fixtureSummary(runs...)
+	s := fixture.Summary(runs...)
 	s.Versions = nil
 	rep.AddSource("scenarios.json", s, nil)
 	return rep
