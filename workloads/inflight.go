@@ -39,7 +39,7 @@ func (f *inflight) begin(w int, start int64) {
 	s.phase.Store(schema.PhaseAcquiring)
 }
 
-// enter moves worker w's cycle to phase (results.Phase*; PhaseIdle: done).
+// enter moves worker w's cycle to phase (schema.Phase*; PhaseIdle: done).
 func (f *inflight) enter(w int, phase int32) { f.slots[w].phase.Store(phase) }
 
 // unfinished counts the cycles in flight at end (run clock): begun before

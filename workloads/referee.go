@@ -6,7 +6,7 @@ import (
 )
 
 // Referee is told of every attempt, grant and release, on the run clock, by
-// every worker. It sees what no single client can (results.Referee
+// every worker. It sees what no single client can (referee.Referee
 // implements it). It is called on the hot path: implementations shard by key.
 type Referee interface {
 	// Attempting: worker starts one attempt on key.

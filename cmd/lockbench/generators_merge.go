@@ -176,7 +176,7 @@ func ints(xs []int) string {
 }
 
 // mergeResults merges the generators' output directories with
-// results.Merge (histograms interval by interval, counts summed) and
+// record.Merge (histograms interval by interval, counts summed) and
 // judges their grants across generators.
 func mergeResults(res []generators.Result, n int) (*schema.Summary, map[string]record.RunLogs, GeneratorsReport, error) {
 	rep := GeneratorsReport{Generators: n}

@@ -4,5 +4,5 @@ import (
 	"github.com/lockbench/lockbench/results/schema"
 )
 
-// version is what --version prints (results.BuildVersion).
+// version is what --version prints (schema.BuildVersion).
 var version = schema.BuildVersion

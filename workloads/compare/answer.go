@@ -49,7 +49,7 @@ type Standing struct {
 	Tied bool `json:"tied"`
 }
 
-// Answers ranks runs measured in rounds (results.Repeats) per workload,
+// Answers ranks runs measured in rounds (stats.Repeats) per workload,
 // masters count and added round trip, in the order the workloads first
 // appear. Each cell's sample is its complete rounds' cycles/s. Baseline
 // rows (etcd, ZooKeeper, …) rank beside the Redlock cells measured on
@@ -132,7 +132,7 @@ func mastersOf(name string) int {
 	return 0
 }
 
-// complete are a row's complete rounds (results.Samples: the cut-short
+// complete are a row's complete rounds (stats.Samples: the cut-short
 // ones only when no round completed).
 func complete(row []schema.Run) []schema.Run { return stats.Samples(row) }
 

@@ -38,7 +38,7 @@ type Config struct {
 	// measures every cell once, on the same servers, in an order that
 	// alternates from round to round (RoundOrder); a table row is the
 	// median of its cell's rounds, and every round is a run of its own
-	// (results.Run.Repeat) that the gate reads as a sample.
+	// (schema.Run.Repeat) that the gate reads as a sample.
 	Repeat int `json:"repeat" flag:"repeat" help:"measure the matrix N times in alternating order; rows show medians, the JSON every round"`
 	// Check, when set, completes and validates each cell after the
 	// matrix's own checks, before any server starts (the CLI's flag

@@ -13,7 +13,7 @@ import (
 // ratio to the sequential run of its group (VsSequential: same backend,
 // client, workload, masters, workers and added round trip) and, where
 // ceilings has its masters count, the ceiling and its fraction of it.
-// Runs repeated in rounds (results.Repeats) count by their cell's median:
+// Runs repeated in rounds (stats.Repeats) count by their cell's median:
 // the sequential baseline is its median, the runs sort by their cell's
 // median with its rounds together and in order, so each round's ratio is
 // its own cycles/s over the baseline's median and the median of a cell's

@@ -70,7 +70,7 @@ func Table(w *output.Writer, runs []schema.Run, ceilings map[int]float64) {
 // writeSummary is the compare's own short view under the table:
 // per row its throughput, ratio to sequential, heap allocations per cycle
 // (whole process) and, with --ceiling, its fraction of the ceiling. Runs
-// repeated in rounds are one line each, their median (results.MedianRun).
+// repeated in rounds are one line each, their median (stats.MedianRun).
 func writeSummary(w io.Writer, runs []schema.Run, ceilings map[int]float64) {
 	runs = stats.MedianRuns(runs)
 	counts := make([]int, 0, len(ceilings))

@@ -91,7 +91,7 @@ func infoCPU(info string) (time.Duration, error) {
 }
 
 // costWindow samples the cost counters at the window's edges (Env.OnWindow):
-// the client's and masters' (results.SampleCost), the delay line's and
+// the client's and masters' (procstat.SampleCost), the delay line's and
 // the whole machine's.
 type costWindow struct {
 	server, delay      procstat.ServerCPU

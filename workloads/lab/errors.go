@@ -132,7 +132,7 @@ func (e *failedError) Error() string {
 
 // CheckFailures tells on log (nil: nowhere) the warnings of the runs that
 // measured no progress (no grant, no completed cycle, a stall:
-// results.Run.Failures) and of those where more than half the attempts
+// schema.Run.Failures) and of those where more than half the attempts
 // failed (MostlyFailed, with cfg's node timeout), and returns them as a
 // *FailedError (first: the failures say why) or a *NoProgressError, unless failures were
 // expected: allowed, or cfg injects faults. The warnings are told either

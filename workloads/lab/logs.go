@@ -25,7 +25,7 @@ func Logs(cells []Cell) map[string]output.Logs {
 // ResolveExternal parses and checks, before Validate, the external servers
 // of c's topology the backend needs and their credentials (the password
 // from Topology.RedisAuth.PasswordFile or the environment): bad input is
-// a *results.FieldError naming the field under "topology".
+// a *fielderr.Error naming the field under "topology".
 func (c *Config) ResolveExternal() error {
 	b, _ := backends.Lookup(c.Driver.Backend)
 	return fielderr.Within("topology", c.Topology.ResolveExternal(c.Topology.RedisAuth.PasswordFile, b.NeedsEtcd))

@@ -10,7 +10,7 @@ import (
 )
 
 // NoProgressError is runs that measured no progress: not one grant in the
-// window, no completed cycle, or a stall (results.Run.Failures). Their
+// window, no completed cycle, or a stall (schema.Run.Failures). Their
 // figures are not a speed: a stalled run's throughput averages a stretch
 // where nothing moved.
 type NoProgressError struct{ Runs []string }

@@ -21,7 +21,7 @@ const MaxWorkers = 10000
 // from it: which servers the backend needs (Topology.Needs*, NoRedis), the
 // etcd member count of an external cluster, and whether the masters run
 // under clockshift (a clock-jump fault). Bad input is a
-// *results.FieldError naming the field by its JSON path
+// *fielderr.Error naming the field by its JSON path
 // ("workload.workers"); a bad fault names its spec.
 func (c *Config) Validate() error {
 	if err := c.Driver.Validate(); err != nil {

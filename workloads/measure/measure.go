@@ -1,6 +1,6 @@
 // Package measure is lockbench as a library: it measures any
 // drivers.Locker — one of lockbench's or the caller's own — under a
-// workload and returns the same results.Run the CLI writes.
+// workload and returns the same schema.Run the CLI writes.
 //
 // It owns the measuring core of a cell: the registry, the clock, the mutual
 // exclusion referee, the run loop and filling the Run (counts, latencies,

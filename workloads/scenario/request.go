@@ -24,7 +24,7 @@ type Request struct {
 
 // Pick is the scenarios r names (Pick), once it is known that the JSON
 // file can be written and is not this process's stdout
-// (output.Writer.Check; else a *results.FieldError of JSON).
+// (output.Writer.Check; else a *fielderr.Error of JSON).
 func (r Request) Pick() ([]Scenario, error) {
 	list, err := pick(r.Name)
 	if err != nil {

@@ -24,7 +24,7 @@ type Observers struct {
 
 // Result is what one scenario measured, judged: one row for a Faults or
 // Failover scenario, one per backend for client-pause. Each row is a
-// results.Run whose Scenario field holds the measured outcome, the
+// schema.Run whose Scenario field holds the measured outcome, the
 // expected one and the verdict, as a summary holds it.
 type Result struct {
 	Scenario Scenario

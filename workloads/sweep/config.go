@@ -157,7 +157,7 @@ func Ops() []string { return []string{"acquire", "acquire_total", "release", "cy
 // Literal is c read as a command line gives it, every field set: a zero
 // means zero, not the default. A zero SLO, Start, Factor, MaxSteps or
 // Repeat and a
-// negative Refine or MaxErrorRate are refused (a *results.FieldError), a
+// negative Refine or MaxErrorRate are refused (a *fielderr.Error), a
 // zero Refine is NoRefine and a zero MaxErrorRate NoErrors; the result is
 // validated (Validate) and is what Run takes.
 func (c Config) Literal() (Config, error) {
@@ -187,7 +187,7 @@ func (c Config) Literal() (Config, error) {
 }
 
 // Validate reports the first field a sweep cannot run with, as a
-// *results.FieldError naming the field's JSON path ("max_steps",
+// *fielderr.Error naming the field's JSON path ("max_steps",
 // "base.workload.rate", "base.driver.mux").
 func (c Config) Validate() error {
 	c = c.withDefaults()

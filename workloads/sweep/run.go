@@ -42,7 +42,7 @@ type result struct {
 // the step below it confirmed (down from there until one holds), then
 // the bisection. Every measurement has keys of its own (a fresh
 // Workload.Prefix), so keys a cut-short cycle left held cannot block the
-// next one. An invalid cfg is a *results.FieldError (see Validate) before
+// next one. An invalid cfg is a *fielderr.Error (see Validate) before
 // anything is measured. A ctx canceled mid-sweep is not an error: the
 // result holds what was measured.
 func Run(ctx context.Context, m measurer, cfg Config, obs Observers) (result, error) {

@@ -39,7 +39,7 @@ func fieldErr(field, value, format string, a ...any) *FieldError {
 // Check validates opt and in, then judges the current runs against opt's
 // thresholds and, when in has a baseline, against it. Refused (a
 // *FieldError): invalid options, a side without summaries, a summary
-// results.Summary.Validate refuses (unknown schema, no runs, a run given
+// schema.Summary.Validate refuses (unknown schema, no runs, a run given
 // twice, nothing measured, impossible values, counts missing), the same
 // run given twice or on both sides (it would count as agreeing samples, or
 // compare a run with itself), a run name with fewer than Count runs on a

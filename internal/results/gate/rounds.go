@@ -51,7 +51,7 @@ type Rounds struct {
 // the verdict is that of the last look (or of the rounds measured, when
 // the budget ended the session between looks). A measurement that fails is
 // an error of BaseCmd or HeadCmd; bad input from a side
-// (results.Summary.Validate) one of Baseline or Current.
+// (schema.Summary.Validate) one of Baseline or Current.
 func untilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
 	if err := opt.Validate(); err != nil {
 		return Verdict{}, err

@@ -80,7 +80,7 @@ func (r MergeRequest) Validate() error {
 	return nil
 }
 
-// Merge reads r's inputs (ReadMergeInputs), merges them (results.Merge)
+// Merge reads r's inputs (ReadMergeInputs), merges them (record.Merge)
 // and writes the merged run into Out (WriteMerged). An error that is the
 // inputs' fault is also ErrBadInput; a failed write is an *Error of Dest
 // "out".

@@ -20,7 +20,7 @@ const (
 )
 
 // Logs are one run's interval log files, named as they are written into
-// an output directory; *results.IntervalLog is one, MergedLogs another.
+// an output directory; *record.IntervalLog is one, MergedLogs another.
 type Logs interface {
 	Files(run string) ([]outpath.NamedFile, error)
 }
@@ -43,7 +43,7 @@ type Writer struct {
 	// claims Out for the write.
 	Dir *outpath.Dir
 	// TableOptions are the runs table's columns and width (MaxWidth 0: a
-	// terminal's width when stdout is one, else results.TableWidth).
+	// terminal's width when stdout is one, else render.TableWidth).
 	TableOptions render.TableOptions
 	// Print replaces the runs table (a scenario prints its own).
 	Print func(io.Writer, []schema.Run) error

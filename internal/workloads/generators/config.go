@@ -58,7 +58,7 @@ const IndexEnv = "JOB_COMPLETION_INDEX"
 func (c Config) On() bool { return c.Generators > 1 }
 
 // Resolve takes Index from $JOB_COMPLETION_INDEX when unset and checks
-// the config: a *results.FieldError naming the field.
+// the config: a *fielderr.Error naming the field.
 func (c *Config) Resolve() error {
 	if c.Generators < 0 {
 		return fielderr.Invalid("Generators", c.Generators, "must not be negative")
