@@ -7,7 +7,7 @@
 //
 // It owns the Referee and its hot path (no allocation, no lock shared by
 // all workers, per logged grant). Its verdicts are a schema.RefereeReport,
-// a plain results type, so a schema.Run can carry them without results
-// importing this package. It imports results only: nothing of workloads,
-// drivers, compose or cmd.
+// a plain schema type, so a schema.Run can carry them without the schema
+// importing this package. It imports results/schema and results/record
+// (the clock) only: nothing of workloads, drivers, compose or cmd.
 package referee

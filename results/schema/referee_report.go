@@ -1,8 +1,8 @@
 package schema
 
 // RefereeReport is what the referee (package results/referee) concluded
-// over the measured window: a plain results type, so a Run carries it and
-// results imports no referee.
+// over the measured window: a plain schema type, so a Run carries it and
+// the schema imports no referee.
 type RefereeReport struct {
 	// Violations = Overlaps + FenceBackwards.
 	Violations     int64 `json:"violations"`

@@ -62,7 +62,7 @@ type Run struct {
 	AddedRTTUS float64 `json:"added_rtt_us,omitempty"`
 	// Repeat is the round (1…N) of compare --repeat N that measured the
 	// run; runs of one name and different rounds are samples of one cell
-	// (repeats.go). 0: measured once.
+	// (results/stats). 0: measured once.
 	Repeat      int  `json:"repeat,omitempty"`
 	Interrupted bool `json:"interrupted"`
 	// NothingMeasured: interrupted before the measured window began (in
