@@ -16,7 +16,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -126,7 +126,7 @@ func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
 		t.Fatalf("exit: %v, want status %d", err, exitInterrupted)
 	}
 	waitGone(t, pids)
-	s, err := results.ReadSummary(out)
+	s, err := schema.ReadSummary(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Package etcdconn is how lockbench reaches an etcd cluster: TLS files and
 // an etcd user (etcdctl's names), the password never serialised. Bad input
-// is a *results.FieldError; it imports no other lockbench package than
+// is a *fielderr.Error; it imports no other lockbench package than
 // results.
 package etcdconn
 

@@ -1,7 +1,7 @@
 // Package redisconn is how lockbench reaches one Redis master: address,
 // user, password, database and TLS, parsed from the --redis forms with the
 // client libraries' own URL parsers, and shown only redacted. Bad input is
-// a *results.FieldError; it imports no other lockbench package than results.
+// a *fielderr.Error; it imports no other lockbench package than results.
 package redisconn
 
 import (

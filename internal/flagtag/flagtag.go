@@ -1,7 +1,7 @@
 // Package flagtag registers the fields of a config struct as command-line
 // flags (pflag), from tags written beside the fields, and names the flag
 // that sets a field when a library reports bad input in it by the field's
-// path (results.FieldError). A flag is so described once, where its field
+// path (fielderr.Error). A flag is so described once, where its field
 // is, and a command of anyone's gets the same flags as lockbench's.
 //
 // It owns nothing of lockbench's and imports no package of the project.

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // minRounds is the fewest rounds per cell an answer is given for: an
@@ -36,13 +37,13 @@ type Answer struct {
 	// Lead is the first cell's cycles/s over the second's, round by round
 	// (both measured in the same round, so on the same machine state):
 	// the median of those ratios and its interval. Nil with one cell.
-	Lead *results.MedianCI `json:"lead,omitempty"`
+	Lead *stats.MedianCI `json:"lead,omitempty"`
 }
 
 // Standing is one cell of an Answer.
 type Standing struct {
 	Cell string           `json:"cell"`
-	Rate results.MedianCI `json:"cycles_per_s"`
+	Rate stats.MedianCI `json:"cycles_per_s"`
 	// Rerun is where another compare of as many rounds would put the
 	// cell's median (rerunRange): wider than Rate, which holds the median
 	// of this machine's cell, not another run's.
@@ -54,21 +55,21 @@ type Standing struct {
 	Tied bool `json:"tied"`
 }
 
-// Answers ranks runs measured in rounds (results.Repeats) per workload,
+// Answers ranks runs measured in rounds (stats.Repeats) per workload,
 // masters count and added round trip, in the order the workloads first
 // appear. Each cell's sample is its complete rounds' cycles/s. Baseline
 // rows (etcd, ZooKeeper, …) rank beside the Redlock cells measured on
 // the same lab: the masters count is the compare's (the /Nm of the run's
 // name), not the row's own servers.
-func Answers(runs []results.Run) []Answer {
+func Answers(runs []schema.Run) []Answer {
 	type key struct {
 		workload string
 		masters  int
 		rtt      float64
 	}
 	var keys []key
-	rows := map[key][][]results.Run{}
-	for _, row := range results.Repeats(runs) {
+	rows := map[key][][]schema.Run{}
+	for _, row := range stats.Repeats(runs) {
 		r := row[0]
 		k := key{r.Workload, mastersOf(r.Name), r.AddedRTTUS}
 		if _, ok := rows[k]; !ok {
@@ -86,7 +87,7 @@ func Answers(runs []results.Run) []Answer {
 }
 
 // rank makes the Answer of one workload's cells (each a row of rounds).
-func rank(rows [][]results.Run) Answer {
+func rank(rows [][]schema.Run) Answer {
 	a := Answer{}
 	for i, row := range rows {
 		s := complete(row)
@@ -94,7 +95,7 @@ func rank(rows [][]results.Run) Answer {
 		for j, r := range s {
 			xs[j] = r.Throughput.CyclesPerS
 		}
-		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: results.MedianInterval(xs, results.Confidence),
+		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: stats.MedianInterval(xs, stats.Confidence),
 			Rerun: rerunRange(xs, RerunLevel)})
 		if i == 0 || len(s) < a.Rounds {
 			a.Rounds = len(s)
@@ -107,7 +108,7 @@ func rank(rows [][]results.Run) Answer {
 	a.Tie = a.Standings[1].Rank == 1 || a.Rounds < minRounds
 	best, next := a.Standings[0].Cell, a.Standings[1].Cell
 	var ratios []float64
-	byName := map[string][]results.Run{}
+	byName := map[string][]schema.Run{}
 	for _, row := range rows {
 		byName[row[0].Name] = complete(row)
 	}
@@ -119,7 +120,7 @@ func rank(rows [][]results.Run) Answer {
 		}
 	}
 	if len(ratios) > 0 {
-		lead := results.MedianInterval(ratios, results.Confidence)
+		lead := stats.MedianInterval(ratios, stats.Confidence)
 		a.Lead = &lead
 	}
 	return a
@@ -138,9 +139,9 @@ func mastersOf(name string) int {
 	return 0
 }
 
-// complete are a row's complete rounds (results.Samples: the cut-short
+// complete are a row's complete rounds (stats.Samples: the cut-short
 // ones only when no round completed).
-func complete(row []results.Run) []results.Run { return results.Samples(row) }
+func complete(row []schema.Run) []schema.Run { return stats.Samples(row) }
 
 // TieWithin is the smallest difference of medians an answer calls a
 // difference: cells closer than that share a rank even when their

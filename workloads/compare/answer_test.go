@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // standing is a cell with an interval [lo, hi] and median m.
 func standing(cell string, lo, m, hi float64) Standing {
-	return Standing{Cell: cell, Rate: results.MedianCI{N: 5, Lo: lo, Median: m, Hi: hi, Level: 0.9375}}
+	return Standing{Cell: cell, Rate: stats.MedianCI{N: 5, Lo: lo, Median: m, Hi: hi, Level: 0.9375}}
 }
 
 // TestRank: cells whose intervals overlap share a rank, so does a chain
@@ -86,11 +87,11 @@ func TestRankInvariants(t *testing.T) {
 func within(x, y, f float64) bool { return max(x, y) < min(x, y)*(1+f) }
 
 // rounds are a cell's runs, one per round, with the given cycles/s.
-func rounds(name string, cps ...float64) []results.Run {
-	out := make([]results.Run, len(cps))
+func rounds(name string, cps ...float64) []schema.Run {
+	out := make([]schema.Run, len(cps))
 	for i, c := range cps {
-		out[i] = results.Run{Name: "redlock/" + name + "/uncontended", Workload: "uncontended", Masters: 5, Repeat: i + 1,
-			Throughput: results.Throughput{CyclesPerS: c}}
+		out[i] = schema.Run{Name: "redlock/" + name + "/uncontended", Workload: "uncontended", Masters: 5, Repeat: i + 1,
+			Throughput: schema.Throughput{CyclesPerS: c}}
 	}
 	return out
 }
@@ -111,25 +112,25 @@ func TestAnswers(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		runs   [][]results.Run
+		runs   [][]schema.Run
 		tie    bool
 		answer []string // substrings of the answer line
 	}{
-		{"a clear leader", [][]results.Run{rounds("b", 500, 520, 480, 510, 490), rounds("a", 1000, 1010, 990, 1020, 980)}, false,
+		{"a clear leader", [][]schema.Run{rounds("b", 500, 520, 480, 510, 490), rounds("a", 1000, 1010, 990, 1020, 980)}, false,
 			[]string{"redlock/a/uncontended is fastest: 2.00× redlock/b/uncontended (1.94–2.06×, paired by round)"}},
-		{"overlapping leaders tie", [][]results.Run{rounds("a", 1000, 900, 1100, 950, 1050), rounds("b", 1020, 880, 1090, 1000, 940), rounds("c", 10, 11, 9, 10, 10)}, true,
+		{"overlapping leaders tie", [][]schema.Run{rounds("a", 1000, 900, 1100, 950, 1050), rounds("b", 1020, 880, 1090, 1000, 940), rounds("c", 10, 11, 9, 10, 10)}, true,
 			[]string{"indistinguishable at this budget: redlock/a/uncontended, redlock/b/uncontended (their intervals overlap or their medians lie within 10 %)"}},
-		{"apart but within the tie margin", [][]results.Run{rounds("a", 1000, 1001, 1002, 1003, 1004), rounds("b", 950, 951, 952, 953, 954)}, true,
+		{"apart but within the tie margin", [][]schema.Run{rounds("a", 1000, 1001, 1002, 1003, 1004), rounds("b", 950, 951, 952, 953, 954)}, true,
 			[]string{"indistinguishable at this budget: redlock/a/uncontended, redlock/b/uncontended"}},
-		{"apart beyond the tie margin", [][]results.Run{rounds("a", 1000, 1001, 1002, 1003, 1004), rounds("b", 880, 881, 882, 883, 884)}, false,
+		{"apart beyond the tie margin", [][]schema.Run{rounds("a", 1000, 1001, 1002, 1003, 1004), rounds("b", 880, 881, 882, 883, 884)}, false,
 			[]string{"redlock/a/uncontended is fastest: 1.14×"}},
-		{"tie by intervals, paired rounds lean", [][]results.Run{rounds("a", drift...), rounds("b", scaled(0.9)...)}, true,
+		{"tie by intervals, paired rounds lean", [][]schema.Run{rounds("a", drift...), rounds("b", scaled(0.9)...)}, true,
 			[]string{"indistinguishable", "1.11× redlock/b/uncontended (1.11–1.11×", "the rounds lean to redlock/a/uncontended"}},
-		{"too few rounds", [][]results.Run{rounds("a", 1000, 1010), rounds("b", 10, 11)}, true,
+		{"too few rounds", [][]schema.Run{rounds("a", 1000, 1010), rounds("b", 10, 11)}, true,
 			[]string{"none at 2 round(s) per cell: an interval needs --repeat 3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var runs []results.Run
+			var runs []schema.Run
 			for _, r := range tc.runs {
 				runs = append(runs, r...)
 			}
@@ -180,7 +181,7 @@ func TestAnswersGroups(t *testing.T) {
 	for i := range seven {
 		seven[i].Name += "/7m"
 	}
-	var five []results.Run
+	var five []schema.Run
 	for _, r := range append(rounds("a", 1, 2, 3), etcd...) {
 		r.Name += "/5m"
 		five = append(five, r)

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // writeAnswers prints each Answer: a header naming the workload and the
@@ -36,7 +37,7 @@ func writeAnswers(w io.Writer, answers []Answer, b budget) {
 		}
 		// Two spaces after "answer:" make Wrap hang its continuation there;
 		// the first line keeps one.
-		fmt.Fprintln(w, strings.Replace(results.Wrap("  answer:  "+answerLine(a), results.TableWidth), "answer:  ", "answer: ", 1))
+		fmt.Fprintln(w, strings.Replace(render.Wrap("  answer:  "+answerLine(a), render.TableWidth), "answer:  ", "answer: ", 1))
 	}
 }
 
@@ -63,7 +64,7 @@ func levelText(a Answer) string {
 	for _, s := range a.Standings {
 		level = min(level, s.Rate.Level)
 	}
-	if level >= results.Confidence {
+	if level >= stats.Confidence {
 		return "95 % interval of the median"
 	}
 	return fmt.Sprintf("%.0f %% interval: the range of %d rounds (6 rounds give 95 %%)", 100*level, a.Rounds)
@@ -127,14 +128,14 @@ func answerLine(a Answer) string {
 		return line
 	}
 	line += fmt.Sprintf("; %s ran %s", first, lead)
-	if a.Lead.Excludes(1) && a.Lead.Enough(results.Confidence) {
+	if a.Lead.Excludes(1) && a.Lead.Enough(stats.Confidence) {
 		line += "; the rounds lean to " + first + ", more rounds (--repeat) may separate them"
 	}
 	return line
 }
 
 // span is an interval "lo–hi" in format f, then unit.
-func span(ci results.MedianCI, f, unit string) string {
+func span(ci stats.MedianCI, f, unit string) string {
 	if ci.N < 2 {
 		return "no interval"
 	}

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // ranking is one workload's Redlock cells ranked at every added round
@@ -29,11 +30,11 @@ type rankedCell struct {
 // Rankings ranks runs' Redlock cells per workload (in the order the
 // workloads first appear) at each of rtts; fewer than two round trips
 // rank nothing. Runs repeated in rounds rank by their median.
-func Rankings(runs []results.Run, rtts []time.Duration) []ranking {
+func Rankings(runs []schema.Run, rtts []time.Duration) []ranking {
 	if len(rtts) < 2 {
 		return nil
 	}
-	runs = results.MedianRuns(runs)
+	runs = stats.MedianRuns(runs)
 	type key struct{ workload, cell string }
 	rate := map[key]map[float64]float64{}
 	var wls []string

@@ -22,7 +22,7 @@ type Range struct {
 // is at least level, or [min, max] with its own (smaller) chance when no
 // order statistics reach the level. The chance assumes the other run's
 // rounds vary as this run's do (all 2n rounds exchangeable). It answers a
-// different question from the interval of the median (results.MedianInterval),
+// different question from the interval of the median (stats.MedianInterval),
 // which holds the true median: a rerun's median carries its own noise, so
 // its range is wider (6 rounds: [min, max] holds a rerun's median ~90 % of
 // the time; 10 rounds: ~98 %).

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 func TestDistanceName(t *testing.T) {
@@ -61,7 +61,7 @@ func TestValidateDistance(t *testing.T) {
 	} {
 		c.cfg.Driver.Redlock.NodeTimeout = 50 * ms
 		err := c.cfg.validateDistance(3)
-		var fe *results.FieldError
+		var fe *fielderr.Error
 		switch {
 		case c.field == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)

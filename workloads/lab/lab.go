@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/schema"
 	"io"
 	"time"
 
@@ -11,7 +13,6 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/results"
 )
 
 // Lab is the servers one or more cells are measured on: local ones it
@@ -30,7 +31,7 @@ type Lab struct {
 func Up(ctx context.Context, spec compose.Spec, log io.Writer) (*Lab, error) {
 	if log == nil {
 		topo, err := compose.Up(ctx, spec)
-		err = results.Within("topology", err)
+		err = fielderr.Within("topology", err)
 		if err != nil {
 			return nil, err
 		}
@@ -42,7 +43,7 @@ func Up(ctx context.Context, spec compose.Spec, log io.Writer) (*Lab, error) {
 	}
 	start := time.Now()
 	topo, err := compose.Up(ctx, spec)
-	err = results.Within("topology", err)
+	err = fielderr.Within("topology", err)
 	switch {
 	case err != nil && tty:
 		fmt.Fprint(log, "\r\033[K")
@@ -114,7 +115,7 @@ func (l *Lab) Versions(ctx context.Context, v map[string]string) map[string]stri
 
 // Servers adds the lab's servers' facts to list and, with log non-nil,
 // tells their warnings once each, naming how many masters share one.
-func (l *Lab) Servers(list []results.Server, log io.Writer) []results.Server {
+func (l *Lab) Servers(list []schema.Server, log io.Writer) []schema.Server {
 	topo := l.Topo
 	list = append(list, topo.Servers...)
 	if log == nil {
