@@ -42,7 +42,7 @@ type Answer struct {
 
 // Standing is one cell of an Answer.
 type Standing struct {
-	Cell string           `json:"cell"`
+	Cell string         `json:"cell"`
 	Rate stats.MedianCI `json:"cycles_per_s"`
 	// Rerun is where another compare of as many rounds would put the
 	// cell's median (rerunRange): wider than Rate, which holds the median
