@@ -12,10 +12,10 @@ import (
 
 func init() {
 	Register(Backend{
-		Name:       "redsync",
-		Describe:   "go-redsync/redsync v4 (Redlock library) over go-redis v9 on the same masters; WithTries(1), WithFailFast(true)",
-		NeedsRedis: true,
-		Open:       openRedsync,
+		Name:     "redsync",
+		Describe: "go-redsync/redsync v4 (Redlock library) over go-redis v9 on the same masters; WithTries(1), WithFailFast(true)",
+		On:       Redis,
+		Open:     openRedsync,
 		Variant: func(s Spec) string {
 			if s.RedsyncNoFailFast {
 				return "no-fail-fast"
@@ -25,9 +25,9 @@ func init() {
 	})
 }
 
-func openRedsync(_ context.Context, s Spec) (drivers.Locker, error) {
+func openRedsync(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
 	// The same go-redis client settings as lockbench's own goredis adapter.
-	nodes, err := goredis.Dial(s.Masters, goredis.Options{PoolSize: s.Workers})
+	nodes, err := goredis.Dial(at.Masters, goredis.Options{PoolSize: s.Workers})
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,11 @@ func init() {
 		Name: "single",
 		Describe: "single-instance Redis lock (Redlock N=1) on a master with one replica, found through redis-sentinel; " +
 			"--wait-replicas K sends WAIT K before a grant counts",
-		NeedsSentinel: true,
-		Open:          openSingle,
-		Check:         func(s Spec) error { return singleConfig(s).Validate() },
-		Variant:       func(s Spec) string { return fmt.Sprintf("wait%d", s.WaitReplicas) },
+		On:      Sentinel,
+		Servers: 1,
+		Open:    openSingle,
+		Check:   func(s Spec) error { return singleConfig(s).Validate() },
+		Variant: func(s Spec) string { return fmt.Sprintf("wait%d", s.WaitReplicas) },
 	})
 }
 
@@ -25,9 +26,9 @@ func singleConfig(s Spec) single.Config {
 	return single.Config{Redlock: s.Redlock, WaitReplicas: s.WaitReplicas, WaitTimeout: s.WaitTimeout}
 }
 
-func openSingle(_ context.Context, s Spec) (drivers.Locker, error) {
-	if len(s.SentinelAddrs) == 0 {
+func openSingle(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
+	if len(at.Sentinel.Sentinels) == 0 {
 		return nil, errors.New("backend single: no redis-sentinel (compose did not start one)")
 	}
-	return single.New(single.Endpoint{MasterName: s.SentinelMaster, Sentinels: s.SentinelAddrs, Password: s.SentinelPassword}, singleConfig(s), s.Workers)
+	return single.New(at.Sentinel, singleConfig(s), s.Workers)
 }

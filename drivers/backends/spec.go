@@ -6,15 +6,12 @@ package backends
 import (
 	"context"
 	"errors"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/drivers/pglock"
-	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/zklock"
 	"github.com/lockbench/lockbench/multiplex"
@@ -32,66 +29,19 @@ type Spec struct {
 	Tuning Tuning `json:"client_tuning"`
 	// Workers sizes connection pools so no worker waits for a connection.
 	Workers int `json:"-"`
-	// Masters are the Redis masters with their credentials (from compose).
-	Masters []redisconn.Endpoint `json:"-"`
 	// Etcd configures the etcd backend (its TTL comes from Redlock.TTL).
 	Etcd etcdlock.Config `json:"etcd"`
-	// EtcdAddrs are the etcd members' client addresses (from compose).
-	EtcdAddrs []string `json:"-"`
 	// RedsyncNoFailFast runs redsync without WithFailFast(true).
 	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty" flag:"redsync-no-fail-fast" help:"redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)"`
 	// ZooKeeper configures the zookeeper backend (its session timeout
-	// comes from Redlock.TTL); ZooKeeperAddrs are its servers (compose).
-	ZooKeeper      zklock.Config `json:"zookeeper"`
-	ZooKeeperAddrs []string      `json:"-"`
-	// Postgres configures the postgres backend; PostgresURL is the server.
-	Postgres    pglock.Config `json:"postgres"`
-	PostgresURL string        `json:"-"`
+	// comes from Redlock.TTL).
+	ZooKeeper zklock.Config `json:"zookeeper"`
+	// Postgres configures the postgres backend.
+	Postgres pglock.Config `json:"postgres"`
 	// WaitReplicas (single backend): WAIT K after the SET before a grant
 	// counts; WaitTimeout is WAIT's timeout.
 	WaitReplicas int           `json:"wait_replicas,omitempty" flag:"wait-replicas" help:"single: WAIT K replicas after the SET before a grant counts (0: no WAIT)"`
 	WaitTimeout  time.Duration `json:"wait_timeout,omitempty" flag:"wait-timeout" help:"single: WAIT's timeout"`
-	// SentinelAddrs and SentinelMaster find the single backend's master.
-	SentinelAddrs  []string `json:"-"`
-	SentinelMaster string   `json:"-"`
-	// SentinelPassword authenticates to the Sentinel, master and replica.
-	SentinelPassword string `json:"-"`
-}
-
-// Backend opens Lockers of one kind.
-type Backend struct {
-	Name     string
-	Describe string
-	// Clients and Muxes this backend accepts; empty means the flag is ignored.
-	Clients, Muxes []string
-	NeedsRedis     bool
-	NeedsEtcd      bool
-	NeedsZooKeeper bool
-	NeedsPostgres  bool
-	NeedsSentinel  bool // master + replica + redis-sentinel
-	Open           func(ctx context.Context, s Spec) (drivers.Locker, error)
-	// Check, if set, validates the backend's own parameters.
-	Check func(s Spec) error
-	// Variant, if set, names the backend's mode in the run name.
-	Variant func(s Spec) string
-}
-
-var registry = map[string]Backend{}
-
-// Register adds a backend; called from init.
-func Register(b Backend) {
-	if _, dup := registry[b.Name]; dup {
-		panic("backends: registered twice: " + b.Name)
-	}
-	registry[b.Name] = b
-}
-
-// Lookup finds a backend by name.
-func Lookup(name string) (Backend, bool) { b, ok := registry[name]; return b, ok }
-
-// Names lists the backends, sorted.
-func Names() []string {
-	return slices.Sorted(maps.Keys(registry))
 }
 
 // Validate checks names and parameters, naming the flag at fault.
@@ -124,12 +74,12 @@ func (s Spec) Validate() error {
 	return nil
 }
 
-// Open opens the Locker s selects.
-func Open(ctx context.Context, s Spec) (drivers.Locker, error) {
+// Open opens the Locker s selects on the servers at.
+func Open(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return registry[s.Backend].Open(ctx, s)
+	return registry[s.Backend].Open(ctx, s, at)
 }
 
 // Name is the run's name: backend/client/mux (the parts that apply).
@@ -160,7 +110,7 @@ func contains(list []string, v string) bool {
 }
 
 // checkWithin puts a backend check's field error under the backend's own
-// config ("etcd.mode"); the TTL the backends take from Redlock's is
+// config (ConfigKey: "etcd.mode"); the TTL the backends take from Redlock's is
 // "redlock.ttl".
 func checkWithin(b Backend, err error) error {
 	var fe *fielderr.Error
@@ -169,12 +119,8 @@ func checkWithin(b Backend, err error) error {
 		return err
 	case fe.Field == "ttl":
 		return fielderr.Within("redlock", err)
-	case b.NeedsEtcd:
-		return fielderr.Within("etcd", err)
-	case b.NeedsZooKeeper:
-		return fielderr.Within("zookeeper", err)
-	case b.NeedsPostgres:
-		return fielderr.Within("postgres", err)
+	case b.ConfigKey != "":
+		return fielderr.Within(b.ConfigKey, err)
 	}
 	return err
 }

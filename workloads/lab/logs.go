@@ -27,5 +27,5 @@ func Logs(cells []Cell) map[string]output.Logs {
 // a *results.FieldError naming the field under "topology".
 func (c *Config) ResolveExternal() error {
 	b, _ := backends.Lookup(c.Driver.Backend)
-	return results.Within("topology", c.Topology.ResolveExternal(c.Topology.RedisAuth.PasswordFile, b.NeedsEtcd))
+	return results.Within("topology", c.Topology.ResolveExternal(c.Topology.RedisAuth.PasswordFile, b.Uses(backends.Etcd)))
 }
