@@ -51,6 +51,8 @@ type Backend struct {
 	ConfigKey string
 	// Open opens a Locker configured by s on the servers at.
 	Open func(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error)
+	// Defaults, if set, puts the backend's own defaults into s (DefaultSpec).
+	Defaults func(s *Spec)
 	// Check, if set, validates the backend's own parameters.
 	Check func(s Spec) error
 	// Variant, if set, names the backend's mode in the run name.

@@ -16,6 +16,7 @@ func init() {
 		On:        Etcd,
 		ConfigKey: "etcd",
 		Open:      openEtcd,
+		Defaults:  func(s *Spec) { s.Etcd = etcdlock.DefaultConfig() },
 		Check:     func(s Spec) error { return etcdConfig(s).Validate() },
 		Variant:   etcdVariant,
 	})

@@ -47,7 +47,7 @@ func TestSingle(t *testing.T) {
 	t.Cleanup(func() { _ = topo.Close() })
 	// Generous per-command bounds: a loaded machine must not turn a grant
 	// into a timeout.
-	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig(), WaitTimeout: 200 * time.Millisecond}
+	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig(), SingleConfig: backends.SingleConfig{WaitTimeout: 200 * time.Millisecond}}
 	at := backends.Endpoints{Sentinel: single.Endpoint{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs(), Password: topo.Password}}
 	spec.Redlock.NodeTimeout = 500 * time.Millisecond
 	// First, while the replica still replicates through the proxy: about

@@ -31,7 +31,7 @@ func TestRedsyncConformance(t *testing.T) {
 	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	for _, noFailFast := range []bool{false, true} {
-		spec := backends.Spec{Backend: "redsync", Workers: 16, Redlock: redlock.DefaultConfig(), RedsyncNoFailFast: noFailFast}
+		spec := backends.Spec{Backend: "redsync", Workers: 16, Redlock: redlock.DefaultConfig(), RedsyncConfig: backends.RedsyncConfig{RedsyncNoFailFast: noFailFast}}
 		t.Run(spec.Name(), func(t *testing.T) {
 			t.Parallel()
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {

@@ -16,6 +16,7 @@ func init() {
 		Servers:   1,
 		ConfigKey: "postgres",
 		Open:      openPostgres,
+		Defaults:  func(s *Spec) { s.Postgres = pglock.DefaultConfig() },
 		Check:     func(s Spec) error { return pgConfig(s).Validate() },
 		Variant: func(s Spec) string {
 			if s.Postgres.Wait {

@@ -10,6 +10,12 @@ import (
 	"github.com/lockbench/lockbench/drivers/redsync"
 )
 
+// RedsyncConfig is the redsync backend's setting.
+type RedsyncConfig struct {
+	// RedsyncNoFailFast runs redsync without WithFailFast(true).
+	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty" flag:"redsync-no-fail-fast" help:"redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)"`
+}
+
 func init() {
 	Register(Backend{
 		Name:     "redsync",

@@ -4,21 +4,31 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/single"
 )
+
+// SingleConfig is the single backend's settings.
+type SingleConfig struct {
+	// WaitReplicas: WAIT K after the SET before a grant counts;
+	// WaitTimeout is WAIT's timeout.
+	WaitReplicas int           `json:"wait_replicas,omitempty" flag:"wait-replicas" help:"single: WAIT K replicas after the SET before a grant counts (0: no WAIT)"`
+	WaitTimeout  time.Duration `json:"wait_timeout,omitempty" flag:"wait-timeout" help:"single: WAIT's timeout"`
+}
 
 func init() {
 	Register(Backend{
 		Name: "single",
 		Describe: "single-instance Redis lock (Redlock N=1) on a master with one replica, found through redis-sentinel; " +
 			"--wait-replicas K sends WAIT K before a grant counts",
-		On:      Sentinel,
-		Servers: 1,
-		Open:    openSingle,
-		Check:   func(s Spec) error { return singleConfig(s).Validate() },
-		Variant: func(s Spec) string { return fmt.Sprintf("wait%d", s.WaitReplicas) },
+		On:       Sentinel,
+		Servers:  1,
+		Open:     openSingle,
+		Defaults: func(s *Spec) { s.WaitTimeout = 100 * time.Millisecond },
+		Check:    func(s Spec) error { return singleConfig(s).Validate() },
+		Variant:  func(s Spec) string { return fmt.Sprintf("wait%d", s.WaitReplicas) },
 	})
 }
 

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/etcdlock"
@@ -31,17 +30,33 @@ type Spec struct {
 	Workers int `json:"-"`
 	// Etcd configures the etcd backend (its TTL comes from Redlock.TTL).
 	Etcd etcdlock.Config `json:"etcd"`
-	// RedsyncNoFailFast runs redsync without WithFailFast(true).
-	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty" flag:"redsync-no-fail-fast" help:"redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)"`
+	// RedsyncConfig is the redsync backend's (redsync.go); its fields are
+	// Spec's own in JSON and flags.
+	RedsyncConfig
 	// ZooKeeper configures the zookeeper backend (its session timeout
 	// comes from Redlock.TTL).
 	ZooKeeper zklock.Config `json:"zookeeper"`
 	// Postgres configures the postgres backend.
 	Postgres pglock.Config `json:"postgres"`
-	// WaitReplicas (single backend): WAIT K after the SET before a grant
-	// counts; WaitTimeout is WAIT's timeout.
-	WaitReplicas int           `json:"wait_replicas,omitempty" flag:"wait-replicas" help:"single: WAIT K replicas after the SET before a grant counts (0: no WAIT)"`
-	WaitTimeout  time.Duration `json:"wait_timeout,omitempty" flag:"wait-timeout" help:"single: WAIT's timeout"`
+	// SingleConfig is the single backend's (single.go), inline like
+	// RedsyncConfig.
+	SingleConfig
+}
+
+// DefaultSpec is Redlock over go-redis with the mux left unset, the
+// Redlock, strategy and client defaults, and every registered backend's
+// own defaults (Backend.Defaults): the one place a Spec's zero values
+// become defaults. A zero field of a Spec not built from it keeps its zero
+// meaning as each config type documents it.
+func DefaultSpec() Spec {
+	s := Spec{Backend: "redlock", Client: "goredis", Redlock: redlock.DefaultConfig(),
+		Multiplex: multiplex.Options{Batch: multiplex.DefaultBatch}, Tuning: DefaultTuning()}
+	for _, name := range Names() {
+		if d := registry[name].Defaults; d != nil {
+			d(&s)
+		}
+	}
+	return s
 }
 
 // Validate checks names and parameters, naming the flag at fault.

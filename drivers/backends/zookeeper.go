@@ -16,6 +16,7 @@ func init() {
 		Servers:   1,
 		ConfigKey: "zookeeper",
 		Open:      openZooKeeper,
+		Defaults:  func(s *Spec) { s.ZooKeeper = zklock.DefaultConfig() },
 		Check:     func(s Spec) error { return zkConfig(s).Validate() },
 		Variant: func(s Spec) string {
 			if s.ZooKeeper.Wait {
