@@ -19,7 +19,7 @@ import (
 
 // Spec selects and configures a Locker. It serialises into results.
 type Spec struct {
-	Backend   string            `json:"backend" flag:"backend" help:"lock backend: etcd, postgres, redislock, redlock, redsync, rueidislock, single, zookeeper"`
+	Backend   string            `json:"backend" flag:"backend" help:"lock backend (FlagHelp lists the registered ones)"`
 	Client    string            `json:"client,omitempty" flag:"client" help:"Redis client library: goredis|rueidis"`
 	Mux       string            `json:"mux,omitempty" flag:"mux" help:"how a command reaches the N masters: sequential, fanout, pipeline or auto; the default is the fastest in the measured tables"`
 	Redlock   redlock.Config    `json:"redlock"`
@@ -57,6 +57,15 @@ func DefaultSpec() Spec {
 		}
 	}
 	return s
+}
+
+// FlagHelp lists the registered backends in --backend's help, so a new
+// one is listed by registering it.
+func (s *Spec) FlagHelp(field string) string {
+	if field == "Backend" {
+		return "lock backend: " + strings.Join(Names(), ", ")
+	}
+	return ""
 }
 
 // Validate checks names and parameters, naming the flag at fault.
