@@ -51,6 +51,10 @@ type Backend struct {
 	ConfigKey string
 	// Open opens a Locker configured by s on the servers at.
 	Open func(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error)
+	// Baselines are the rows `compare --baselines` may add for it, by row
+	// name ("etcd-wait"), each putting its mode into a Spec of this
+	// backend; none: it is not offered as a baseline.
+	Baselines map[string]func(s *Spec)
 	// Defaults, if set, puts the backend's own defaults into s (DefaultSpec).
 	Defaults func(s *Spec)
 	// Check, if set, validates the backend's own parameters.

@@ -16,9 +16,14 @@ func init() {
 		On:        Etcd,
 		ConfigKey: "etcd",
 		Open:      openEtcd,
-		Defaults:  func(s *Spec) { s.Etcd = etcdlock.DefaultConfig() },
-		Check:     func(s Spec) error { return etcdConfig(s).Validate() },
-		Variant:   etcdVariant,
+		Baselines: map[string]func(*Spec){
+			"etcd":      func(s *Spec) { s.Etcd.Mode, s.Etcd.Wait = etcdlock.ModeClient, false },
+			"etcd-wait": func(s *Spec) { s.Etcd.Mode, s.Etcd.Wait = etcdlock.ModeClient, true },
+			"etcd-rpc":  func(s *Spec) { s.Etcd.Mode, s.Etcd.Wait = etcdlock.ModeRPC, false },
+		},
+		Defaults: func(s *Spec) { s.Etcd = etcdlock.DefaultConfig() },
+		Check:    func(s Spec) error { return etcdConfig(s).Validate() },
+		Variant:  etcdVariant,
 	})
 }
 

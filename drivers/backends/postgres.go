@@ -16,8 +16,12 @@ func init() {
 		Servers:   1,
 		ConfigKey: "postgres",
 		Open:      openPostgres,
-		Defaults:  func(s *Spec) { s.Postgres = pglock.DefaultConfig() },
-		Check:     func(s Spec) error { return pgConfig(s).Validate() },
+		Baselines: map[string]func(*Spec){
+			"postgres":      func(s *Spec) { s.Postgres.Mode, s.Postgres.Wait = pglock.ModeSession, false },
+			"postgres-xact": func(s *Spec) { s.Postgres.Mode, s.Postgres.Wait = pglock.ModeXact, false },
+		},
+		Defaults: func(s *Spec) { s.Postgres = pglock.DefaultConfig() },
+		Check:    func(s Spec) error { return pgConfig(s).Validate() },
 		Variant: func(s Spec) string {
 			if s.Postgres.Wait {
 				return s.Postgres.Mode + "-wait"

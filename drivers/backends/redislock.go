@@ -10,11 +10,12 @@ import (
 
 func init() {
 	Register(Backend{
-		Name:     "redislock",
-		Describe: "bsm/redislock (single-instance Redis lock library) on the first master: Obtain with NoRetry, Release, Refresh",
-		On:       Redis,
-		Servers:  1, // the first master
-		Open:     openRedislock,
+		Name:      "redislock",
+		Describe:  "bsm/redislock (single-instance Redis lock library) on the first master: Obtain with NoRetry, Release, Refresh",
+		On:        Redis,
+		Servers:   1, // the first master
+		Open:      openRedislock,
+		Baselines: map[string]func(*Spec){"redislock": func(*Spec) {}},
 	})
 }
 

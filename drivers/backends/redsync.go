@@ -18,10 +18,11 @@ type RedsyncConfig struct {
 
 func init() {
 	Register(Backend{
-		Name:     "redsync",
-		Describe: "go-redsync/redsync v4 (Redlock library) over go-redis v9 on the same masters; WithTries(1), WithFailFast(true)",
-		On:       Redis,
-		Open:     openRedsync,
+		Name:      "redsync",
+		Describe:  "go-redsync/redsync v4 (Redlock library) over go-redis v9 on the same masters; WithTries(1), WithFailFast(true)",
+		On:        Redis,
+		Open:      openRedsync,
+		Baselines: map[string]func(*Spec){"redsync": func(*Spec) {}},
 		Variant: func(s Spec) string {
 			if s.RedsyncNoFailFast {
 				return "no-fail-fast"

@@ -10,11 +10,12 @@ import (
 
 func init() {
 	Register(Backend{
-		Name:     "rueidislock",
-		Describe: "redis/rueidis rueidislock as its README runs it: one client on the first master, KeyMajority 1, auto-extended locks",
-		On:       Redis,
-		Servers:  1, // the first master
-		Open:     openRueidislock,
+		Name:      "rueidislock",
+		Describe:  "redis/rueidis rueidislock as its README runs it: one client on the first master, KeyMajority 1, auto-extended locks",
+		On:        Redis,
+		Servers:   1, // the first master
+		Open:      openRueidislock,
+		Baselines: map[string]func(*Spec){"rueidislock": func(*Spec) {}},
 	})
 }
 

@@ -23,9 +23,13 @@ func init() {
 		Name: "single",
 		Describe: "single-instance Redis lock (Redlock N=1) on a master with one replica, found through redis-sentinel; " +
 			"--wait-replicas K sends WAIT K before a grant counts",
-		On:       Sentinel,
-		Servers:  1,
-		Open:     openSingle,
+		On:      Sentinel,
+		Servers: 1,
+		Open:    openSingle,
+		Baselines: map[string]func(*Spec){
+			"single":      func(s *Spec) { s.WaitReplicas = 0 },
+			"single-wait": func(s *Spec) { s.WaitReplicas = 1 },
+		},
 		Defaults: func(s *Spec) { s.WaitTimeout = 100 * time.Millisecond },
 		Check:    func(s Spec) error { return singleConfig(s).Validate() },
 		Variant:  func(s Spec) string { return fmt.Sprintf("wait%d", s.WaitReplicas) },

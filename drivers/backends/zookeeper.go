@@ -16,8 +16,12 @@ func init() {
 		Servers:   1,
 		ConfigKey: "zookeeper",
 		Open:      openZooKeeper,
-		Defaults:  func(s *Spec) { s.ZooKeeper = zklock.DefaultConfig() },
-		Check:     func(s Spec) error { return zkConfig(s).Validate() },
+		Baselines: map[string]func(*Spec){
+			"zookeeper":      func(s *Spec) { s.ZooKeeper.Wait = false },
+			"zookeeper-wait": func(s *Spec) { s.ZooKeeper.Wait = true },
+		},
+		Defaults: func(s *Spec) { s.ZooKeeper = zklock.DefaultConfig() },
+		Check:    func(s Spec) error { return zkConfig(s).Validate() },
 		Variant: func(s Spec) string {
 			if s.ZooKeeper.Wait {
 				return "wait"
