@@ -42,3 +42,16 @@ func TestServersFor(t *testing.T) {
 		}
 	}
 }
+
+// TestMasters: how many of the lab's servers a cell's lock lives on, from
+// each backend's descriptor.
+func TestMasters(t *testing.T) {
+	l := &lab.Lab{Topo: &compose.Topology{RedisAddrs: []string{"a:1", "b:1", "c:1", "d:1", "e:1"}, EtcdAddrs: []string{"a:2", "b:2", "c:2"},
+		ZooKeeperAddrs: []string{"a:3", "b:3", "c:3"}, PostgresURL: "postgres://a:4"}}
+	want := map[string]int{"redlock": 5, "redsync": 5, "rueidislock": 1, "redislock": 1, "etcd": 3, "zookeeper": 1, "postgres": 1, "single": 1}
+	for _, name := range backends.Names() {
+		if got, w := l.Masters(backends.Spec{Backend: name}), want[name]; got != w {
+			t.Errorf("Masters(%s) = %d, want %d", name, got, w)
+		}
+	}
+}
