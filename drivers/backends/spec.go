@@ -68,7 +68,7 @@ func (s *Spec) FlagHelp(field string) string {
 	return ""
 }
 
-// Validate checks names and parameters, naming the flag at fault.
+// Validate checks names and parameters, naming the field at fault.
 func (s Spec) Validate() error {
 	b, ok := registry[s.Backend]
 	if !ok {
