@@ -42,7 +42,7 @@ func openLocker(t *testing.T, r *compose.Redis, workers int, ttl, nodeTimeout ti
 		rc.NodeTimeout = nodeTimeout
 	}
 	l, err := backends.Open(context.Background(), backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout",
-		Workers: workers, Masters: r.Endpoints(), Redlock: rc})
+		Workers: workers, Redlock: rc}, backends.Endpoints{Masters: r.Endpoints()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func checkCompareGenerators(g *generators.Config, cc compareConfig, p *compare.P
 		return usagef("--rtt: not with --generators (each generator would add its own delay line)")
 	}
 	for _, c := range p.Cells {
-		if b, ok := backends.Lookup(c.Config.Driver.Backend); ok && !b.NeedsRedis {
+		if b, ok := backends.Lookup(c.Config.Driver.Backend); ok && !b.Uses(backends.Redis) {
 			return usagef("--baselines %s: not with --generators (every cell must drive the masters given by --redis)", c.Config.Driver.Backend)
 		}
 	}

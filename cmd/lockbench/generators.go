@@ -42,7 +42,7 @@ func checkGenerators(g *generators.Config, cfg RunConfig, set *flagtag.Set) erro
 	}
 	b, _ := backends.Lookup(cfg.Driver.Backend)
 	switch {
-	case !b.NeedsRedis:
+	case !b.Uses(backends.Redis):
 		return usagef("--generators: backend %s has no Redis masters, whose TIME is the generators' common clock", cfg.Driver.Backend)
 	case len(cfg.Topology.RedisAddrs) == 0:
 		return usagef("--generators: give the masters every generator drives (--redis)")

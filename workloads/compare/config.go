@@ -33,7 +33,7 @@ type Config struct {
 	ClientDefaults bool `json:"client_defaults_rows,omitempty" flag:"defaults-rows" help:"add each auto cell again with the client libraries' own defaults (rows named .../auto/defaults)"`
 	// Baselines are rows beside the matrix: etcd modes and peer libraries
 	// (BaselineNames, or "all").
-	Baselines []string `json:"baselines,omitempty" flag:"baselines" help:"rows beside the matrix, on the same servers and workloads: all, or a list of etcd, etcd-rpc, etcd-wait, postgres, postgres-xact, redislock, redsync, rueidislock, single, single-wait, zookeeper, zookeeper-wait"`
+	Baselines []string `json:"baselines,omitempty" flag:"baselines" help:"rows beside the matrix (FlagHelp lists them)"`
 	// Repeat is how many rounds measure the matrix (0: 1). Each round
 	// measures every cell once, on the same servers, in an order that
 	// alternates from round to round (RoundOrder); a table row is the

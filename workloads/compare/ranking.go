@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/results/stats"
 )
@@ -39,8 +40,8 @@ func Rankings(runs []schema.Run, rtts []time.Duration) []ranking {
 	rate := map[key]map[float64]float64{}
 	var wls []string
 	for _, r := range runs {
-		if r.Backend != "redlock" {
-			continue
+		if b, _ := backends.Lookup(r.Backend); len(b.Clients) == 0 || len(b.Muxes) == 0 {
+			continue // no client × strategy cells to rank
 		}
 		cell := r.Client + "/" + r.Mux
 		if strings.Contains(r.Name, "/defaults/") {

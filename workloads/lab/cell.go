@@ -62,12 +62,12 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 		return Cell{}, err
 	}
 	defer fr.finish(nil)
-	l.Endpoints(&spec)
-	spec.Masters = addrs
-	if err := fr.route(&spec); err != nil { // the fault proxies, for etcd, ZooKeeper, PostgreSQL
+	at := l.Endpoints()
+	at.Masters = addrs
+	if err := fr.route(&at); err != nil { // the fault proxies, for etcd, ZooKeeper, PostgreSQL
 		return Cell{}, err
 	}
-	locker, err := backends.Open(ctx, spec)
+	locker, err := backends.Open(ctx, spec, at)
 	if err != nil {
 		return Cell{}, err
 	}

@@ -12,7 +12,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/drivers/backends"
 )
 
 // Lab is the servers one or more cells are measured on: local ones it
@@ -135,36 +134,4 @@ func (l *Lab) Servers(list []schema.Server, log io.Writer) []schema.Server {
 		fmt.Fprintf(log, "lockbench: warning: %d of %d masters: %s\n", count[w], len(topo.Servers), w)
 	}
 	return list
-}
-
-// Endpoints gives spec the lab's servers: the Redis masters, the etcd
-// members and the zookeeper, postgres and Sentinel servers.
-func (l *Lab) Endpoints(spec *backends.Spec) {
-	topo := l.Topo
-	spec.Masters = topo.Masters
-	spec.EtcdAddrs = topo.EtcdAddrs
-	spec.Etcd.Access = topo.EtcdAccess
-	spec.ZooKeeperAddrs, spec.PostgresURL = topo.ZooKeeperAddrs, topo.PostgresURL
-	spec.ZooKeeper.Digest, spec.ZooKeeper.TLS = topo.ZooKeeperDigest, topo.ZooKeeperTLS
-	if topo.Sentinel != nil {
-		spec.SentinelAddrs, spec.SentinelMaster, spec.SentinelPassword = topo.Sentinel.Addrs(), compose.SentinelMaster, topo.Sentinel.Password
-	}
-}
-
-// Masters is the servers a cell's lock lives on: the etcd members for the
-// etcd backend, the one endpoint rueidislock and redislock dial, one
-// server for the zookeeper, postgres and single backends, the Redis masters
-// otherwise.
-func (l *Lab) Masters(spec backends.Spec) int {
-	topo := l.Topo
-	b, _ := backends.Lookup(spec.Backend)
-	switch {
-	case b.NeedsEtcd:
-		return len(topo.EtcdAddrs)
-	case b.NeedsZooKeeper || b.NeedsPostgres || b.NeedsSentinel:
-		return 1
-	case spec.Backend == "rueidislock" || spec.Backend == "redislock":
-		return min(len(topo.RedisAddrs), 1)
-	}
-	return len(topo.RedisAddrs)
 }

@@ -28,5 +28,5 @@ func Logs(cells []Cell) map[string]output.Logs {
 // a *fielderr.Error naming the field under "topology".
 func (c *Config) ResolveExternal() error {
 	b, _ := backends.Lookup(c.Driver.Backend)
-	return fielderr.Within("topology", c.Topology.ResolveExternal(c.Topology.RedisAuth.PasswordFile, b.NeedsEtcd))
+	return fielderr.Within("topology", c.Topology.ResolveExternal(c.Topology.RedisAuth.PasswordFile, b.Uses(backends.Etcd)))
 }

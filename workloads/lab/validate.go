@@ -18,7 +18,8 @@ import (
 const MaxWorkers = 10000
 
 // Validate checks c before any server starts and fills in what follows
-// from it: which servers the backend needs (Topology.Needs*, NoRedis), the
+// from it: which servers the backend needs (Topology.Needs* and NoRedis,
+// derived from the backend's descriptor by ServersFor, never given), the
 // etcd member count of an external cluster, and whether the masters run
 // under clockshift (a clock-jump fault). Bad input is a
 // *fielderr.Error naming the field by its JSON path
@@ -46,9 +47,8 @@ func (c *Config) Validate() error {
 		return &fielderr.Error{Field: "driver.redlock.ttl", Err: err}
 	}
 	b, _ := backends.Lookup(c.Driver.Backend)
+	c.Topology = ServersFor(c.Topology, b)
 	t := &c.Topology
-	t.NoRedis, t.NeedsEtcd = !b.NeedsRedis, b.NeedsEtcd
-	t.NeedsZooKeeper, t.NeedsPostgres, t.NeedsSentinel = b.NeedsZooKeeper, b.NeedsPostgres, b.NeedsSentinel
 	if t.NeedsEtcd && len(t.EtcdAddrs) > 0 {
 		t.Etcd.Members = len(t.EtcdAddrs)
 	} else if t.NeedsEtcd && !compose.ValidEtcdMembers(t.Etcd.Members) {

@@ -48,9 +48,9 @@ type pauseMeasure = schema.FencingOutcome
 func runClientPause(ctx context.Context, s Scenario) ([]schema.Run, error) {
 	var runs []schema.Run
 	for _, b := range s.Backends {
-		measure := measurePause
-		if b.Backend == "zookeeper" {
-			measure = func(ctx context.Context, _ string) (pauseMeasure, error) { return measurePauseZK(ctx) }
+		measure := b.Measure
+		if measure == nil {
+			measure = measurePause
 		}
 		m, err := measure(ctx, b.Backend)
 		if err != nil {
@@ -104,8 +104,7 @@ func measurePause(ctx context.Context, backend string) (pauseMeasure, error) {
 	defer l.Close()
 	spec := cfg.Driver
 	spec.Workers = 2
-	l.Endpoints(&spec)
-	locker, err := backends.Open(ctx, spec)
+	locker, err := backends.Open(ctx, spec, l.Endpoints())
 	if err != nil {
 		return pauseMeasure{}, err
 	}

@@ -102,9 +102,8 @@ func prepare(c *lab.Config) error {
 		return err
 	}
 	b, _ := backends.Lookup(c.Driver.Backend)
+	c.Topology = lab.ServersFor(c.Topology, b)
 	t := &c.Topology
-	t.NoRedis, t.NeedsEtcd, t.NeedsZooKeeper = !b.NeedsRedis, b.NeedsEtcd, b.NeedsZooKeeper
-	t.NeedsPostgres, t.NeedsSentinel = b.NeedsPostgres, b.NeedsSentinel
 	fs, _, err := faults.ParseAll(c.Faults)
 	if err != nil {
 		return err
