@@ -12,7 +12,7 @@ import (
 // and access (etcdconn.Resolve), and the ZooKeeper addresses. A spec
 // resolved before keeps its masters.
 //
-// Bad input is a *results.FieldError named by the field's JSON path in
+// Bad input is a *fielderr.Error named by the field's JSON path in
 // Spec ("redis_addrs", "redis_auth.tls.ca_cert", "etcd_addrs",
 // "etcd_access.username", "zookeeper_addrs").
 func (s *Spec) ResolveExternal(passwordFile string, needsEtcd bool) error {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 )
 
 // TestRunBarrierSetsTheOrigin: the instant a Barrier returns is the run's
@@ -17,12 +17,12 @@ import (
 func TestRunBarrierSetsTheOrigin(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Workers, cfg.Warmup, cfg.Duration = 2, 100*time.Millisecond, 300*time.Millisecond
-	clock := results.NewClock()
+	clock := record.NewClock()
 	l := &windowLocker{memLocker: memLocker{lease: memLease{until: time.Now().Add(time.Hour)}}, clock: clock}
 	// The agreed instant has passed by the time the barrier returns (a
 	// process woken late): the window is still the agreed one.
 	at := time.Now().Add(-50 * time.Millisecond)
-	reg := results.NewRegistry(false)
+	reg := record.NewRegistry(false)
 	env := Env{Locker: l, Registry: reg, Clock: clock, Referee: l,
 		Barrier: func(context.Context) (time.Time, error) { return at, nil }}
 	if _, err := Run(context.Background(), cfg, env); err != nil {
@@ -38,7 +38,7 @@ func TestRunBarrierSetsTheOrigin(t *testing.T) {
 
 	refused := errors.New("refused")
 	l2 := &windowLocker{memLocker: memLocker{lease: memLease{until: time.Now().Add(time.Hour)}}, clock: clock}
-	env = Env{Locker: l2, Registry: results.NewRegistry(false), Clock: clock, Referee: l2,
+	env = Env{Locker: l2, Registry: record.NewRegistry(false), Clock: clock, Referee: l2,
 		Barrier: func(context.Context) (time.Time, error) { return time.Time{}, refused }}
 	if _, err := Run(context.Background(), cfg, env); !errors.Is(err, refused) {
 		t.Fatalf("Run: %v, want the barrier's error", err)

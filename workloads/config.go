@@ -9,7 +9,7 @@ package workloads
 import (
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // Config is one workload's parameters. It serialises into results.
@@ -62,25 +62,25 @@ const (
 // Validate reports the first bad parameter, naming its flag.
 func (c Config) Validate() error {
 	if _, ok := generators[c.Workload]; !ok {
-		return results.Invalid("workload", c.Workload, "unknown (have %s)", joinNames())
+		return fielderr.Invalid("workload", c.Workload, "unknown (have %s)", joinNames())
 	}
 	switch {
 	case c.Workers < 1:
-		return results.Invalid("workers", c.Workers, "must be at least 1")
+		return fielderr.Invalid("workers", c.Workers, "must be at least 1")
 	case c.Keys > maxKeys:
-		return results.Invalid("keys", c.Keys, "at most %d", maxKeys)
+		return fielderr.Invalid("keys", c.Keys, "at most %d", maxKeys)
 	case c.Duration <= 0:
-		return results.Invalid("duration", c.Duration, "must be positive")
+		return fielderr.Invalid("duration", c.Duration, "must be positive")
 	case c.Warmup < 0:
-		return results.Invalid("warmup", c.Warmup, "must not be negative")
+		return fielderr.Invalid("warmup", c.Warmup, "must not be negative")
 	case c.Hold < 0:
-		return results.Invalid("hold", c.Hold, "must not be negative")
+		return fielderr.Invalid("hold", c.Hold, "must not be negative")
 	case c.RetryDelay < 0:
-		return results.Invalid("retry_delay", c.RetryDelay, "must not be negative")
+		return fielderr.Invalid("retry_delay", c.RetryDelay, "must not be negative")
 	case c.Tries < 1:
-		return results.Invalid("tries", c.Tries, "must be at least 1")
+		return fielderr.Invalid("tries", c.Tries, "must be at least 1")
 	case c.StallAfter != 0 && c.StallAfter < minStallAfter:
-		return results.Invalid("stall_after", c.StallAfter, "at least %v (0: automatic), the stall watcher's resolution ×10", minStallAfter)
+		return fielderr.Invalid("stall_after", c.StallAfter, "at least %v (0: automatic), the stall watcher's resolution ×10", minStallAfter)
 	}
 	if err := validatePacing(c); err != nil {
 		return err

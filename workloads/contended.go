@@ -4,14 +4,14 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 func init() {
 	registerGenerator("contended", "K hot keys (--keys) shared by all workers, each cycle a uniformly random one",
 		func(c Config) error {
 			if c.Keys < 1 {
-				return results.Invalid("keys", c.Keys, "contended needs at least 1 key")
+				return fielderr.Invalid("keys", c.Keys, "contended needs at least 1 key")
 			}
 			return nil
 		},

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/referee"
 )
 
@@ -41,9 +41,9 @@ func BenchmarkCycleOverhead(b *testing.B) {
 	}{{"referee=false", false, false, false}, {"referee=true", true, false, false}, {"stalls", false, true, false},
 		{"referee=true,keys=uncontended", true, false, true}} {
 		b.Run(c.name, func(b *testing.B) {
-			clock := results.NewClock()
+			clock := record.NewClock()
 			env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
-				Registry: results.NewRegistry(false), Clock: clock, Referee: noReferee{}}
+				Registry: record.NewRegistry(false), Clock: clock, Referee: noReferee{}}
 			if c.referee {
 				env.Referee = referee.New(1, clock, 0)
 			}

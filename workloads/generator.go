@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // keySource picks the key of each cycle for one worker. It is used by that
@@ -52,7 +52,7 @@ func Generators() map[string]string {
 func newGenerator(c Config) (generator, error) {
 	g, ok := generators[c.Workload]
 	if !ok {
-		return nil, results.Invalid("workload", c.Workload, "unknown (have %s)", joinNames())
+		return nil, fielderr.Invalid("workload", c.Workload, "unknown (have %s)", joinNames())
 	}
 	return g.new(c), nil
 }

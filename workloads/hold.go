@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // holdDists names the hold-time distributions, each with mean --hold.
@@ -34,5 +34,5 @@ func newHoldSampler(dist string, mean time.Duration) (holdSampler, error) {
 			return time.Duration(min(r.ExpFloat64(), expCap) * float64(mean))
 		}, nil
 	}
-	return nil, results.Invalid("hold_dist", dist, "want fixed, uniform or exp")
+	return nil, fielderr.Invalid("hold_dist", dist, "want fixed, uniform or exp")
 }

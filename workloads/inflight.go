@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // ShutdownBudget is how long a run waits, after its window ends (or it is
@@ -36,20 +36,20 @@ func newInflight(workers int) *inflight { return &inflight{slots: make([]infligh
 func (f *inflight) begin(w int, start int64) {
 	s := &f.slots[w]
 	s.start.Store(start)
-	s.phase.Store(results.PhaseAcquiring)
+	s.phase.Store(schema.PhaseAcquiring)
 }
 
-// enter moves worker w's cycle to phase (results.Phase*; PhaseIdle: done).
+// enter moves worker w's cycle to phase (schema.Phase*; PhaseIdle: done).
 func (f *inflight) enter(w int, phase int32) { f.slots[w].phase.Store(phase) }
 
 // unfinished counts the cycles in flight at end (run clock): begun before
 // it and not done. nil when there were none.
-func (f *inflight) unfinished(end int64, stuck int64) *results.Unfinished {
-	var u results.Unfinished
+func (f *inflight) unfinished(end int64, stuck int64) *schema.Unfinished {
+	var u schema.Unfinished
 	for i := range f.slots {
 		s := &f.slots[i]
 		p := s.phase.Load()
-		if start := s.start.Load(); p != results.PhaseIdle && start < end {
+		if start := s.start.Load(); p != schema.PhaseIdle && start < end {
 			u.AddUnfinished(int(p), time.Duration(end-start))
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/referee"
 )
 
@@ -37,9 +37,9 @@ func TestFreshKeysStable(t *testing.T) {
 // nothing, for hot keys and fresh ones alike (slabs and arenas amortised).
 func TestCycleAllocs(t *testing.T) {
 	for _, fresh := range []bool{false, true} {
-		clock := results.NewClock()
+		clock := record.NewClock()
 		env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
-			Registry: results.NewRegistry(false), Clock: clock, Referee: referee.New(1, clock, 0)}
+			Registry: record.NewRegistry(false), Clock: clock, Referee: referee.New(1, clock, 0)}
 		w := &worker{cfg: Config{Tries: 1}, env: env, rec: env.Registry.NewRecorder(), flight: newInflight(1), until: math.MaxInt64,
 			rnd: rand.New(rand.NewPCG(1, 2)), hold: func(*rand.Rand) time.Duration { return time.Nanosecond }}
 		var keys keySource = &hotKeys{keys: contendedKeys("a", 16), rnd: rand.New(rand.NewPCG(1, 2))}

@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/results"
 )
 
 // windowLocker counts Lock calls by when they begin on clock: before, inside
@@ -19,7 +20,7 @@ import (
 type windowLocker struct {
 	memLocker
 	noReferee
-	clock          results.Clock
+	clock          record.Clock
 	from, until    int64
 	before, inside atomic.Int64
 }
@@ -51,11 +52,11 @@ func TestRunWindowEdges(t *testing.T) {
 			cfg := DefaultConfig()
 			cfg.Workers, cfg.Warmup, cfg.Duration = 4, warmup, 1500*time.Millisecond
 			cfg.Hold = time.Millisecond
-			clock := results.NewClock()
+			clock := record.NewClock()
 			l := &windowLocker{memLocker: memLocker{lease: memLease{until: time.Now().Add(time.Hour)}}, clock: clock}
 			var edges []bool
 			var edgeAt []int64
-			reg := results.NewRegistry(false)
+			reg := record.NewRegistry(false)
 			env := Env{Locker: l, Registry: reg, Clock: clock, Referee: l, OnWindow: func(end bool) {
 				edges = append(edges, end)
 				edgeAt = append(edgeAt, clock.Now())
@@ -78,7 +79,7 @@ func TestRunWindowEdges(t *testing.T) {
 			} else if warmup == 0 && before != 0 {
 				t.Fatalf("%d cycles begun before a window with no warmup", before)
 			}
-			recorded := reg.Total().Count(results.OpCycle, results.OK)
+			recorded := reg.Total().Count(schema.OpCycle, schema.OK)
 			inside, slack := l.inside.Load(), int64(cfg.Workers)
 			if recorded < inside-slack || recorded > inside+slack {
 				t.Fatalf("%d cycles recorded, %d begun inside the window (±%d)", recorded, inside, slack)

@@ -6,7 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // lateAfter is how far behind its intended start a cycle may begin before it
@@ -15,7 +16,7 @@ const lateAfter = int64(time.Millisecond)
 
 // Pacing is what an open-loop run knows about keeping its schedule, over
 // the measured window: the summary's own type.
-type Pacing = results.Pacing
+type Pacing = schema.Pacing
 
 // openLoop deals the slots of one constant-throughput schedule to whichever
 // worker is free: slot n is due at at(n), whatever happened to slot n−1, so a
@@ -110,13 +111,13 @@ func (c Config) warmup() time.Duration { return max(c.Warmup, c.Ramp) }
 func validatePacing(c Config) error {
 	switch {
 	case c.Rate < 0 || math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0):
-		return results.Invalid("rate", c.Rate, "must be 0 (closed loop) or a positive number of cycles/s")
+		return fielderr.Invalid("rate", c.Rate, "must be 0 (closed loop) or a positive number of cycles/s")
 	case c.Rate > 0 && c.Rate < 0.1:
-		return results.Invalid("rate", c.Rate, "below 0.1 cycles/s")
+		return fielderr.Invalid("rate", c.Rate, "below 0.1 cycles/s")
 	case c.Rate > maxRate:
-		return results.Invalid("rate", c.Rate, "above %g cycles/s (the schedule counts nanoseconds)", float64(maxRate))
+		return fielderr.Invalid("rate", c.Rate, "above %g cycles/s (the schedule counts nanoseconds)", float64(maxRate))
 	case c.Ramp < 0:
-		return results.Invalid("ramp", c.Ramp, "must not be negative")
+		return fielderr.Invalid("ramp", c.Ramp, "must not be negative")
 	}
 	return nil
 }

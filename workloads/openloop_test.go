@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/redlock"
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/referee"
 	"github.com/lockbench/lockbench/workloads"
 )
@@ -41,7 +42,7 @@ func openLocker(t *testing.T, r *compose.Redis, workers int, ttl, nodeTimeout ti
 		rc.NodeTimeout = nodeTimeout
 	}
 	l, err := backends.Open(context.Background(), backends.Spec{Backend: "redlock", Client: "goredis", Mux: "fanout",
-		Workers: workers, Masters: r.Endpoints(), Redlock: rc})
+		Workers: workers, Redlock: rc}, backends.Endpoints{Masters: r.Endpoints()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,10 +51,10 @@ func openLocker(t *testing.T, r *compose.Redis, workers int, ttl, nodeTimeout ti
 }
 
 // measure runs cfg on l with a referee; it returns the run row and pacing.
-func measure(t *testing.T, l drivers.Locker, cfg workloads.Config, during func()) (results.Run, *workloads.Pacing) {
+func measure(t *testing.T, l drivers.Locker, cfg workloads.Config, during func()) (schema.Run, *workloads.Pacing) {
 	t.Helper()
-	clock := results.NewClock()
-	reg := results.NewRegistry(cfg.Rate > 0)
+	clock := record.NewClock()
+	reg := record.NewRegistry(cfg.Rate > 0)
 	ref := referee.New(cfg.Workers, clock, 0)
 	type out struct {
 		res workloads.Result
@@ -71,8 +72,8 @@ func measure(t *testing.T, l drivers.Locker, cfg workloads.Config, during func()
 	if o.err != nil {
 		t.Fatal(o.err)
 	}
-	var run results.Run
-	run.Fill(reg.Total())
+	var run schema.Run
+	record.Fill(&run, reg.Total())
 	run.FillReferee(ref.Report())
 	return run, o.res.Pacing
 }

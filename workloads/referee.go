@@ -1,12 +1,12 @@
 package workloads
 
 import (
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/referee"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Referee is told of every attempt, grant and release, on the run clock, by
-// every worker. It sees what no single client can (results.Referee
+// every worker. It sees what no single client can (referee.Referee
 // implements it). It is called on the hot path: implementations shard by key.
 type Referee interface {
 	// Attempting: worker starts one attempt on key.
@@ -16,7 +16,7 @@ type Referee interface {
 	Granted(worker int, key string, start, granted, validUntil int64, fence uint64)
 	// Failed returns the verdict on an attempt that did not acquire, given
 	// the client's own claim; it is what gets recorded.
-	Failed(worker int, key string, start, end int64, claimed results.Outcome) results.Outcome
+	Failed(worker int, key string, start, end int64, claimed schema.Outcome) schema.Outcome
 	// Released: worker stopped using key at `at` (before unlocking).
 	Released(worker int, key string, at int64)
 	// Unlocked: worker's unlock of key ended at `at`.
@@ -33,7 +33,7 @@ type noReferee struct{}
 
 func (noReferee) Attempting(int, string, int64)                    {}
 func (noReferee) Granted(int, string, int64, int64, int64, uint64) {}
-func (noReferee) Failed(_ int, _ string, _, _ int64, o results.Outcome) results.Outcome {
+func (noReferee) Failed(_ int, _ string, _, _ int64, o schema.Outcome) schema.Outcome {
 	return o
 }
 func (noReferee) Released(int, string, int64) {}

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/referee"
 	"github.com/lockbench/lockbench/workloads"
 )
@@ -41,11 +42,11 @@ func TestRefereeSplitVote(t *testing.T) {
 		name  string
 		seeds map[string][]int // token → masters
 		held  bool             // a known holder has the key
-		want  results.Outcome
+		want  schema.Outcome
 	}{
-		{"two minorities, one master free", map[string][]int{"A": {0, 1}, "B": {2, 3}}, false, results.SplitBrain},
-		{"two minorities, two masters free", map[string][]int{"A": {0, 1}, "B": {2}}, false, results.SplitBrain},
-		{"a known holder has a majority", map[string][]int{"H": {0, 1, 2}}, true, results.Busy},
+		{"two minorities, one master free", map[string][]int{"A": {0, 1}, "B": {2, 3}}, false, schema.SplitBrain},
+		{"two minorities, two masters free", map[string][]int{"A": {0, 1}, "B": {2}}, false, schema.SplitBrain},
+		{"a known holder has a majority", map[string][]int{"H": {0, 1, 2}}, true, schema.Busy},
 	}
 	r := startMasters(t, 5)
 	// A generous node timeout: a master slow to answer on a loaded machine
@@ -60,8 +61,8 @@ func TestRefereeSplitVote(t *testing.T) {
 			for token, ms := range c.seeds {
 				seed(t, r, key, token, ms...)
 			}
-			clock := results.NewClock()
-			reg := results.NewRegistry(false)
+			clock := record.NewClock()
+			reg := record.NewRegistry(false)
 			ref := referee.New(2, clock, 0) // worker 1: the pre-seeded holder
 			if c.held {
 				now := clock.Now()
@@ -70,14 +71,14 @@ func TestRefereeSplitVote(t *testing.T) {
 			if _, err := workloads.Run(context.Background(), cfg, workloads.Env{Locker: l, Registry: reg, Clock: clock, Referee: ref}); err != nil {
 				t.Fatal(err)
 			}
-			var run results.Run
-			run.Fill(reg.Total())
+			var run schema.Run
+			record.Fill(&run, reg.Total())
 			cn := run.Counts
 			t.Logf("%+v", cn)
 			if cn.Attempts == 0 {
 				t.Fatal("no attempts")
 			}
-			got := map[results.Outcome]int64{results.Busy: cn.Busy, results.SplitBrain: cn.SplitBrain}
+			got := map[schema.Outcome]int64{schema.Busy: cn.Busy, schema.SplitBrain: cn.SplitBrain}
 			if got[c.want] != cn.Attempts || cn.Acquired != 0 {
 				t.Errorf("want every attempt %v: %+v", c.want, cn)
 			}
@@ -100,7 +101,7 @@ func TestRefereeViolation(t *testing.T) {
 			ctx := context.Background()
 			r := startMasters(t, 5)
 			first, second := openLocker(t, r, 1, 0, time.Second), openLocker(t, r, 1, 0, time.Second)
-			clock := results.NewClock()
+			clock := record.NewClock()
 			ref := referee.New(2, clock, 0)
 			key := "violation:k"
 
@@ -135,7 +136,7 @@ func TestRefereeViolation(t *testing.T) {
 				ref.Granted(1, key, s, e, clock.At(lease2.ValidUntil()), lease2.Fence())
 				_ = lease2.Unlock(ctx)
 			default:
-				if v := ref.Failed(1, key, s, e, results.Busy); v != results.Busy {
+				if v := ref.Failed(1, key, s, e, schema.Busy); v != schema.Busy {
 					t.Errorf("second client's failure judged %v, want busy", v)
 				}
 			}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // maxReleaseRetries bounds --release-retry: a release that failed is tried
@@ -29,7 +29,7 @@ func (w *worker) release(ctx context.Context, lease drivers.Lease, rs int64) (en
 		if ctx.Err() != nil && err != nil {
 			return end, err // cut short by the run's end: not recorded
 		}
-		w.rec.Record(results.OpRelease, releaseOutcome(err), rs, rs, end)
+		w.rec.Record(schema.OpRelease, releaseOutcome(err), rs, rs, end)
 		if !w.retryRelease(ctx, err, try, lease.ValidUntil()) {
 			return end, err
 		}
@@ -52,12 +52,12 @@ func (w *worker) retryRelease(ctx context.Context, err error, try int, validUnti
 	return d == 0 || w.pause(ctx, d)
 }
 
-func releaseOutcome(err error) results.Outcome {
+func releaseOutcome(err error) schema.Outcome {
 	switch {
 	case err == nil:
-		return results.OK
+		return schema.OK
 	case errors.Is(err, drivers.ErrNotHeld):
-		return results.Timeout // the lock had expired before the release
+		return schema.Timeout // the lock had expired before the release
 	}
-	return results.Error
+	return schema.Error
 }

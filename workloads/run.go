@@ -10,14 +10,15 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Env is what a run measures with, besides its Config.
 type Env struct {
 	Locker   drivers.Locker
-	Registry *results.Registry
-	Clock    results.Clock
+	Registry *record.Registry
+	Clock    record.Clock
 	Referee  Referee // nil: none
 	Pacer    pacer   // nil: closed loop
 	// Stalls, if set, are client pauses armed by the pause-client fault:
@@ -26,10 +27,10 @@ type Env struct {
 	Stalls *Stalls
 	// Progress, if set, is called once a second with the interval just
 	// merged and the total so far.
-	Progress func(elapsed time.Duration, iv, total *results.Interval)
+	Progress func(elapsed time.Duration, iv, total *record.Interval)
 	// OnInterval, if set, is given every interval merged into the measured
 	// total (the last, partial one included): the .hlog sink.
-	OnInterval func(iv *results.Interval)
+	OnInterval func(iv *record.Interval)
 	// OnWindow, if set, is called as the measured window starts (end
 	// false) and as the run ends (end true: every worker has stopped,
 	// before the last merge), for samplers that must cover the window
@@ -59,8 +60,8 @@ type Result struct {
 	Pacing *Pacing
 	// Stalls are the stretches of the window without a grant longer than
 	// StallThreshold; Unfinished the cycles in flight at the window's end.
-	Stalls     []results.Stall
-	Unfinished *results.Unfinished
+	Stalls     []schema.Stall
+	Unfinished *schema.Unfinished
 }
 
 // Run drives cfg.Workers workers for cfg.Warmup + cfg.Duration, then returns
@@ -211,7 +212,7 @@ loop:
 		p := open.stats(min(stop, until))
 		res.Pacing = &p
 	}
-	if c := env.Registry.Total().Count(results.OpCycle, results.OK); c > 0 && measuring {
+	if c := env.Registry.Total().Count(schema.OpCycle, schema.OK); c > 0 && measuring {
 		res.AllocsPerCycle = float64(mallocs()-mallocs0) / float64(c)
 	}
 	end := min(ended, until) // the window's end
@@ -237,7 +238,7 @@ type worker struct {
 	cfg  Config
 	env  Env
 	keys keySource
-	rec  *results.Recorder
+	rec  *record.Recorder
 	rnd  *rand.Rand
 	hold holdSampler
 	// flight is where the worker marks its cycle's phases; until is the
@@ -281,7 +282,7 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	cycleStart := clock.Now()
 	w.flight.begin(w.id, intended)
 	var lease drivers.Lease
-	var last results.Outcome
+	var last schema.Outcome
 	var granted, attemptStart int64
 	for try := 0; try < w.cfg.Tries; try++ {
 		if try > 0 && w.cfg.RetryDelay > 0 && !w.pause(ctx, time.Duration(w.rnd.Int64N(int64(w.cfg.RetryDelay)))) {
@@ -293,26 +294,26 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 		e := clock.Now()
 		o := drivers.Classify(ctx, att, err)
 		if o == drivers.Canceled {
-			w.env.Referee.Failed(w.id, key, s, e, results.Error) // clears the attempt
+			w.env.Referee.Failed(w.id, key, s, e, schema.Error) // clears the attempt
 			return
 		}
 		last = o
 		if o == drivers.Acquired {
-			w.rec.Record(results.OpAcquire, last, s, s, e)
+			w.rec.Record(schema.OpAcquire, last, s, s, e)
 			lease, granted, attemptStart = l, e, s
 			break
 		}
 		// The referee's verdict, not the client's view, is what is counted.
 		last = w.env.Referee.Failed(w.id, key, s, e, last)
-		w.rec.Record(results.OpAcquire, last, s, s, e)
+		w.rec.Record(schema.OpAcquire, last, s, s, e)
 	}
 	if lease == nil {
-		w.rec.Count(results.OpAcquireTotal, last, clock.Now()) // gave up after --tries
+		w.rec.Count(schema.OpAcquireTotal, last, clock.Now()) // gave up after --tries
 		w.done(clock.Now())
 		return
 	}
-	w.flight.enter(w.id, results.PhaseHolding)
-	w.rec.Record(results.OpAcquireTotal, results.OK, intended, cycleStart, granted)
+	w.flight.enter(w.id, schema.PhaseHolding)
+	w.rec.Record(schema.OpAcquireTotal, schema.OK, intended, cycleStart, granted)
 	w.env.Referee.Granted(w.id, key, attemptStart, granted, clock.At(lease.ValidUntil()), lease.Fence())
 
 	if d := w.hold(w.rnd); d > 0 {
@@ -324,7 +325,7 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	rs := clock.Now()
 	w.env.Referee.Released(w.id, key, rs)
 	if ctx.Err() == nil {
-		w.flight.enter(w.id, results.PhaseReleasing)
+		w.flight.enter(w.id, schema.PhaseReleasing)
 	}
 	if ctx.Err() != nil {
 		// The run is over: free the key for whoever runs next, unrecorded.
@@ -339,7 +340,7 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 	if ctx.Err() != nil && err != nil {
 		return
 	}
-	w.rec.Record(results.OpCycle, results.OK, intended, cycleStart, re)
+	w.rec.Record(schema.OpCycle, schema.OK, intended, cycleStart, re)
 	w.done(re)
 }
 
@@ -347,7 +348,7 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 // ended after the window (then it was in flight at the window's end).
 func (w *worker) done(end int64) {
 	if end < w.until {
-		w.flight.enter(w.id, results.PhaseIdle)
+		w.flight.enter(w.id, schema.PhaseIdle)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv/slow"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 )
 
 func TestStallsArmTake(t *testing.T) {
@@ -118,7 +118,7 @@ func TestRunStallsArmedWorker(t *testing.T) {
 			}
 		}}
 	env := Env{Locker: &memLocker{lease: memLease{until: time.Now().Add(time.Hour)}},
-		Registry: results.NewRegistry(false), Clock: results.NewClock(), Referee: ref, Stalls: stalls}
+		Registry: record.NewRegistry(false), Clock: record.NewClock(), Referee: ref, Stalls: stalls}
 	if _, err := Run(ctx, cfg, env); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,8 @@ package workloads
 import (
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // minStallAfter is the smallest threshold a run may be given: the watcher
@@ -38,7 +39,7 @@ func stallThreshold(cfg Config) time.Duration {
 // looked at every `every` (a tenth of the threshold, at most 100 ms): no
 // cost per sample, one mutex and a read of the shards' counters per look.
 type stallWatch struct {
-	reg       *results.Registry
+	reg       *record.Registry
 	threshold time.Duration
 	every     time.Duration
 	from      int64 // window start, run clock
@@ -48,12 +49,12 @@ type stallWatch struct {
 	// the counts at the latest look.
 	lastGrant  int64
 	grants     int64
-	beforeLast results.OpCounts
-	prev       results.OpCounts
-	stalls     []results.Stall
+	beforeLast record.OpCounts
+	prev       record.OpCounts
+	stalls     []schema.Stall
 }
 
-func newStallWatch(reg *results.Registry, threshold time.Duration, from int64) *stallWatch {
+func newStallWatch(reg *record.Registry, threshold time.Duration, from int64) *stallWatch {
 	every := min(max(threshold/10, 10*time.Millisecond), 100*time.Millisecond)
 	return &stallWatch{reg: reg, threshold: threshold, every: every, from: from, lastGrant: from}
 }
@@ -63,7 +64,7 @@ func (s *stallWatch) look(now int64) {
 	c := s.reg.Live()
 	prev := s.prev
 	s.prev = c
-	g := c.Count(results.OpAcquire, results.OK)
+	g := c.Count(schema.OpAcquire, schema.OK)
 	if g == s.grants {
 		return
 	}
@@ -75,7 +76,7 @@ func (s *stallWatch) look(now int64) {
 
 // end is the last look, at the window's end: a stretch without a grant
 // up to it is a stall that lasted to the end.
-func (s *stallWatch) end(at int64) []results.Stall {
+func (s *stallWatch) end(at int64) []schema.Stall {
 	s.look(at)
 	if gap := time.Duration(at - s.lastGrant); gap > s.threshold {
 		s.add(gap, s.prev, true)
@@ -85,17 +86,17 @@ func (s *stallWatch) end(at int64) []results.Stall {
 
 // add is a stall of gap from the last grant, with what the counts did
 // from the look before it to upTo.
-func (s *stallWatch) add(gap time.Duration, upTo results.OpCounts, atEnd bool) {
+func (s *stallWatch) add(gap time.Duration, upTo record.OpCounts, atEnd bool) {
 	d := upTo.Minus(s.beforeLast)
-	st := results.Stall{
+	st := schema.Stall{
 		Start: time.Duration(s.lastGrant - s.from), Duration: gap, AtEnd: atEnd, Threshold: s.threshold,
 		// Failed attempts: grants at the stall's first look are its edge.
-		Attempts: d.Total(results.OpAcquire) - d.Count(results.OpAcquire, results.OK), Busy: d.Count(results.OpAcquire, results.Busy),
-		SplitBrain: d.Count(results.OpAcquire, results.SplitBrain), Timeouts: d.Count(results.OpAcquire, results.Timeout),
-		Errors:        d.Count(results.OpAcquire, results.Error),
-		ReleaseErrors: d.Total(results.OpRelease) - d.Count(results.OpRelease, results.OK),
+		Attempts: d.Total(schema.OpAcquire) - d.Count(schema.OpAcquire, schema.OK), Busy: d.Count(schema.OpAcquire, schema.Busy),
+		SplitBrain: d.Count(schema.OpAcquire, schema.SplitBrain), Timeouts: d.Count(schema.OpAcquire, schema.Timeout),
+		Errors:        d.Count(schema.OpAcquire, schema.Error),
+		ReleaseErrors: d.Total(schema.OpRelease) - d.Count(schema.OpRelease, schema.OK),
 	}
-	st.Cause = results.StallCause(st)
+	st.Cause = schema.StallCause(st)
 	if len(s.stalls) < maxStalls {
 		s.stalls = append(s.stalls, st)
 	}

@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/referee"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // ttlLocker is one in-memory lock per key with a TTL, like a single master:
@@ -74,8 +75,8 @@ func (s *ttlLease) Fence() uint64                               { return 0 }
 
 func runTTL(t *testing.T, l drivers.Locker, cfg Config, budget time.Duration) Result {
 	t.Helper()
-	clock := results.NewClock()
-	reg := results.NewRegistry(false)
+	clock := record.NewClock()
+	reg := record.NewRegistry(false)
 	res, err := Run(context.Background(), cfg, Env{Locker: l, Registry: reg, Clock: clock,
 		Referee: referee.New(cfg.Workers, clock, 0), ShutdownBudget: budget})
 	if err != nil {
@@ -117,7 +118,7 @@ func TestStallLeftoverKey(t *testing.T) {
 			t.Fatal("one lost release on a contended key: no stall reported")
 		}
 		s := res.Stalls[0]
-		if s.Cause != results.CauseLeftoverKey || s.ReleaseErrors != 1 || s.Duration <= cfg.StallAfter || s.Timeouts+s.Errors != 0 {
+		if s.Cause != schema.CauseLeftoverKey || s.ReleaseErrors != 1 || s.Duration <= cfg.StallAfter || s.Timeouts+s.Errors != 0 {
 			t.Errorf("stall %+v: want a leftover key after 1 failed release, longer than %v", s, cfg.StallAfter)
 		}
 	}

@@ -8,10 +8,11 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/results/referee"
 	"github.com/lockbench/lockbench/workloads"
 )
@@ -19,29 +20,29 @@ import (
 // windowRun is one run's measurement: the row, the loop's result and the
 // intervals handed to OnInterval.
 type windowRun struct {
-	run       results.Run
+	run       schema.Run
 	res       workloads.Result
-	intervals []results.Interval // Start, End and counts of each (histograms not kept)
-	acquired  []int64            // per interval
+	intervals []record.Interval // Start, End and counts of each (histograms not kept)
+	acquired  []int64           // per interval
 }
 
 func runWindow(t *testing.T, ctx context.Context, l drivers.Locker, cfg workloads.Config) windowRun {
 	t.Helper()
-	clock := results.NewClock()
-	reg := results.NewRegistry(cfg.Rate > 0)
+	clock := record.NewClock()
+	reg := record.NewRegistry(cfg.Rate > 0)
 	ref := referee.New(cfg.Workers, clock, 0)
 	var out windowRun
 	env := workloads.Env{Locker: l, Registry: reg, Clock: clock, Referee: ref,
-		OnInterval: func(iv *results.Interval) {
-			out.intervals = append(out.intervals, results.Interval{Start: iv.Start, End: iv.End})
-			out.acquired = append(out.acquired, iv.Count(results.OpAcquire, results.OK))
+		OnInterval: func(iv *record.Interval) {
+			out.intervals = append(out.intervals, record.Interval{Start: iv.Start, End: iv.End})
+			out.acquired = append(out.acquired, iv.Count(schema.OpAcquire, schema.OK))
 		}}
 	res, err := workloads.Run(ctx, cfg, env)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out.res = res
-	out.run.Fill(reg.Total())
+	record.Fill(&out.run, reg.Total())
 	out.run.FillReferee(ref.Report())
 	return out
 }
@@ -173,7 +174,7 @@ func TestWindowInterrupted(t *testing.T) {
 				if !w.res.NothingMeasured {
 					t.Errorf("result %+v: interrupted in the warmup, yet measured", w.res)
 				}
-				if cn != (results.Counts{}) || w.run.DurationS != 0 || w.run.ValidityMarginUS.Count != 0 || len(w.intervals) != 0 {
+				if cn != (schema.Counts{}) || w.run.DurationS != 0 || w.run.ValidityMarginUS.Count != 0 || len(w.intervals) != 0 {
 					t.Errorf("warmup data presented as results: %+v, duration_s %v, margins %d, %d intervals",
 						cn, w.run.DurationS, w.run.ValidityMarginUS.Count, len(w.intervals))
 				}

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"sort"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 func init() {
@@ -13,11 +13,11 @@ func init() {
 		func(c Config) error {
 			switch {
 			case c.Keys < 1:
-				return results.Invalid("keys", c.Keys, "zipf needs at least 1 key")
+				return fielderr.Invalid("keys", c.Keys, "zipf needs at least 1 key")
 			case c.Keys > 10_000_000:
-				return results.Invalid("keys", c.Keys, "zipf supports at most 10000000 keys")
+				return fielderr.Invalid("keys", c.Keys, "zipf supports at most 10000000 keys")
 			case !(c.ZipfS > 0) || math.IsInf(c.ZipfS, 0):
-				return results.Invalid("zipf_s", c.ZipfS, "must be a positive number")
+				return fielderr.Invalid("zipf_s", c.ZipfS, "must be a positive number")
 			}
 			return nil
 		},

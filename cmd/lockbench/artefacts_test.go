@@ -9,7 +9,8 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // startMasters starts n real redis-server masters for the test.
@@ -42,7 +43,7 @@ func TestOutHlogMatchesSummary(t *testing.T) {
 	if code := execute(context.Background(), runArgs(redis, out)); code != exitOK {
 		t.Fatalf("run: exit %d", code)
 	}
-	d, err := results.ReadRunDir(out)
+	d, err := record.ReadRunDir(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestOutHlogMatchesSummary(t *testing.T) {
 		if h.TotalCount() != p.Count {
 			t.Errorf("%s: hlog count %d, summary %d", op, h.TotalCount(), p.Count)
 		}
-		if got := results.Summarize(h); got.Max != p.Max || got.P99 != p.P99 {
+		if got := record.Summarize(h); got.Max != p.Max || got.P99 != p.P99 {
 			t.Errorf("%s: hlog max/p99 %v/%v, summary %v/%v", op, got.Max, got.P99, p.Max, p.P99)
 		}
 	}
@@ -83,9 +84,9 @@ func TestMergeConcurrentRuns(t *testing.T) {
 	if code := execute(context.Background(), []string{"merge", "-q", a, b, "-o", m}); code != exitOK {
 		t.Fatalf("merge: exit %d", code)
 	}
-	sa, _ := results.ReadSummary(filepath.Join(a, "summary.json"))
-	sb, _ := results.ReadSummary(filepath.Join(b, "summary.json"))
-	sm, err := results.ReadSummary(filepath.Join(m, "summary.json"))
+	sa, _ := schema.ReadSummary(filepath.Join(a, "summary.json"))
+	sb, _ := schema.ReadSummary(filepath.Join(b, "summary.json"))
+	sm, err := schema.ReadSummary(filepath.Join(m, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestMergeConcurrentRuns(t *testing.T) {
 		t.Errorf("merged workers %d, cycles/s %v", rm.Workers, rm.Throughput.CyclesPerS)
 	}
 	// The merged dir is itself mergeable and readable.
-	if _, err := results.ReadRunDir(m); err != nil {
+	if _, err := record.ReadRunDir(m); err != nil {
 		t.Fatal(err)
 	}
 

@@ -5,14 +5,14 @@ import (
 	"io"
 
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // openLab starts what a command measures on: --metrics-addr, the servers
 // of c's topology (phases on stderr unless quiet) and the summary of
 // config with the lab's server versions and facts. closeLab stops them.
-func openLab(ctx context.Context, c *RunConfig, config any) (l *lab.Lab, sum *results.Summary, closeLab func(), err error) {
+func openLab(ctx context.Context, c *RunConfig, config any) (l *lab.Lab, sum *schema.Summary, closeLab func(), err error) {
 	stopMetrics, err := startMetrics(c)
 	if err != nil {
 		return nil, nil, nil, err

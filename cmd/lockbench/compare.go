@@ -12,7 +12,8 @@ import (
 	"github.com/lockbench/lockbench/internal/results/outpath"
 	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/internal/workloads/generators"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -188,8 +189,8 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 // compareFailures judges each cell on its rounds together (counts
 // totalled): one bad round among good ones is in the table, not a failed
 // compare. Stalls are flagged per cell, not failed.
-func compareFailures(w io.Writer, cfg RunConfig, runs []results.Run) error {
-	return checkFailures(w, cfg, results.MedianRuns(runs), false)
+func compareFailures(w io.Writer, cfg RunConfig, runs []schema.Run) error {
+	return checkFailures(w, cfg, stats.MedianRuns(runs), false)
 }
 
 // profilePath is --cpuprofile as an output of the call, when given.

@@ -4,26 +4,26 @@ import (
 	"io"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestCompareJudgesCellsOnTheirRounds: a cell whose one round mostly
 // failed among healthy rounds is not a failed compare; a cell that failed
 // in every round is.
 func TestCompareJudgesCellsOnTheirRounds(t *testing.T) {
-	round := func(rep int, attempts, acquired, errs int64) results.Run {
-		return results.Run{Name: "redlock/goredis/pipeline/uncontended", Backend: "redlock", Repeat: rep, DurationS: 1,
-			Counts:     results.Counts{Attempts: attempts, Acquired: acquired, Errors: errs, Cycles: acquired},
-			Throughput: results.Throughput{CyclesPerS: float64(acquired)}}
+	round := func(rep int, attempts, acquired, errs int64) schema.Run {
+		return schema.Run{Name: "redlock/goredis/pipeline/uncontended", Backend: "redlock", Repeat: rep, DurationS: 1,
+			Counts:     schema.Counts{Attempts: attempts, Acquired: acquired, Errors: errs, Cycles: acquired},
+			Throughput: schema.Throughput{CyclesPerS: float64(acquired)}}
 	}
 	cfg := defaultRunConfig()
 	for _, tc := range []struct {
 		name   string
-		rounds []results.Run
+		rounds []schema.Run
 		fail   bool
 	}{
-		{"one bad round of three", []results.Run{round(1, 100, 10, 90), round(2, 1000, 1000, 0), round(3, 1000, 1000, 0)}, false},
-		{"every round bad", []results.Run{round(1, 100, 10, 90), round(2, 100, 5, 95), round(3, 100, 8, 92)}, true},
+		{"one bad round of three", []schema.Run{round(1, 100, 10, 90), round(2, 1000, 1000, 0), round(3, 1000, 1000, 0)}, false},
+		{"every round bad", []schema.Run{round(1, 100, 10, 90), round(2, 100, 5, 95), round(3, 100, 8, 92)}, true},
 	} {
 		err := compareFailures(io.Discard, cfg, tc.rounds)
 		if (err != nil) != tc.fail {

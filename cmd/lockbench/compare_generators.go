@@ -10,7 +10,8 @@ import (
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/internal/workloads/generators"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -29,7 +30,7 @@ func checkCompareGenerators(g *generators.Config, cc compareConfig, p *compare.P
 		return usagef("--rtt: not with --generators (each generator would add its own delay line)")
 	}
 	for _, c := range p.Cells {
-		if b, ok := backends.Lookup(c.Config.Driver.Backend); ok && !b.NeedsRedis {
+		if b, ok := backends.Lookup(c.Config.Driver.Backend); ok && !b.Uses(backends.Redis) {
 			return usagef("--baselines %s: not with --generators (every cell must drive the masters given by --redis)", c.Config.Driver.Backend)
 		}
 	}
@@ -109,7 +110,7 @@ func runCompareGenerators(ctx context.Context, stdout io.Writer, cc compareConfi
 // compareShare: a generator other than 0 writes its own cells where it was
 // told (--out, --json; no table: generator 0's is the compare's) and ends
 // with generator 0's verdict, or its own failure.
-func compareShare(ctx context.Context, m *generators.Member, stdout io.Writer, cc compareConfig, res compare.Result, sum *results.Summary, runErr error) error {
+func compareShare(ctx context.Context, m *generators.Member, stdout io.Writer, cc compareConfig, res compare.Result, sum *schema.Summary, runErr error) error {
 	w := cc.Base.writer(stdout)
 	w.NoTable = true
 	if len(sum.Runs) > 0 {
@@ -158,11 +159,11 @@ func cellMeasurer(g generators.Config, top *generators.Member) func(context.Cont
 			interrupted(m) // Ctrl-C: the compare keeps the cell, marked interrupted
 			return sh.cell, nil
 		}
-		sum, err := results.NewSummary(time.Now(), c)
+		sum, err := schema.NewSummary(time.Now(), c)
 		if err != nil {
 			return lab.Cell{}, err
 		}
-		sum.Runs, sum.Interrupted = []results.Run{sh.cell.Run}, cellCtx.Err() != nil
+		sum.Runs, sum.Interrupted = []schema.Run{sh.cell.Run}, cellCtx.Err() != nil
 		if err := sh.publish(ctx, sum); err != nil {
 			return lab.Cell{}, err
 		}
@@ -175,7 +176,7 @@ func cellMeasurer(g generators.Config, top *generators.Member) func(context.Cont
 		}
 		logMerged(obs.Log, mg.rep, len(mg.res))
 		run := mg.sum.Runs[0]
-		cell = lab.Cell{Run: run, Merged: mg.runLogs[results.LogName(run)]}
+		cell = lab.Cell{Run: run, Merged: mg.runLogs[record.LogName(run)]}
 		_ = m.PublishVerdict(context.WithoutCancel(ctx), mg.verdict)
 		if mg.verdict.Code != exitOK {
 			return cell, exitError{mg.verdict.Code, mg.verdict.Message}

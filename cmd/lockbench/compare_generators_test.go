@@ -13,7 +13,8 @@ import (
 
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/compare"
 )
 
@@ -38,21 +39,21 @@ func TestCompareGeneratorsOneAnswer(t *testing.T) {
 			t.Fatalf("generator %d: exit %d:\n%s", p.index, p.code, p.stderr)
 		}
 	}
-	sum, err := results.ReadSummary(filepath.Join(out, "gen-0", "summary.json"))
+	sum, err := schema.ReadSummary(filepath.Join(out, "gen-0", "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(sum.Runs) != 4 {
 		t.Fatalf("merged compare has %d runs, want 2 cells × 2 rounds", len(sum.Runs))
 	}
-	shares := map[string]results.Run{} // generator/run/round → its own run
+	shares := map[string]schema.Run{} // generator/run/round → its own run
 	for i := 1; i < 3; i++ {
-		s, err := results.ReadSummary(filepath.Join(out, "gen-"+strconv.Itoa(i), "summary.json"))
+		s, err := schema.ReadSummary(filepath.Join(out, "gen-"+strconv.Itoa(i), "summary.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range s.Runs {
-			shares[strconv.Itoa(i)+"/"+results.LogName(r)] = r
+			shares[strconv.Itoa(i)+"/"+record.LogName(r)] = r
 		}
 	}
 	for _, r := range sum.Runs {
@@ -68,7 +69,7 @@ func TestCompareGeneratorsOneAnswer(t *testing.T) {
 			if e.Generator == 0 {
 				continue
 			}
-			own, ok := shares[strconv.Itoa(e.Generator)+"/"+results.LogName(r)]
+			own, ok := shares[strconv.Itoa(e.Generator)+"/"+record.LogName(r)]
 			if !ok || own.Counts.Cycles != e.Cycles {
 				t.Errorf("%s round %d: generator %d wrote %d cycles (found %v), reported %d", r.Name, r.Repeat, e.Generator, own.Counts.Cycles, ok, e.Cycles)
 			}
@@ -103,7 +104,7 @@ func TestCompareGeneratorsOneAnswer(t *testing.T) {
 }
 
 // reportOf is a merged run's generators report.
-func reportOf(t *testing.T, r results.Run) GeneratorsReport {
+func reportOf(t *testing.T, r schema.Run) GeneratorsReport {
 	t.Helper()
 	raw, err := json.Marshal(r.Extra["generators"])
 	if err != nil {
@@ -174,7 +175,7 @@ func TestCompareGeneratorKilled(t *testing.T) {
 			t.Errorf("generator %d: exit %d, want %d naming generator 2:\n%s", p.index, p.code, exitLost, p.stderr)
 		}
 	}
-	sum, err := results.ReadSummary(filepath.Join(out, "gen-0", "summary.json"))
+	sum, err := schema.ReadSummary(filepath.Join(out, "gen-0", "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestCompareBadInput: bad input is one line naming the flag, exit 2,
@@ -72,7 +72,7 @@ func TestCompareMatrix(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("compare: exit %d: %s", code, stderr.String())
 	}
-	sum, err := results.ReadSummary(out)
+	sum, err := schema.ReadSummary(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestCompareInterrupt(t *testing.T) {
 		t.Fatalf("exit %d (%v), want %d", p.cmd.ProcessState.ExitCode(), err, exitInterrupted)
 	}
 	waitGone(t, pids)
-	var sum results.Summary
+	var sum schema.Summary
 	readJSON(t, out, &sum)
 	if !sum.Interrupted || len(sum.Runs) != 1 || !sum.Runs[0].Interrupted || sum.Runs[0].Counts.Cycles == 0 {
 		t.Fatalf("interrupted %v, %d runs: want the one cut-short cell with its cycles", sum.Interrupted, len(sum.Runs))

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Bad input for the zookeeper, postgres and single backends is a usage
@@ -60,7 +60,7 @@ func TestCompareNewBaselines(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("compare: exit %d: %s", code, stderr)
 	}
-	s, err := results.ReadSummary(out)
+	s, err := schema.ReadSummary(out)
 	if err != nil {
 		t.Fatal(err)
 	}

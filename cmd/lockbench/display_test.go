@@ -13,8 +13,9 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/internal/results/prom"
+	"github.com/lockbench/lockbench/internal/results/render"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/scenario"
 	"github.com/lockbench/lockbench/workloads/sweep"
@@ -99,9 +100,9 @@ func TestMetricsEqualSummary(t *testing.T) {
 // TestTablesFit: every table kind lockbench prints by default fits 100
 // columns, with the longest names and figures it prints.
 func TestTablesFit(t *testing.T) {
-	var outs []*results.ScenarioOutcome
+	var outs []*schema.ScenarioOutcome
 	for _, s := range scenario.All() {
-		outs = append(outs, &results.ScenarioOutcome{Scenario: s.Name, Violations: 123, Before: 12345, During: 12345, After: 12345,
+		outs = append(outs, &schema.ScenarioOutcome{Scenario: s.Name, Violations: 123, Before: 12345, During: 12345, After: 12345,
 			LongestOutageMS: 12345, RecoveryMS: 12345, Expected: s.Expect.Words})
 	}
 	sc := sweep.Config{Op: "acquire_total", SLO: 2 * time.Millisecond, By: sweep.ByRate}
@@ -116,7 +117,7 @@ func TestTablesFit(t *testing.T) {
 		var b strings.Builder
 		write(&b)
 		for i, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-			if n := utf8.RuneCountInString(line); n > results.TableWidth {
+			if n := utf8.RuneCountInString(line); n > render.TableWidth {
 				t.Errorf("%s: line %d is %d columns: %q", name, i, n, line)
 			}
 		}

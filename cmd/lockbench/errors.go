@@ -4,7 +4,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -12,7 +12,7 @@ import (
 // completed cycle, a stall: exit 4) or more than half of its attempts
 // failed (exit 1), unless the run asked for failures (--allow-failures, or
 // --fault): lab.CheckFailures.
-func checkFailures(w io.Writer, cfg RunConfig, runs []results.Run, stallsFail bool) error {
+func checkFailures(w io.Writer, cfg RunConfig, runs []schema.Run, stallsFail bool) error {
 	err := lab.CheckFailures(w, cfg.Config, runs, cfg.AllowFailures, stallsFail)
 	var np *lab.NoProgressError
 	switch {

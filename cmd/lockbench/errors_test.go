@@ -9,7 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // startReplica starts a real master and a read-only replica of it and
@@ -61,10 +61,10 @@ func TestKilledMasterNamed(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var sum results.Summary
+	var sum schema.Summary
 	readJSON(t, out, &sum)
 	r := sum.Runs[0]
-	var stopped []results.MasterErrors
+	var stopped []schema.MasterErrors
 	for _, m := range r.ErrorsByMaster {
 		if m.StoppedS != nil {
 			stopped = append(stopped, m)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // etcdMarker is in every local member's command line (its data dir).
@@ -38,7 +38,7 @@ func TestEtcdRunStartsAndStopsCluster(t *testing.T) {
 				t.Fatalf("run: %v", err)
 			}
 			waitGone(t, pids)
-			s, err := results.ReadSummary(out)
+			s, err := schema.ReadSummary(out)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,13 +8,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // explainErrors writes, after a table whose errors block lists any, one
 // line on what they mean: timeouts on a busy machine are expected, other
 // errors are not.
-func explainErrors(w io.Writer, cfg RunConfig, runs []results.Run) {
+func explainErrors(w io.Writer, cfg RunConfig, runs []schema.Run) {
 	if line := errorsNote(cfg, runs, loadAverage(), runtime.NumCPU()); line != "" {
 		fmt.Fprintln(w, line)
 	}
@@ -22,7 +22,7 @@ func explainErrors(w io.Writer, cfg RunConfig, runs []results.Run) {
 
 // errorsNote is explainErrors' line for a machine at load (its 1-minute
 // load average, negative when unknown) on cpus CPUs; "" without errors.
-func errorsNote(cfg RunConfig, runs []results.Run, load float64, cpus int) string {
+func errorsNote(cfg RunConfig, runs []schema.Run, load float64, cpus int) string {
 	var timeouts, others int64
 	listed, stopped := false, false
 	for _, r := range runs {

@@ -5,16 +5,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestErrorsNote: a table with an errors block gets one line saying
 // whether its errors are the expected kind; one without gets none.
 func TestErrorsNote(t *testing.T) {
 	stopped := 1.5
-	listed := []results.MasterErrors{{Index: 1, Master: "m1", Errors: 3}}
-	run := func(timeouts, errs int64, m []results.MasterErrors) results.Run {
-		return results.Run{Counts: results.Counts{Timeouts: timeouts, Errors: errs}, ErrorsByMaster: m}
+	listed := []schema.MasterErrors{{Index: 1, Master: "m1", Errors: 3}}
+	run := func(timeouts, errs int64, m []schema.MasterErrors) schema.Run {
+		return schema.Run{Counts: schema.Counts{Timeouts: timeouts, Errors: errs}, ErrorsByMaster: m}
 	}
 	cfg := defaultRunConfig()
 	cfg.Driver.Redlock.NodeTimeout = 50 * time.Millisecond
@@ -23,22 +23,22 @@ func TestErrorsNote(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		cfg       RunConfig
-		runs      []results.Run
+		runs      []schema.Run
 		load      float64
 		want, not []string
 	}{
-		{"no errors", cfg, []results.Run{run(0, 0, nil)}, 30, nil, nil},
-		{"timeouts, busy", cfg, []results.Run{run(40, 0, listed), run(2, 0, listed)}, 30,
+		{"no errors", cfg, []schema.Run{run(0, 0, nil)}, 30, nil, nil},
+		{"timeouts, busy", cfg, []schema.Run{run(40, 0, listed), run(2, 0, listed)}, 30,
 			[]string{"42 timeouts", "--node-timeout 50ms", "expected on this busy machine (load 30.0, 2 CPUs)"}, []string{"not expected"}},
-		{"timeouts, idle", cfg, []results.Run{run(40, 0, listed)}, 0.2,
+		{"timeouts, idle", cfg, []schema.Run{run(40, 0, listed)}, 0.2,
 			[]string{"40 timeouts", "idle machine", "--workers 64", "lower it"}, []string{"expected on"}},
-		{"timeouts, load unknown", cfg, []results.Run{run(40, 0, listed)}, -1, []string{"expected when the machine is busy"}, nil},
-		{"other errors", cfg, []results.Run{run(5, 7, listed)}, 30, []string{"5 are timeouts", "7 are not", "not expected"}, []string{"STOPPED"}},
-		{"a master stopped", cfg, []results.Run{run(9, 0, []results.MasterErrors{{Index: 2, StoppedS: &stopped}})}, 30,
+		{"timeouts, load unknown", cfg, []schema.Run{run(40, 0, listed)}, -1, []string{"expected when the machine is busy"}, nil},
+		{"other errors", cfg, []schema.Run{run(5, 7, listed)}, 30, []string{"5 are timeouts", "7 are not", "not expected"}, []string{"STOPPED"}},
+		{"a master stopped", cfg, []schema.Run{run(9, 0, []schema.MasterErrors{{Index: 2, StoppedS: &stopped}})}, 30,
 			[]string{"STOPPED ANSWERING", "crashed or was cut off"}, nil},
-		{"errors outside the attempts", cfg, []results.Run{run(0, 0, listed)}, 30,
+		{"errors outside the attempts", cfg, []schema.Run{run(0, 0, listed)}, 30,
 			[]string{"outside the measured attempts", "no attempt in the window failed"}, []string{"0 timeouts"}},
-		{"faults", faulted, []results.Run{run(9, 3, listed)}, 30, []string{"--fault"}, []string{"not expected"}},
+		{"faults", faulted, []schema.Run{run(9, 3, listed)}, 30, []string{"--fault"}, []string{"not expected"}},
 	} {
 		got := errorsNote(tc.cfg, tc.runs, tc.load, 2)
 		if (got == "") != (tc.want == nil) || strings.Contains(got, "\n") {

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // runFlags names the flag of every RunConfig field (lab.Config's among
@@ -33,7 +33,7 @@ func flagOf(field string, sets ...*flagtag.Set) string {
 // fieldUsage is a library's field error as bad input naming the flag
 // (flagOf); other errors are bad input as they are.
 func fieldUsage(err error, sets ...*flagtag.Set) error {
-	var fe *results.FieldError
+	var fe *fielderr.Error
 	if errors.As(err, &fe) {
 		return usagef("%s", fe.Name(func(f string) string { return flagOf(f, sets...) }))
 	}
@@ -48,7 +48,7 @@ func fieldUsage(err error, sets ...*flagtag.Set) error {
 // command without passing fieldUsage (wrapped by a compare's cell).
 func flagsNamed(err error) string {
 	msg := err.Error()
-	var fe *results.FieldError
+	var fe *fielderr.Error
 	if errors.As(err, &fe) {
 		msg = strings.Replace(msg, fe.Error(), fe.Name(func(f string) string { return flagOf(f) }), 1)
 	}

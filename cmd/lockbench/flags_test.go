@@ -11,7 +11,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/internal/results/gate"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )
@@ -66,7 +66,7 @@ func TestListingHelps(t *testing.T) {
 	for _, tc := range []struct{ cmd, flag, want string }{
 		{"compare", "baselines", "all, or a list of " + strings.Join(compare.BaselineNames(), ", ")},
 		{"sweep", "op", ": " + strings.Join(sweep.Ops(), "|")},
-		{"gate", "op", ": " + strings.ReplaceAll(results.OpNames(), ", ", "|")},
+		{"gate", "op", ": " + strings.ReplaceAll(schema.OpNames(), ", ", "|")},
 	} {
 		c, _, err := root.Find([]string{tc.cmd})
 		if err != nil {

@@ -9,43 +9,43 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // gateSummary is a run written by lockbench (results/testdata), as the
 // gate's current side.
-const gateSummary = "../../results/testdata/v1/run-faults-pacing.json"
+const gateSummary = "../../results/schema/testdata/v1/run-faults-pacing.json"
 
 // TestGateCLI: the gate's exit statuses, and bad input refused with one
 // line naming the flag (the library's field errors mapped to flags). The
 // verdicts themselves are package gate's tests.
 func TestGateCLI(t *testing.T) {
 	tmp := t.TempDir()
-	variant := func(name string, edit func(s *results.Summary)) string {
+	variant := func(name string, edit func(s *schema.Summary)) string {
 		return writeVariant(t, gateSummary, filepath.Join(tmp, name+".json"), edit)
 	}
-	cur := variant("cur", func(*results.Summary) {})
-	faster := variant("faster", func(s *results.Summary) {
+	cur := variant("cur", func(*schema.Summary) {})
+	faster := variant("faster", func(s *schema.Summary) {
 		s.Started = s.Started.Add(1) // another run
 		s.Runs[0].Throughput.CyclesPerS *= 1.3
 	})
-	noRuns := variant("no-runs", func(s *results.Summary) { s.Runs = nil })
-	noCounts := variant("no-counts", func(s *results.Summary) { s.Runs[0].Counts = results.Counts{} })
-	nothing := variant("nothing", func(s *results.Summary) { s.Runs[0].NothingMeasured = true })
-	twice := variant("twice", func(s *results.Summary) { s.Runs = append(s.Runs, s.Runs[0]) })
-	v9 := variant("v9", func(s *results.Summary) { s.Schema = "lockbench/v9" })
-	otherHost := variant("other-host", func(s *results.Summary) {
+	noRuns := variant("no-runs", func(s *schema.Summary) { s.Runs = nil })
+	noCounts := variant("no-counts", func(s *schema.Summary) { s.Runs[0].Counts = schema.Counts{} })
+	nothing := variant("nothing", func(s *schema.Summary) { s.Runs[0].NothingMeasured = true })
+	twice := variant("twice", func(s *schema.Summary) { s.Runs = append(s.Runs, s.Runs[0]) })
+	v9 := variant("v9", func(s *schema.Summary) { s.Schema = "lockbench/v9" })
+	otherHost := variant("other-host", func(s *schema.Summary) {
 		s.Started = s.Started.Add(2)
 		s.Host.CPUs, s.Host.Kernel = 64, "2.6.32"
 	})
 	// six runs a side, the current ones 30 % slower
 	var base6, slow6 []string
 	for i := range 6 {
-		base6 = append(base6, variant(fmt.Sprint("base", i), func(s *results.Summary) {
+		base6 = append(base6, variant(fmt.Sprint("base", i), func(s *schema.Summary) {
 			s.Started = s.Started.Add(time.Duration(10 + i))
 			s.Runs[0].Throughput.CyclesPerS *= 1 + float64(i)/100
 		}))
-		slow6 = append(slow6, variant(fmt.Sprint("slow", i), func(s *results.Summary) {
+		slow6 = append(slow6, variant(fmt.Sprint("slow", i), func(s *schema.Summary) {
 			s.Started = s.Started.Add(time.Duration(20 + i))
 			s.Runs[0].Throughput.CyclesPerS *= 0.7 * (1 + float64(i)/100)
 		}))
@@ -109,8 +109,8 @@ func TestGateCLI(t *testing.T) {
 // rounds until decided; its exit status is the verdict's.
 func TestGateUntilDecided(t *testing.T) {
 	tmp := t.TempDir()
-	same := writeVariant(t, gateSummary, filepath.Join(tmp, "same.json"), func(*results.Summary) {})
-	slow := writeVariant(t, gateSummary, filepath.Join(tmp, "slow.json"), func(s *results.Summary) { s.Runs[0].Throughput.CyclesPerS /= 2 })
+	same := writeVariant(t, gateSummary, filepath.Join(tmp, "same.json"), func(*schema.Summary) {})
+	slow := writeVariant(t, gateSummary, filepath.Join(tmp, "slow.json"), func(s *schema.Summary) { s.Runs[0].Throughput.CyclesPerS /= 2 })
 	// a fresh start time each time: every measurement is its own run
 	side := func(tmpl string) string {
 		return `sed "s/\"started\": \"[^\"]*\"/\"started\": \"$(date -u +%Y-%m-%dT%H:%M:%S.%NZ)\"/" ` + tmpl + ` > "$LOCKBENCH_SUMMARY"`

@@ -15,7 +15,7 @@ import (
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/internal/results/gate"
 	"github.com/lockbench/lockbench/internal/workloads/generators"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -42,7 +42,7 @@ func checkGenerators(g *generators.Config, cfg RunConfig, set *flagtag.Set) erro
 	}
 	b, _ := backends.Lookup(cfg.Driver.Backend)
 	switch {
-	case !b.NeedsRedis:
+	case !b.Uses(backends.Redis):
 		return usagef("--generators: backend %s has no Redis masters, whose TIME is the generators' common clock", cfg.Driver.Backend)
 	case len(cfg.Topology.RedisAddrs) == 0:
 		return usagef("--generators: give the masters every generator drives (--redis)")
@@ -86,7 +86,7 @@ func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) (err 
 		return abortedOr(m, err)
 	}
 	defer sh.close()
-	sum.Runs = []results.Run{sh.cell.Run}
+	sum.Runs = []schema.Run{sh.cell.Run}
 	sum.Interrupted = runCtx.Err() != nil
 	if ctx.Err() != nil {
 		// Ctrl-C, or the pod being deleted: the others stop too, and this
@@ -166,7 +166,7 @@ func abortError(a *generators.AbortError) error {
 
 // awaitVerdict: a generator other than 0 writes its own share where it was
 // told to (--out, --json) and ends with generator 0's verdict.
-func awaitVerdict(ctx context.Context, m *generators.Member, cfg RunConfig, sum *results.Summary, cell lab.Cell) error {
+func awaitVerdict(ctx context.Context, m *generators.Member, cfg RunConfig, sum *schema.Summary, cell lab.Cell) error {
 	if err := writeShare(cfg, sum, cell); err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func verdictOf(err error) generators.Verdict {
 
 // writeShare writes this generator's own measurement where it was told
 // (--out, --json), without the table: generator 0's is the run's.
-func writeShare(cfg RunConfig, sum *results.Summary, cell lab.Cell) error {
+func writeShare(cfg RunConfig, sum *schema.Summary, cell lab.Cell) error {
 	w := cfg.Writer(cfg.out())
 	w.NoTable = true
 	return flagError(w.Write(sum, lab.Logs([]lab.Cell{cell})))

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestGeneratorsBadInput: --generators and its companions are checked
@@ -89,7 +89,7 @@ func TestGeneratorInterrupted(t *testing.T) {
 	if procs[1].code != exitInterrupted {
 		t.Errorf("interrupted generator: exit %d, want %d:\n%s", procs[1].code, exitInterrupted, procs[1].stderr)
 	}
-	if _, err := results.ReadSummary(filepath.Join(out, "gen-1", "summary.json")); err != nil {
+	if _, err := schema.ReadSummary(filepath.Join(out, "gen-1", "summary.json")); err != nil {
 		t.Errorf("the interrupted generator did not write what it measured: %v", err)
 	}
 	for _, p := range []*generatorProc{procs[0], procs[2]} {

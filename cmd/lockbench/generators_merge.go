@@ -15,7 +15,8 @@ import (
 	"github.com/lockbench/lockbench/internal/results/gate"
 	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/internal/workloads/generators"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -74,8 +75,8 @@ func mergeGenerators(ctx context.Context, m *generators.Member, cfg RunConfig, g
 
 // merged is one run merged from its generators' results.
 type merged struct {
-	sum     *results.Summary
-	runLogs map[string]results.RunLogs
+	sum     *schema.Summary
+	runLogs map[string]record.RunLogs
 	rep     GeneratorsReport
 	res     []generators.Result
 	verdict generators.Verdict // the abort's, a lost generator's or the thresholds'
@@ -125,7 +126,7 @@ func logMerged(log io.Writer, rep GeneratorsReport, n int) {
 }
 
 // failuresVerdict is the verdict of run's own failure checks on runs.
-func failuresVerdict(cfg RunConfig, runs []results.Run) generators.Verdict {
+func failuresVerdict(cfg RunConfig, runs []schema.Run) generators.Verdict {
 	return verdictOf(checkFailures(cfg.errOut(), cfg, runs, true))
 }
 
@@ -136,7 +137,7 @@ func GrantLogName(i int) string { return "grants-" + strconv.Itoa(i) + ".bin" }
 
 func writeGrantLogs(dir string, res []generators.Result) error {
 	for _, r := range res {
-		if err := results.WriteFileAtomic(filepath.Join(dir, GrantLogName(r.Generator)), r.Grants); err != nil {
+		if err := schema.WriteFileAtomic(filepath.Join(dir, GrantLogName(r.Generator)), r.Grants); err != nil {
 			return &output.Error{Dest: "out", Path: dir, Err: err}
 		}
 	}
@@ -145,7 +146,7 @@ func writeGrantLogs(dir string, res []generators.Result) error {
 
 // judgeMerged is the run's verdict: an abort's, a missing generator's, or
 // the thresholds' on the merged run.
-func judgeMerged(run results.Run, rep GeneratorsReport, g generators.Config) generators.Verdict {
+func judgeMerged(run schema.Run, rep GeneratorsReport, g generators.Config) generators.Verdict {
 	switch {
 	case rep.Aborted != nil:
 		return generators.Verdict{Code: abortError(rep.Aborted).(exitError).code, Message: rep.Aborted.Error()}
@@ -175,9 +176,9 @@ func ints(xs []int) string {
 }
 
 // mergeResults merges the generators' output directories with
-// results.Merge (histograms interval by interval, counts summed) and
+// record.Merge (histograms interval by interval, counts summed) and
 // judges their grants across generators.
-func mergeResults(res []generators.Result, n int) (*results.Summary, map[string]results.RunLogs, GeneratorsReport, error) {
+func mergeResults(res []generators.Result, n int) (*schema.Summary, map[string]record.RunLogs, GeneratorsReport, error) {
 	rep := GeneratorsReport{Generators: n}
 	if len(res) == 0 {
 		return nil, nil, rep, fmt.Errorf("generators: no generator's result came in")
@@ -187,7 +188,7 @@ func mergeResults(res []generators.Result, n int) (*results.Summary, map[string]
 		return nil, nil, rep, err
 	}
 	defer os.RemoveAll(dir)
-	var dirs []*results.RunDir
+	var dirs []*record.RunDir
 	var timed []crossref.Timed
 	var first, last time.Time
 	for i, r := range res {
@@ -200,7 +201,7 @@ func mergeResults(res []generators.Result, n int) (*results.Summary, map[string]
 				return nil, nil, rep, err
 			}
 		}
-		rd, err := results.ReadRunDir(d)
+		rd, err := record.ReadRunDir(d)
 		if err != nil {
 			return nil, nil, rep, fmt.Errorf("generators: generator %d's result: %w", r.Generator, err)
 		}
@@ -225,7 +226,7 @@ func mergeResults(res []generators.Result, n int) (*results.Summary, map[string]
 		d := dirs[0]
 		return d.Summary, d.Logs, rep, nil
 	}
-	sum, logs, err := results.Merge(dirs, false)
+	sum, logs, err := record.Merge(dirs, false)
 	if err != nil {
 		return nil, nil, rep, err
 	}
@@ -237,7 +238,7 @@ func mergeResults(res []generators.Result, n int) (*results.Summary, map[string]
 // run's: the merged cost is the first generator's, whose masters' CPU over
 // the common window is every generator's load but was divided by its own
 // cycles only.
-func serverCPUOfTheRun(run *results.Run, firstCycles int64) {
+func serverCPUOfTheRun(run *schema.Run, firstCycles int64) {
 	if c := run.Cost; c != nil && c.ServerCPUUSPerCycle > 0 && run.Counts.Cycles > 0 {
 		c.ServerCPUUSPerCycle *= float64(firstCycles) / float64(run.Counts.Cycles)
 	}
@@ -276,14 +277,14 @@ func (p *liveProgress) Begin(name string, warmup time.Duration) {
 	}
 }
 
-func (p *liveProgress) Tick(elapsed time.Duration, iv, total *results.Interval) {
+func (p *liveProgress) Tick(elapsed time.Duration, iv, total *record.Interval) {
 	p.pub.Offer(generators.NewSnapshot(elapsed, total))
 	if p.inner != nil {
 		p.inner.Tick(elapsed, iv, total)
 	}
 }
 
-func (p *liveProgress) End(run results.Run) {
+func (p *liveProgress) End(run schema.Run) {
 	if p.inner != nil {
 		p.inner.End(run)
 	}

@@ -15,14 +15,15 @@ import (
 	"github.com/lockbench/lockbench/internal/results/crossref"
 	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/internal/workloads/generators"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // propShare is one generator's measurement as the property test makes it: its
 // interval histograms per op and the summary's counts.
 type propShare struct {
-	logs   results.RunLogs
+	logs   record.RunLogs
 	counts map[string]int64 // samples per op
 }
 
@@ -30,12 +31,12 @@ type propShare struct {
 // startMs, each op's interval empty one time in five, else up to 300
 // samples drawn around a median of its own (scale: 1 µs … 1 s).
 func randomShare(rnd *rand.Rand, startMs int64, n int, all map[string]*hdrhistogram.Histogram) propShare {
-	s := propShare{logs: results.RunLogs{}, counts: map[string]int64{}}
-	for _, op := range []results.Op{results.OpCycle, results.OpAcquire} {
+	s := propShare{logs: record.RunLogs{}, counts: map[string]int64{}}
+	for _, op := range []schema.Op{schema.OpCycle, schema.OpAcquire} {
 		scale := math.Pow(10, 3+6*rnd.Float64())
 		spread := 0.1 + 2*rnd.Float64()
 		for i := range n {
-			h := results.NewHistogram()
+			h := record.NewHistogram()
 			h.SetStartTimeMs(startMs + int64(i)*1000)
 			h.SetEndTimeMs(startMs + int64(i+1)*1000)
 			k := 0
@@ -44,7 +45,7 @@ func randomShare(rnd *rand.Rand, startMs int64, n int, all map[string]*hdrhistog
 			}
 			for range k {
 				v := int64(scale * math.Exp(rnd.NormFloat64()*spread))
-				v = min(max(v, results.LowestNS), results.HighestNS)
+				v = min(max(v, record.LowestNS), record.HighestNS)
 				_ = h.RecordValue(v)
 				_ = all[op.String()].RecordValue(v)
 			}
@@ -62,19 +63,19 @@ func (s propShare) result(t *testing.T, i int, started time.Time) generators.Res
 }
 
 // resultWith is result, its run costing cost.
-func (s propShare) resultWith(t *testing.T, i int, started time.Time, cost *results.Cost) generators.Result {
+func (s propShare) resultWith(t *testing.T, i int, started time.Time, cost *schema.Cost) generators.Result {
 	t.Helper()
 	cfg := lab.DefaultConfig()
-	sum, err := results.NewSummary(started, cfg)
+	sum, err := schema.NewSummary(started, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cycles, attempts := s.counts[results.OpCycle.String()], s.counts[results.OpAcquire.String()]
-	run := results.Run{Name: cfg.Name(), Workers: 2, DurationS: float64(len(s.logs[results.OpCycle.String()])),
-		Counts: results.Counts{Attempts: attempts, Acquired: attempts, Cycles: cycles}, Cost: cost}
-	sum.Runs = []results.Run{run}
+	cycles, attempts := s.counts[schema.OpCycle.String()], s.counts[schema.OpAcquire.String()]
+	run := schema.Run{Name: cfg.Name(), Workers: 2, DurationS: float64(len(s.logs[schema.OpCycle.String()])),
+		Counts: schema.Counts{Attempts: attempts, Acquired: attempts, Cycles: cycles}, Cost: cost}
+	sum.Runs = []schema.Run{run}
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := (output.Writer{Out: dir, NoTable: true}).Write(sum, map[string]output.Logs{results.LogName(run): output.MergedLogs(s.logs)}); err != nil {
+	if err := (output.Writer{Out: dir, NoTable: true}).Write(sum, map[string]output.Logs{record.LogName(run): output.MergedLogs(s.logs)}); err != nil {
 		t.Fatal(err)
 	}
 	entries, err := os.ReadDir(dir)
@@ -108,7 +109,7 @@ func TestMergeResultsProperty(t *testing.T) {
 	for seed := range uint64(150) {
 		rnd := rand.New(rand.NewPCG(seed, 29))
 		gens, n, aligned := 2+rnd.IntN(5), 2+rnd.IntN(7), seed%2 == 0
-		all := map[string]*hdrhistogram.Histogram{results.OpCycle.String(): results.NewHistogram(), results.OpAcquire.String(): results.NewHistogram()}
+		all := map[string]*hdrhistogram.Histogram{schema.OpCycle.String(): record.NewHistogram(), schema.OpAcquire.String(): record.NewHistogram()}
 		var res []generators.Result
 		want := map[string]int64{}
 		var rate float64
@@ -121,7 +122,7 @@ func TestMergeResultsProperty(t *testing.T) {
 			for op, k := range s.counts {
 				want[op] += k
 			}
-			rate += float64(s.counts[results.OpCycle.String()]) / float64(n)
+			rate += float64(s.counts[schema.OpCycle.String()]) / float64(n)
 			res = append(res, s.result(t, i, t0.Add(time.Duration(i))))
 		}
 		sum, _, _, err := mergeResults(res, gens)
@@ -130,12 +131,12 @@ func TestMergeResultsProperty(t *testing.T) {
 		}
 		r := sum.Runs[0]
 		name := "seed " + strconv.FormatUint(seed, 10) + ", " + strconv.Itoa(gens) + " generators"
-		if r.Counts.Cycles != want[results.OpCycle.String()] || r.Counts.Attempts != want[results.OpAcquire.String()] {
+		if r.Counts.Cycles != want[schema.OpCycle.String()] || r.Counts.Attempts != want[schema.OpAcquire.String()] {
 			t.Errorf("%s: merged %d cycles, %d attempts; the generators' add up to %d, %d", name, r.Counts.Cycles, r.Counts.Attempts,
-				want[results.OpCycle.String()], want[results.OpAcquire.String()])
+				want[schema.OpCycle.String()], want[schema.OpAcquire.String()])
 		}
 		for op, h := range all {
-			got, one := r.LatencyUS[op], results.Summarize(h)
+			got, one := r.LatencyUS[op], record.Summarize(h)
 			if got.Count != want[op] {
 				t.Errorf("%s: merged %s histogram holds %d samples, want %d", name, op, got.Count, want[op])
 			}
@@ -160,18 +161,18 @@ func TestMergeResultsProperty(t *testing.T) {
 func TestMergedServerCPUPerCycleOfTheRun(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	all := map[string]*hdrhistogram.Histogram{results.OpCycle.String(): results.NewHistogram(), results.OpAcquire.String(): results.NewHistogram()}
+	all := map[string]*hdrhistogram.Histogram{schema.OpCycle.String(): record.NewHistogram(), schema.OpAcquire.String(): record.NewHistogram()}
 	var res []generators.Result
 	var cycles, first int64
 	for i := range 3 {
 		s := randomShare(rnd, t0.UnixMilli(), 3, all)
-		c := s.counts[results.OpCycle.String()]
+		c := s.counts[schema.OpCycle.String()]
 		if i == 0 {
 			first = c
 		}
 		cycles += c
 		// Generator 0 measured the masters' CPU: 600 ms over the window.
-		res = append(res, s.resultWith(t, i, t0.Add(time.Duration(i)), &results.Cost{ServerCPUUSPerCycle: 600e3 / float64(max(c, 1))}))
+		res = append(res, s.resultWith(t, i, t0.Add(time.Duration(i)), &schema.Cost{ServerCPUUSPerCycle: 600e3 / float64(max(c, 1))}))
 	}
 	sum, _, _, err := mergeResults(res, 3)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/internal/workloads/generators"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -61,7 +61,7 @@ func measureShare(ctx context.Context, m *generators.Member, l *lab.Lab, c lab.C
 
 // publish hands this generator's result (sum holding its cell) to
 // generator 0.
-func (sh *share) publish(ctx context.Context, sum *results.Summary) error {
+func (sh *share) publish(ctx context.Context, sum *schema.Summary) error {
 	res, err := generatorResult(ctx, sh.m, sh.ref, sh.start, sum, sh.cell, sh.grants)
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func (sh *share) publish(ctx context.Context, sum *results.Summary) error {
 // generatorResult is this generator's share: its own output directory,
 // its grants on the masters' clock and its account of the window.
 func generatorResult(ctx context.Context, m *generators.Member, ref generators.TimeSource, start generators.Start,
-	sum *results.Summary, cell lab.Cell, grants *crossref.Log) (generators.Result, error) {
+	sum *schema.Summary, cell lab.Cell, grants *crossref.Log) (generators.Result, error) {
 	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	end, err := generators.MeasureOffset(endCtx, ref)
@@ -101,7 +101,7 @@ func generatorResult(ctx context.Context, m *generators.Member, ref generators.T
 }
 
 // outputFiles are what --out would hold for this generator alone.
-func outputFiles(sum *results.Summary, cell lab.Cell) (map[string][]byte, error) {
+func outputFiles(sum *schema.Summary, cell lab.Cell) (map[string][]byte, error) {
 	dir, err := os.MkdirTemp("", "lockbench-generator-")
 	if err != nil {
 		return nil, err

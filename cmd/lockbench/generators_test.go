@@ -16,7 +16,7 @@ import (
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/internal/workloads/generators"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // genLab is what the generator tests run against, started by the test as
@@ -122,9 +122,9 @@ func waitGenerators(t *testing.T, procs []*generatorProc, d time.Duration) {
 }
 
 // mergedReport reads generator 0's merged summary and its generators report.
-func mergedReport(t *testing.T, out string) (*results.Summary, GeneratorsReport) {
+func mergedReport(t *testing.T, out string) (*schema.Summary, GeneratorsReport) {
 	t.Helper()
-	s, err := results.ReadSummary(filepath.Join(out, "gen-0", "summary.json"))
+	s, err := schema.ReadSummary(filepath.Join(out, "gen-0", "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestGeneratorsOneRun(t *testing.T) {
 	var cycles int64
 	var rate float64
 	for i := range 4 {
-		s, err := results.ReadSummary(filepath.Join(out, "gen-"+strconv.Itoa(i), "summary.json"))
+		s, err := schema.ReadSummary(filepath.Join(out, "gen-"+strconv.Itoa(i), "summary.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,11 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/lockbench/lockbench/results"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lockbench/lockbench/internal/results/render"
 )
 
 // helpWidth is the widest line of any command's help.
@@ -21,7 +22,7 @@ func setHelp(root *cobra.Command) {
 		if text == "" {
 			text = c.Short
 		}
-		fmt.Fprintf(c.OutOrStdout(), "%s\n\n%s", results.Wrap(strings.TrimRight(text, " \n"), helpWidth), usage(c))
+		fmt.Fprintf(c.OutOrStdout(), "%s\n\n%s", render.Wrap(strings.TrimRight(text, " \n"), helpWidth), usage(c))
 	})
 	root.SetUsageFunc(func(c *cobra.Command) error {
 		_, err := io.WriteString(c.OutOrStderr(), usage(c))

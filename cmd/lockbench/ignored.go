@@ -19,34 +19,46 @@ type applies struct {
 	why  string // %s: the backend, client or mux
 }
 
-func redlockOnly(c lab.Config, b backends.Backend) bool { return c.Driver.Backend == "redlock" }
-func usesRedis(c lab.Config, b backends.Backend) bool   { return b.NeedsRedis }
+func usesRedis(c lab.Config, b backends.Backend) bool { return b.Uses(backends.Redis) }
+func uses(k backends.Server) func(lab.Config, backends.Backend) bool {
+	return func(c lab.Config, b backends.Backend) bool { return b.Uses(k) }
+}
+
+// withClient: the backend runs over a chosen client library, this one.
 func withClient(name string) func(lab.Config, backends.Backend) bool {
 	return func(c lab.Config, b backends.Backend) bool {
-		return c.Driver.Backend == "redlock" && c.Driver.Client == name
+		return len(b.Clients) > 0 && c.Driver.Client == name
 	}
 }
+
+// withMux: the backend runs over a chosen strategy, one of these.
 func withMux(names ...string) func(lab.Config, backends.Backend) bool {
 	return func(c lab.Config, b backends.Backend) bool {
-		return c.Driver.Backend == "redlock" && strings.Contains(","+strings.Join(names, ",")+",", ","+c.Driver.Mux+",")
+		return len(b.Muxes) > 0 && contains(names, c.Driver.Mux)
 	}
 }
 
 // appliesTo lists the flags refused where they do not apply.
 var appliesTo = []applies{
 	{"redis", usesRedis, "--backend %s uses no Redis masters"},
-	{"masters", func(c lab.Config, b backends.Backend) bool { return b.NeedsRedis && len(c.Topology.RedisAddrs) == 0 },
+	{"masters", func(c lab.Config, b backends.Backend) bool {
+		return b.Uses(backends.Redis) && len(c.Topology.RedisAddrs) == 0
+	},
 		"the masters are --redis's (or --backend %s uses none)"},
-	{"redis-password-file", func(c lab.Config, b backends.Backend) bool { return b.NeedsRedis && len(c.Topology.RedisAddrs) > 0 },
+	{"redis-password-file", func(c lab.Config, b backends.Backend) bool {
+		return b.Uses(backends.Redis) && len(c.Topology.RedisAddrs) > 0
+	},
 		"it is for --redis masters; local ones get a generated password (backend %s)"},
-	{"persistence", func(c lab.Config, b backends.Backend) bool { return b.NeedsRedis && len(c.Topology.RedisAddrs) == 0 },
+	{"persistence", func(c lab.Config, b backends.Backend) bool {
+		return b.Uses(backends.Redis) && len(c.Topology.RedisAddrs) == 0
+	},
 		"it configures local Redis masters, which this run does not start (backend %s)"},
 	{"client", func(c lab.Config, b backends.Backend) bool { return len(b.Clients) > 0 }, "--backend %s has no client choice"},
 	{"mux", func(c lab.Config, b backends.Backend) bool { return len(b.Muxes) > 0 }, "--backend %s has no strategy choice"},
-	{"pg-mode", func(c lab.Config, b backends.Backend) bool { return b.NeedsPostgres }, "it is --backend postgres's, not %s's"},
-	{"postgres", func(c lab.Config, b backends.Backend) bool { return b.NeedsPostgres }, "--backend %s uses no PostgreSQL"},
-	{"zookeeper", func(c lab.Config, b backends.Backend) bool { return b.NeedsZooKeeper }, "--backend %s uses no ZooKeeper"},
-	{"etcd", func(c lab.Config, b backends.Backend) bool { return b.NeedsEtcd }, "--backend %s uses no etcd"},
+	{"pg-mode", uses(backends.Postgres), "it is --backend postgres's, not %s's"},
+	{"postgres", uses(backends.Postgres), "--backend %s uses no PostgreSQL"},
+	{"zookeeper", uses(backends.ZooKeeper), "--backend %s uses no ZooKeeper"},
+	{"etcd", uses(backends.Etcd), "--backend %s uses no etcd"},
 	{"rueidis-pipes", withClient("rueidis"), "it tunes the rueidis client (here: %s)"},
 	{"rueidis-max-flush-delay", withClient("rueidis"), "it tunes the rueidis client (here: %s)"},
 	{"goredis-pool-size", withClient("goredis"), "it tunes the go-redis client (here: %s)"},
@@ -74,12 +86,12 @@ func refuseIgnored(fs *pflag.FlagSet, c lab.Config, skip ...string) error {
 		switch {
 		case strings.HasPrefix(a.why, "it tunes"):
 			subject = c.Driver.Client
-			if c.Driver.Backend != "redlock" {
+			if len(b.Clients) == 0 {
 				subject = "backend " + c.Driver.Backend
 			}
 		case strings.HasPrefix(a.why, "it is the pipeline"):
 			subject = "--mux " + c.Driver.Mux
-			if c.Driver.Backend != "redlock" {
+			if len(b.Muxes) == 0 {
 				subject = "backend " + c.Driver.Backend
 			}
 		}

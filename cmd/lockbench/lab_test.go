@@ -14,7 +14,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // pair is two runs at once on the same masters, each into its own --out
@@ -97,16 +97,16 @@ func TestTwoProcessesMerged(t *testing.T) {
 	if _, stderr, code := cli(t, 60*time.Second, "merge", "-q", dirs[0], dirs[1], "-o", merged); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
-	var sum results.Counts
+	var sum schema.Counts
 	for _, d := range dirs {
-		s, err := results.ReadSummary(filepath.Join(d, "summary.json"))
+		s, err := schema.ReadSummary(filepath.Join(d, "summary.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		sum.Cycles += s.Runs[0].Counts.Cycles
 		sum.Attempts += s.Runs[0].Counts.Attempts
 	}
-	m, err := results.ReadSummary(filepath.Join(merged, "summary.json"))
+	m, err := schema.ReadSummary(filepath.Join(merged, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

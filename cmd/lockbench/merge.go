@@ -7,7 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
 )
 
 func newMergeCmd() *cobra.Command {
@@ -36,7 +36,7 @@ func newMergeCmd() *cobra.Command {
 			case req.Quiet:
 				return nil
 			}
-			return results.WriteTable(cmd.OutOrStdout(), sum.Runs, results.TableOptions{})
+			return render.WriteTable(cmd.OutOrStdout(), sum.Runs, render.TableOptions{})
 		},
 	}
 	flagtag.New(cmd.Flags()).Bind(&req)

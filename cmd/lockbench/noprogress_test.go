@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestNoProgressExitStatus: a run that grants nothing in its window (every
@@ -40,7 +40,7 @@ func TestNoProgressExitStatus(t *testing.T) {
 			if !strings.Contains(stderr, "WARNING") || !strings.Contains(stderr, c.want) {
 				t.Errorf("%s: stderr %q: no warning saying %q", c.name, stderr, c.want)
 			}
-			var sum results.Summary
+			var sum schema.Summary
 			readJSON(t, out, &sum)
 			r := sum.Runs[0]
 			if !r.NoGrant() || len(r.Failures()) == 0 {

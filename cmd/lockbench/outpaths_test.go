@@ -13,7 +13,8 @@ import (
 	"github.com/lockbench/lockbench/internal/results/outpath"
 	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // storedRun writes a run directory as `run --out dir` leaves it (summary,
@@ -21,16 +22,16 @@ import (
 // 500 cycles/s for 3 s from started, on host.
 func storedRun(t *testing.T, dir string, started time.Time, host string) string {
 	t.Helper()
-	sum, err := results.NewSummary(started, map[string]any{"workload": map[string]any{"name": "uncontended"}})
+	sum, err := schema.NewSummary(started, map[string]any{"workload": map[string]any{"name": "uncontended"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum.Host.Hostname = host
 	name := "redlock/goredis/fanout/uncontended"
-	logs := results.RunLogs{}
+	logs := record.RunLogs{}
 	for _, op := range []string{"cycle", "acquire"} {
 		for i := range 3 {
-			h := results.NewHistogram()
+			h := record.NewHistogram()
 			s := started.UnixMilli() + int64(i)*1000
 			h.SetStartTimeMs(s)
 			h.SetEndTimeMs(s + 1000)
@@ -40,8 +41,8 @@ func storedRun(t *testing.T, dir string, started time.Time, host string) string 
 			logs[op] = append(logs[op], h)
 		}
 	}
-	sum.Runs = []results.Run{{Name: name, Backend: "redlock", Client: "goredis", Mux: "fanout", Workload: "uncontended", Masters: 3, Workers: 4,
-		DurationS: 3, Counts: results.Counts{Attempts: 1500, Acquired: 1500, Cycles: 1500}}}
+	sum.Runs = []schema.Run{{Name: name, Backend: "redlock", Client: "goredis", Mux: "fanout", Workload: "uncontended", Masters: 3, Workers: 4,
+		DurationS: 3, Counts: schema.Counts{Attempts: 1500, Acquired: 1500, Cycles: 1500}}}
 	w := output.Writer{Stdout: new(strings.Builder), NoTable: true, Out: dir}
 	if err := w.Write(sum, map[string]output.Logs{name: output.MergedLogs(logs)}); err != nil {
 		t.Fatal(err)
@@ -203,7 +204,7 @@ func TestOutputsWrittenAsAsked(t *testing.T) {
 			t.Fatalf("merge %d: stderr %q: note of the replaced result %v, want %v", i, stderr, got, wantNote)
 		}
 	}
-	sum, err := results.ReadSummary(filepath.Join(m, "summary.json"))
+	sum, err := schema.ReadSummary(filepath.Join(m, "summary.json"))
 	must(t, err)
 	if got := sum.Runs[0].Throughput.CyclesPerS; math.Abs(got-1000) > 10 {
 		t.Fatalf("two 500/s runs 1.4 s apart merged to %.0f cycles/s, want 1000", got)
@@ -220,14 +221,14 @@ func TestMergeRefusesWhatGateRefuses(t *testing.T) {
 	b := storedRun(t, filepath.Join(root, "b"), t0.Add(300*time.Millisecond), "box-b")
 	for _, c := range []struct {
 		name string
-		edit func(s *results.Summary)
+		edit func(s *schema.Summary)
 		want string
 	}{
-		{"negative cycles", func(s *results.Summary) { s.Runs[0].Counts.Cycles = -1500 }, "counts.cycles -1500"},
-		{"negative violations", func(s *results.Summary) { s.Runs[0].Counts.Violations = -1 }, "counts.violations -1"},
-		{"no runs", func(s *results.Summary) { s.Runs = nil }, "no runs"},
-		{"a run twice", func(s *results.Summary) { s.Runs = append(s.Runs, s.Runs[0]) }, "twice"},
-		{"unknown schema", func(s *results.Summary) { s.Schema = "lockbench/v9" }, "unknown schema"},
+		{"negative cycles", func(s *schema.Summary) { s.Runs[0].Counts.Cycles = -1500 }, "counts.cycles -1500"},
+		{"negative violations", func(s *schema.Summary) { s.Runs[0].Counts.Violations = -1 }, "counts.violations -1"},
+		{"no runs", func(s *schema.Summary) { s.Runs = nil }, "no runs"},
+		{"a run twice", func(s *schema.Summary) { s.Runs = append(s.Runs, s.Runs[0]) }, "twice"},
+		{"unknown schema", func(s *schema.Summary) { s.Schema = "lockbench/v9" }, "unknown schema"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			bad := writeVariant(t, filepath.Join(b, "summary.json"), filepath.Join(b, "bad.json"), c.edit)
@@ -268,7 +269,7 @@ func TestConcurrentRunsShareNoOut(t *testing.T) {
 	if code := <-first; code != exitOK {
 		t.Fatalf("first run: exit %d", code)
 	}
-	d, err := results.ReadRunDir(out)
+	d, err := record.ReadRunDir(out)
 	must(t, err)
 	if len(d.Summary.Runs) != 1 || d.Summary.Runs[0].DurationS < 2 {
 		t.Fatalf("--out holds %d runs (%.1f s), want the first run's", len(d.Summary.Runs), d.Summary.Runs[0].DurationS)

@@ -15,7 +15,8 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/outpath"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // run runs lockbench in-process and returns stdout, stderr and the exit code.
@@ -100,7 +101,7 @@ func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
 			t.Fatalf("run --mux %s: exit %d: %s", mux, code, stderr)
 		}
 	}
-	d, err := results.ReadRunDir(out)
+	d, err := record.ReadRunDir(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
 		logs++
 		owned := false
 		for _, r := range d.Summary.Runs {
-			owned = owned || strings.HasPrefix(n, results.Slug(r.Name)+".")
+			owned = owned || strings.HasPrefix(n, record.Slug(r.Name)+".")
 		}
 		if !owned {
 			t.Errorf("%s: a log of no run in summary.json (runs %v)", n, runNames(d.Summary.Runs))
@@ -131,7 +132,7 @@ func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
 	}
 }
 
-func runNames(runs []results.Run) []string {
+func runNames(runs []schema.Run) []string {
 	var out []string
 	for _, r := range runs {
 		out = append(out, r.Name)
@@ -204,7 +205,7 @@ func TestJSONStdoutIsPure(t *testing.T) {
 				t.Fatalf("exit %d\nstderr: %s", code, stderr)
 			}
 			dec := json.NewDecoder(strings.NewReader(stdout))
-			var sum results.Summary
+			var sum schema.Summary
 			if err := dec.Decode(&sum); err != nil {
 				t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 			}
@@ -212,7 +213,7 @@ func TestJSONStdoutIsPure(t *testing.T) {
 			if err := dec.Decode(&extra); err != io.EOF {
 				t.Fatalf("stdout has more after the JSON: %v %s", err, extra)
 			}
-			if sum.Schema != results.Schema || len(sum.Runs) == 0 {
+			if sum.Schema != schema.Schema || len(sum.Runs) == 0 {
 				t.Fatalf("stdout JSON is not a summary with runs: %.200s", stdout)
 			}
 		})

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestCompareRepeatOut: with --repeat every round of a cell keeps its own
@@ -40,7 +41,7 @@ func TestCompareRepeatOut(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "answers.json")); err != nil {
 		t.Errorf("answers.json: %v", err)
 	}
-	d, err := results.ReadRunDir(dir)
+	d, err := record.ReadRunDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,13 +49,13 @@ func TestCompareRepeatOut(t *testing.T) {
 		t.Fatalf("%d runs: want 2 cells × 2 rounds", len(d.Summary.Runs))
 	}
 	for _, r := range d.Summary.Runs {
-		l, ok := d.Logs[results.LogName(r)]
+		l, ok := d.Logs[record.LogName(r)]
 		if !ok {
 			t.Fatalf("%s round %d: no interval logs read back", r.Name, r.Repeat)
 		}
 		// The round's own logs: their cycles are the round's, not another's.
-		if got := l.Total(results.OpCycle.String()).TotalCount(); got != r.LatencyUS[results.OpCycle.String()].Count {
-			t.Errorf("%s round %d: logs hold %d cycles, the run %d", r.Name, r.Repeat, got, r.LatencyUS[results.OpCycle.String()].Count)
+		if got := l.Total(schema.OpCycle.String()).TotalCount(); got != r.LatencyUS[schema.OpCycle.String()].Count {
+			t.Errorf("%s round %d: logs hold %d cycles, the run %d", r.Name, r.Repeat, got, r.LatencyUS[schema.OpCycle.String()].Count)
 		}
 	}
 	html := filepath.Join(t.TempDir(), "r.html")

@@ -9,7 +9,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/internal/workloads/generators"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -81,7 +81,7 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 		}
 		return err
 	}
-	sum.Runs = []results.Run{m.Run}
+	sum.Runs = []schema.Run{m.Run}
 	sum.Interrupted = ctx.Err() != nil
 	if err := flagError(cfg.writer(cfg.out()).Write(sum, lab.Logs([]lab.Cell{m}))); err != nil {
 		return err

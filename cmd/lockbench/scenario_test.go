@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/scenario"
 )
 
@@ -52,14 +52,14 @@ func scenarioRows() []scenario.Result {
 	all := scenario.All()
 	pick := func(name string) scenario.Scenario { s, _ := scenario.Lookup(name); return s }
 	return []scenario.Result{
-		{Scenario: all[0], Runs: []results.Run{{Name: "scenario/" + all[0].Name, Scenario: &results.ScenarioOutcome{
+		{Scenario: all[0], Runs: []schema.Run{{Name: "scenario/" + all[0].Name, Scenario: &schema.ScenarioOutcome{
 			Scenario: all[0].Name, Violations: 0, Before: 900, During: 850, After: -1, RecoveryMS: -1, Expected: all[0].Expect.Words, AsExpect: true}}}},
-		{Scenario: pick("failover"), Runs: []results.Run{{Name: "scenario/failover", Backend: "single", Scenario: &results.ScenarioOutcome{
+		{Scenario: pick("failover"), Runs: []schema.Run{{Name: "scenario/failover", Backend: "single", Scenario: &schema.ScenarioOutcome{
 			Scenario: "failover", Violations: 0, Expected: "violations > 0",
-			Failover: &results.FailoverOutcome{AGranted: true, BGranted: true, Promoted: true, FailoverMS: 1234}}}}},
-		{Scenario: pick("client-pause"), Runs: []results.Run{{Name: "scenario/client-pause/etcd", Backend: "etcd", Scenario: &results.ScenarioOutcome{
+			Failover: &schema.FailoverOutcome{AGranted: true, BGranted: true, Promoted: true, FailoverMS: 1234}}}}},
+		{Scenario: pick("client-pause"), Runs: []schema.Run{{Name: "scenario/client-pause/etcd", Backend: "etcd", Scenario: &schema.ScenarioOutcome{
 			Scenario: "client-pause", Expected: "stale writes rejected", AsExpect: true,
-			Fencing: &results.FencingOutcome{Backend: "etcd", Rounds: 3, StaleRejected: 3}}}}},
+			Fencing: &schema.FencingOutcome{Backend: "etcd", Rounds: 3, StaleRejected: 3}}}}},
 	}
 }
 
@@ -69,7 +69,7 @@ func TestScenarioTablesAndJSON(t *testing.T) {
 	outs := scenarioRows()
 	want := []string{"minority-down", "900", "850", "failover", "1234 ms", "NO", "client-pause", "etcd", "stale writes rejected"}
 	var b strings.Builder
-	var runs []results.Run
+	var runs []schema.Run
 	var list []scenario.Scenario
 	for _, o := range outs {
 		scenario.WriteTable(&b, o.Scenario.Kind, []scenario.Result{o})
@@ -88,7 +88,7 @@ func TestScenarioTablesAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sum results.Summary
+	var sum schema.Summary
 	if err := json.Unmarshal(raw, &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestScenarioExitStatus(t *testing.T) {
 		if code != c.code || !strings.Contains(stdout, c.stdout) || !strings.Contains(stderr, c.stderr) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d, %q, %q", c.name, code, stdout, stderr, c.code, c.stdout, c.stderr)
 		}
-		var sum results.Summary
+		var sum schema.Summary
 		raw, err := os.ReadFile(path)
 		switch {
 		case c.rows < 0 && err == nil:

@@ -14,7 +14,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/internal/compose/certs"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // cliEnv is cli with extra environment variables ("K=V"), set for the
@@ -135,7 +135,7 @@ func TestSecureMasters(t *testing.T) {
 			if _, rErr, code := cliEnv(t, nil, "report", out, "-o", report); code != 0 {
 				t.Fatalf("report: exit %d\n%s", code, rErr)
 			}
-			sum, err := results.ReadSummary(js)
+			sum, err := schema.ReadSummary(js)
 			if err != nil {
 				t.Fatal(err)
 			}

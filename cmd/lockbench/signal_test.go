@@ -17,7 +17,7 @@ import (
 	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -127,7 +127,7 @@ func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
 		t.Fatalf("exit: %v, want status %d", err, exitInterrupted)
 	}
 	waitGone(t, pids)
-	s, err := results.ReadSummary(out)
+	s, err := schema.ReadSummary(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 const unsafeBackend = "unsafe-always-grants"
 
 func init() {
-	backends.Register(backends.Backend{Name: unsafeBackend, Describe: "test only: grants every attempt", NeedsRedis: true,
-		Open: func(_ context.Context, s backends.Spec) (drivers.Locker, error) {
+	backends.Register(backends.Backend{Name: unsafeBackend, Describe: "test only: grants every attempt", On: backends.Redis,
+		Open: func(_ context.Context, s backends.Spec, _ backends.Endpoints) (drivers.Locker, error) {
 			return alwaysGrants{ttl: s.Redlock.TTL}, nil
 		}})
 }

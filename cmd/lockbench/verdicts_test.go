@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // refused runs lockbench and checks a refusal: exit 2 and one line on
@@ -24,9 +24,9 @@ func refused(t *testing.T, want string, args ...string) {
 }
 
 // writeVariant writes the summary at src with edit applied to dst.
-func writeVariant(t *testing.T, src, dst string, edit func(s *results.Summary)) string {
+func writeVariant(t *testing.T, src, dst string, edit func(s *schema.Summary)) string {
 	t.Helper()
-	s, err := results.ReadSummary(src)
+	s, err := schema.ReadSummary(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestMergeIsSafe(t *testing.T) {
 		t.Fatal(err)
 	}
 	// X.json beside a's logs is another summary than a's summary.json.
-	x := writeVariant(t, filepath.Join(a, "summary.json"), filepath.Join(a, "x.json"), func(s *results.Summary) {
+	x := writeVariant(t, filepath.Join(a, "summary.json"), filepath.Join(a, "x.json"), func(s *schema.Summary) {
 		s.Started = s.Started.Add(time.Nanosecond) // another run's identity
 		s.Runs[0].Workers = 99
 	})
@@ -102,8 +102,8 @@ func TestMergeIsSafe(t *testing.T) {
 	if _, stderr, code := cli(t, 60*time.Second, "merge", "-q", x, b, "-o", m); code != exitOK {
 		t.Fatalf("merge x.json b: exit %d: %s", code, stderr)
 	}
-	sb, _ := results.ReadSummary(filepath.Join(b, "summary.json"))
-	sm, err := results.ReadSummary(filepath.Join(m, "summary.json"))
+	sb, _ := schema.ReadSummary(filepath.Join(b, "summary.json"))
+	sm, err := schema.ReadSummary(filepath.Join(m, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package main
 
-import "github.com/lockbench/lockbench/results"
+import (
+	"github.com/lockbench/lockbench/results/schema"
+)
 
-// version is what --version prints (results.BuildVersion).
-var version = results.BuildVersion
+// version is what --version prints (schema.BuildVersion).
+var version = schema.BuildVersion

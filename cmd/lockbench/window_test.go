@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestMeasuredWindow: end to end, every cell's duration_s is --duration
@@ -33,7 +33,7 @@ func TestMeasuredWindow(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			var sum results.Summary
+			var sum schema.Summary
 			readJSON(t, out, &sum)
 			if len(sum.Runs) == 0 {
 				t.Fatal("no runs")

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 func TestWorkloadsCommandLists(t *testing.T) {
@@ -60,7 +60,7 @@ func TestOpenLoopZipfRun(t *testing.T) {
 		Config struct {
 			Workload map[string]any `json:"workload"`
 		} `json:"config"`
-		Runs []results.Run `json:"runs"`
+		Runs []schema.Run `json:"runs"`
 	}
 	readJSON(t, out, &sum)
 	w := sum.Config.Workload

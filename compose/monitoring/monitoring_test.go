@@ -19,7 +19,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/lockbench/lockbench/internal/results/prom"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -31,7 +31,7 @@ func exported(t *testing.T) map[string]bool {
 	t.Helper()
 	e := prom.New()
 	c := e.Cell(prom.Labels{Backend: "redlock", Client: "goredis", Mux: "fanout", Workload: "contended", Masters: 5}, 1)
-	reg := results.NewRegistry(false)
+	reg := record.NewRegistry(false)
 	reg.NewRecorder().Record(schema.OpCycle, schema.OK, 0, 0, 1000)
 	c.Observe(reg.Tick(), 0)
 	c.ObserveMasters([]prom.MasterErrors{{Index: 1, Addr: "127.0.0.1:7001", Errors: 1}})

@@ -19,7 +19,7 @@ func BenchmarkCycle(b *testing.B) {
 	for i, spec := range specs {
 		b.Run(names[i], func(b *testing.B) {
 			spec.Multiplex.Batch = 64
-			l, err := backends.Open(context.Background(), spec)
+			l, err := backends.Open(context.Background(), spec, onMasters())
 			if err != nil {
 				b.Skipf("cell not available: %v", err)
 			}

@@ -9,7 +9,6 @@ import (
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/internal/drivertest"
-	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
@@ -27,8 +26,8 @@ func TestMain(m *testing.M) {
 		func(r *compose.Redis) { servers = r })})
 }
 
-// masters are the 5 masters' addresses.
-func masters() []redisconn.Endpoint { return servers.Endpoints() }
+// onMasters is the 5 masters as Open's endpoints.
+func onMasters() backends.Endpoints { return backends.Endpoints{Masters: servers.Endpoints()} }
 
 // redlockCells is every client × strategy cell of the redlock backend on
 // the 5 masters, named client/mux, with 64 workers and default Redlock
@@ -39,7 +38,7 @@ func redlockCells() (names []string, specs []backends.Spec) {
 		for _, mux := range b.Muxes {
 			names = append(names, client+"/"+mux)
 			specs = append(specs, backends.Spec{Backend: "redlock", Client: client, Mux: mux, Workers: 64,
-				Masters: masters(), Redlock: redlock.DefaultConfig(), Tuning: backends.DefaultTuning()})
+				Redlock: redlock.DefaultConfig(), Tuning: backends.DefaultTuning()})
 		}
 	}
 	return names, specs
@@ -54,7 +53,7 @@ func TestRedlockConformance(t *testing.T) {
 	for i, spec := range specs {
 		t.Run(names[i], func(t *testing.T) {
 			t.Parallel() // a cell waits mostly on expiries: cells overlap
-			probe, err := backends.Open(context.Background(), spec)
+			probe, err := backends.Open(context.Background(), spec, onMasters())
 			if err != nil {
 				t.Skipf("cell not available: %v", err)
 			}
@@ -63,7 +62,7 @@ func TestRedlockConformance(t *testing.T) {
 				s := spec
 				s.Redlock.TTL = ttl
 				s.Redlock.NodeTimeout = slow.NodeTimeout(s.Redlock.NodeTimeout, ttl)
-				l, err := backends.Open(context.Background(), s)
+				l, err := backends.Open(context.Background(), s, onMasters())
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -13,10 +13,17 @@ func init() {
 	Register(Backend{
 		Name:      "etcd",
 		Describe:  "etcd lock baseline: concurrency.Mutex (--etcd-mode client) or the v3lock RPCs (rpc); every step goes through Raft",
-		NeedsEtcd: true,
+		On:        Etcd,
+		ConfigKey: "etcd",
 		Open:      openEtcd,
-		Check:     func(s Spec) error { return etcdConfig(s).Validate() },
-		Variant:   etcdVariant,
+		Baselines: map[string]func(*Spec){
+			"etcd":      func(s *Spec) { s.Etcd.Mode, s.Etcd.Wait = etcdlock.ModeClient, false },
+			"etcd-wait": func(s *Spec) { s.Etcd.Mode, s.Etcd.Wait = etcdlock.ModeClient, true },
+			"etcd-rpc":  func(s *Spec) { s.Etcd.Mode, s.Etcd.Wait = etcdlock.ModeRPC, false },
+		},
+		Defaults: func(s *Spec) { s.Etcd = etcdlock.DefaultConfig() },
+		Check:    func(s Spec) error { return etcdConfig(s).Validate() },
+		Variant:  etcdVariant,
 	})
 }
 
@@ -27,11 +34,13 @@ func etcdConfig(s Spec) etcdlock.Config {
 	return c
 }
 
-func openEtcd(ctx context.Context, s Spec) (drivers.Locker, error) {
-	if len(s.EtcdAddrs) == 0 {
+func openEtcd(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
+	if len(at.Etcd) == 0 {
 		return nil, errors.New("backend etcd: no etcd members (compose did not start any)")
 	}
-	return etcdlock.New(ctx, s.EtcdAddrs, etcdConfig(s))
+	c := etcdConfig(s)
+	c.Access = at.EtcdAccess
+	return etcdlock.New(ctx, at.Etcd, c)
 }
 
 // etcdVariant names the mode: client (TryLock), client-wait, rpc; with

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/lockbench/lockbench/drivers/goredis"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/multiplex"
 	"github.com/lockbench/lockbench/results/fielderr"
 )
@@ -12,7 +13,7 @@ import (
 // through Client.Pipelined); auto sends every command through the client's
 // experimental auto-pipeliner (Client.AutoPipeline).
 func init() {
-	registerRedisClient("goredis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
+	registerRedisClient("goredis", func(_ context.Context, s Spec, masters []redisconn.Endpoint) ([]multiplex.Node, func() error, error) {
 		opt := s.goredisOptions(s.Mux == "auto")
 		switch s.Mux {
 		case "sequential", "fanout", "pipeline":
@@ -21,7 +22,7 @@ func init() {
 		default:
 			return nil, nil, fielderr.Invalid("mux", s.Mux, "not available with --client goredis")
 		}
-		nodes, err := goredis.Dial(s.Masters, opt)
+		nodes, err := goredis.Dial(masters, opt)
 		if err != nil {
 			return nil, nil, err
 		}

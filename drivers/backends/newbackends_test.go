@@ -19,14 +19,14 @@ import (
 func TestRedislockConformance(t *testing.T) {
 	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
-	spec := backends.Spec{Backend: "redislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
+	spec := backends.Spec{Backend: "redislock", Workers: 16, Redlock: redlock.DefaultConfig()}
 	// bsm/redislock's first script call is EVALSHA, NOSCRIPT, EVAL: two
 	// round trips a loaded machine must fit in the per-call bound.
 	spec.Redlock.NodeTimeout = 500 * time.Millisecond
 	drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 		s := spec
 		s.Redlock.TTL = ttl
-		return openPeer(t, s)
+		return openPeer(t, s, onMasters())
 	}, drivertest.Options{Workers: 16, TTL: 1500 * time.Millisecond})
 }
 
@@ -47,8 +47,8 @@ func TestSingle(t *testing.T) {
 	t.Cleanup(func() { _ = topo.Close() })
 	// Generous per-command bounds: a loaded machine must not turn a grant
 	// into a timeout.
-	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig(), WaitTimeout: 200 * time.Millisecond,
-		SentinelAddrs: topo.Addrs(), SentinelMaster: compose.SentinelMaster, SentinelPassword: topo.Password}
+	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig(), SingleConfig: backends.SingleConfig{WaitTimeout: 200 * time.Millisecond}}
+	at := backends.Endpoints{Sentinel: single.Endpoint{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs(), Password: topo.Password}}
 	spec.Redlock.NodeTimeout = 500 * time.Millisecond
 	// First, while the replica still replicates through the proxy: about
 	// failover-timeout (10 s) after it starts, the Sentinel repoints the
@@ -64,7 +64,7 @@ func TestSingle(t *testing.T) {
 		// a WAIT that ignored its timeout still fails the test, as a
 		// plain timeout instead of ErrNotReplicated.
 		s.Redlock.NodeTimeout = s.Redlock.TTL / 3
-		l := openPeer(t, s)
+		l := openPeer(t, s, at)
 		defer l.Close()
 		if err := topo.BlockReplication(ctx); err != nil {
 			t.Fatal(err)
@@ -77,7 +77,7 @@ func TestSingle(t *testing.T) {
 			t.Fatalf("Lock with replication blocked: err = %v (%v), want ErrNotReplicated classified timeout", err, drivers.Classify(ctx, att, err))
 		}
 		s.WaitReplicas = 0
-		plain := openPeer(t, s)
+		plain := openPeer(t, s, at)
 		defer plain.Close()
 		ls, _, err := plain.Lock(ctx, "single-blocked")
 		if err != nil {
@@ -93,7 +93,7 @@ func TestSingle(t *testing.T) {
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := s
 				s.Redlock.TTL = ttl
-				return openPeer(t, s)
+				return openPeer(t, s, at)
 			}, drivertest.Options{Workers: 16, TTL: 1500 * time.Millisecond})
 		})
 	}

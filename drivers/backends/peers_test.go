@@ -16,9 +16,9 @@ import (
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
-func openPeer(t *testing.T, spec backends.Spec) drivers.Locker {
+func openPeer(t *testing.T, spec backends.Spec, at backends.Endpoints) drivers.Locker {
 	t.Helper()
-	l, err := backends.Open(context.Background(), spec)
+	l, err := backends.Open(context.Background(), spec, at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,14 +31,14 @@ func TestRedsyncConformance(t *testing.T) {
 	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	for _, noFailFast := range []bool{false, true} {
-		spec := backends.Spec{Backend: "redsync", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig(), RedsyncNoFailFast: noFailFast}
+		spec := backends.Spec{Backend: "redsync", Workers: 16, Redlock: redlock.DefaultConfig(), RedsyncConfig: backends.RedsyncConfig{RedsyncNoFailFast: noFailFast}}
 		t.Run(spec.Name(), func(t *testing.T) {
 			t.Parallel()
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {
 				s := spec
 				s.Redlock.TTL = ttl
 				s.Redlock.NodeTimeout = slow.NodeTimeout(s.Redlock.NodeTimeout, ttl)
-				return openPeer(t, s)
+				return openPeer(t, s, onMasters())
 			}, drivertest.Options{Workers: 16})
 		})
 	}
@@ -50,14 +50,14 @@ func TestRedsyncConformance(t *testing.T) {
 func TestRueidislock(t *testing.T) {
 	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
-	spec := backends.Spec{Backend: "rueidislock", Workers: 16, Masters: masters(), Redlock: redlock.DefaultConfig()}
+	spec := backends.Spec{Backend: "rueidislock", Workers: 16, Redlock: redlock.DefaultConfig()}
 	spec.Redlock.TTL = time.Second
 	spec.Redlock.NodeTimeout = slow.NodeTimeout(spec.Redlock.NodeTimeout, spec.Redlock.TTL) // scaled for load
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 
 	t.Run("MutualExclusion", func(t *testing.T) {
-		l := openPeer(t, spec)
+		l := openPeer(t, spec, onMasters())
 		defer l.Close()
 		var counter int
 		var wg sync.WaitGroup
@@ -89,7 +89,7 @@ func TestRueidislock(t *testing.T) {
 	})
 
 	t.Run("BusyThenFree", func(t *testing.T) {
-		l := openPeer(t, spec)
+		l := openPeer(t, spec, onMasters())
 		defer l.Close()
 		a, att, err := l.Lock(ctx, "rueidislock-busy")
 		if err != nil || att.Won != 1 {
@@ -125,7 +125,7 @@ func TestRueidislock(t *testing.T) {
 	})
 
 	t.Run("CanceledContext", func(t *testing.T) {
-		l := openPeer(t, spec)
+		l := openPeer(t, spec, onMasters())
 		defer l.Close()
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
@@ -150,9 +150,9 @@ func TestRueidislockPausedMasterTimesOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	spec := backends.Spec{Backend: "rueidislock", Workers: 1, Masters: r.Endpoints(), Redlock: redlock.DefaultConfig()}
+	spec := backends.Spec{Backend: "rueidislock", Workers: 1, Redlock: redlock.DefaultConfig()}
 	spec.Redlock.TTL = time.Second
-	l := openPeer(t, spec)
+	l := openPeer(t, spec, backends.Endpoints{Masters: r.Endpoints()})
 	defer l.Close()
 	if err := r.Servers[0].Pause(); err != nil {
 		t.Fatal(err)

@@ -10,16 +10,18 @@ import (
 
 func init() {
 	Register(Backend{
-		Name:       "redislock",
-		Describe:   "bsm/redislock (single-instance Redis lock library) on the first master: Obtain with NoRetry, Release, Refresh",
-		NeedsRedis: true,
-		Open:       openRedislock,
+		Name:      "redislock",
+		Describe:  "bsm/redislock (single-instance Redis lock library) on the first master: Obtain with NoRetry, Release, Refresh",
+		On:        Redis,
+		Servers:   1, // the first master
+		Open:      openRedislock,
+		Baselines: map[string]func(*Spec){"redislock": func(*Spec) {}},
 	})
 }
 
-func openRedislock(_ context.Context, s Spec) (drivers.Locker, error) {
-	if len(s.Masters) == 0 {
+func openRedislock(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
+	if len(at.Masters) == 0 {
 		return nil, errors.New("backend redislock: no Redis master")
 	}
-	return bsmlock.New(s.Masters[0], s.Redlock, s.Workers)
+	return bsmlock.New(at.Masters[0], s.Redlock, s.Workers)
 }

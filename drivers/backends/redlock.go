@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/multiplex"
 	"github.com/lockbench/lockbench/results/fielderr"
@@ -14,7 +15,7 @@ import (
 
 // redisClient dials the masters with one client library in the mode a
 // strategy needs, returning the nodes and a closer for their clients.
-type redisClient func(ctx context.Context, s Spec) ([]multiplex.Node, func() error, error)
+type redisClient func(ctx context.Context, s Spec, masters []redisconn.Endpoint) ([]multiplex.Node, func() error, error)
 
 var redisClients = map[string]redisClient{}
 
@@ -23,12 +24,12 @@ func registerRedisClient(name string, c redisClient) { redisClients[name] = c }
 
 func init() {
 	Register(Backend{
-		Name:       "redlock",
-		Describe:   "Redlock over N independent masters, lockbench's own implementation (drivers/redlock)",
-		Clients:    []string{"goredis", "rueidis"},
-		Muxes:      []string{"sequential", "fanout", "pipeline", "auto"},
-		NeedsRedis: true,
-		Open:       openRedlock,
+		Name:     "redlock",
+		Describe: "Redlock over N independent masters, lockbench's own implementation (drivers/redlock)",
+		Clients:  []string{"goredis", "rueidis"},
+		Muxes:    []string{"sequential", "fanout", "pipeline", "auto"},
+		On:       Redis,
+		Open:     openRedlock,
 		Variant: func(s Spec) string {
 			if s.Tuning.LibraryDefaults {
 				return "defaults" // the libraries' own settings, beside lockbench's
@@ -38,12 +39,12 @@ func init() {
 	})
 }
 
-func openRedlock(ctx context.Context, s Spec) (drivers.Locker, error) {
+func openRedlock(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
 	dial, ok := redisClients[s.Client]
 	if !ok {
 		return nil, fielderr.Invalid("client", s.Client, "not available (have %v)", clientNames())
 	}
-	nodes, closeNodes, err := dial(ctx, s)
+	nodes, closeNodes, err := dial(ctx, s, at.Masters)
 	if err != nil {
 		return nil, err
 	}

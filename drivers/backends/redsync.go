@@ -10,12 +10,19 @@ import (
 	"github.com/lockbench/lockbench/drivers/redsync"
 )
 
+// RedsyncConfig is the redsync backend's setting.
+type RedsyncConfig struct {
+	// RedsyncNoFailFast runs redsync without WithFailFast(true).
+	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty" flag:"redsync-no-fail-fast" help:"redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)"`
+}
+
 func init() {
 	Register(Backend{
-		Name:       "redsync",
-		Describe:   "go-redsync/redsync v4 (Redlock library) over go-redis v9 on the same masters; WithTries(1), WithFailFast(true)",
-		NeedsRedis: true,
-		Open:       openRedsync,
+		Name:      "redsync",
+		Describe:  "go-redsync/redsync v4 (Redlock library) over go-redis v9 on the same masters; WithTries(1), WithFailFast(true)",
+		On:        Redis,
+		Open:      openRedsync,
+		Baselines: map[string]func(*Spec){"redsync": func(*Spec) {}},
 		Variant: func(s Spec) string {
 			if s.RedsyncNoFailFast {
 				return "no-fail-fast"
@@ -25,9 +32,9 @@ func init() {
 	})
 }
 
-func openRedsync(_ context.Context, s Spec) (drivers.Locker, error) {
+func openRedsync(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
 	// The same go-redis client settings as lockbench's own goredis adapter.
-	nodes, err := goredis.Dial(s.Masters, goredis.Options{PoolSize: s.Workers})
+	nodes, err := goredis.Dial(at.Masters, goredis.Options{PoolSize: s.Workers})
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package backends
 import (
 	"context"
 
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/rueidis"
 	"github.com/lockbench/lockbench/multiplex"
 	"github.com/lockbench/lockbench/results/fielderr"
@@ -12,14 +13,14 @@ import (
 // fanout and pipeline dial with DisableAutoPipelining, or every one of them
 // would be auto-pipelined behind the strategy's back.
 func init() {
-	registerRedisClient("rueidis", func(_ context.Context, s Spec) ([]multiplex.Node, func() error, error) {
+	registerRedisClient("rueidis", func(_ context.Context, s Spec, masters []redisconn.Endpoint) ([]multiplex.Node, func() error, error) {
 		opt := s.rueidisOptions(s.Mux == "auto")
 		switch s.Mux {
 		case "sequential", "fanout", "pipeline", "auto":
 		default:
 			return nil, nil, fielderr.Invalid("mux", s.Mux, "not available with --client rueidis")
 		}
-		nodes, err := rueidis.Dial(s.Masters, opt)
+		nodes, err := rueidis.Dial(masters, opt)
 		if err != nil {
 			return nil, nil, err
 		}

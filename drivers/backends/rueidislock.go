@@ -10,18 +10,20 @@ import (
 
 func init() {
 	Register(Backend{
-		Name:       "rueidislock",
-		Describe:   "redis/rueidis rueidislock as its README runs it: one client on the first master, KeyMajority 1, auto-extended locks",
-		NeedsRedis: true,
-		Open:       openRueidislock,
+		Name:      "rueidislock",
+		Describe:  "redis/rueidis rueidislock as its README runs it: one client on the first master, KeyMajority 1, auto-extended locks",
+		On:        Redis,
+		Servers:   1, // the first master
+		Open:      openRueidislock,
+		Baselines: map[string]func(*Spec){"rueidislock": func(*Spec) {}},
 	})
 }
 
-func openRueidislock(_ context.Context, s Spec) (drivers.Locker, error) {
-	if len(s.Masters) == 0 {
+func openRueidislock(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
+	if len(at.Masters) == 0 {
 		return nil, errors.New("backend rueidislock: no Redis master")
 	}
 	// One endpoint: rueidislock spreads KeyMajority*2-1 keys over one
 	// client, it does not run Redlock over independent masters.
-	return rueidislock.New(rueidislock.Config{Master: s.Masters[0], TTL: s.Redlock.TTL, KeyMajority: 1})
+	return rueidislock.New(rueidislock.Config{Master: at.Masters[0], TTL: s.Redlock.TTL, KeyMajority: 1})
 }

@@ -9,15 +9,11 @@ package backends
 import (
 	"context"
 	"errors"
-	"maps"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/drivers/pglock"
-	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/zklock"
 	"github.com/lockbench/lockbench/multiplex"
@@ -26,7 +22,7 @@ import (
 
 // Spec selects and configures a Locker. It serialises into results.
 type Spec struct {
-	Backend   string            `json:"backend" flag:"backend" help:"lock backend: etcd, postgres, redislock, redlock, redsync, rueidislock, single, zookeeper"`
+	Backend   string            `json:"backend" flag:"backend" help:"lock backend (FlagHelp lists the registered ones)"`
 	Client    string            `json:"client,omitempty" flag:"client" help:"Redis client library: goredis|rueidis"`
 	Mux       string            `json:"mux,omitempty" flag:"mux" help:"how a command reaches the N masters: sequential, fanout, pipeline or auto; the default is the fastest in the measured tables"`
 	Redlock   redlock.Config    `json:"redlock"`
@@ -35,69 +31,47 @@ type Spec struct {
 	Tuning Tuning `json:"client_tuning"`
 	// Workers sizes connection pools so no worker waits for a connection.
 	Workers int `json:"-"`
-	// Masters are the Redis masters with their credentials (from compose).
-	Masters []redisconn.Endpoint `json:"-"`
 	// Etcd configures the etcd backend (its TTL comes from Redlock.TTL).
 	Etcd etcdlock.Config `json:"etcd"`
-	// EtcdAddrs are the etcd members' client addresses (from compose).
-	EtcdAddrs []string `json:"-"`
-	// RedsyncNoFailFast runs redsync without WithFailFast(true).
-	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty" flag:"redsync-no-fail-fast" help:"redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)"`
+	// RedsyncConfig is the redsync backend's (redsync.go); its fields are
+	// Spec's own in JSON and flags.
+	RedsyncConfig
 	// ZooKeeper configures the zookeeper backend (its session timeout
-	// comes from Redlock.TTL); ZooKeeperAddrs are its servers (compose).
-	ZooKeeper      zklock.Config `json:"zookeeper"`
-	ZooKeeperAddrs []string      `json:"-"`
-	// Postgres configures the postgres backend; PostgresURL is the server.
-	Postgres    pglock.Config `json:"postgres"`
-	PostgresURL string        `json:"-"`
-	// WaitReplicas (single backend): WAIT K after the SET before a grant
-	// counts; WaitTimeout is WAIT's timeout.
-	WaitReplicas int           `json:"wait_replicas,omitempty" flag:"wait-replicas" help:"single: WAIT K replicas after the SET before a grant counts (0: no WAIT)"`
-	WaitTimeout  time.Duration `json:"wait_timeout,omitempty" flag:"wait-timeout" help:"single: WAIT's timeout"`
-	// SentinelAddrs and SentinelMaster find the single backend's master.
-	SentinelAddrs  []string `json:"-"`
-	SentinelMaster string   `json:"-"`
-	// SentinelPassword authenticates to the Sentinel, master and replica.
-	SentinelPassword string `json:"-"`
+	// comes from Redlock.TTL).
+	ZooKeeper zklock.Config `json:"zookeeper"`
+	// Postgres configures the postgres backend.
+	Postgres pglock.Config `json:"postgres"`
+	// SingleConfig is the single backend's (single.go), inline like
+	// RedsyncConfig.
+	SingleConfig
 }
 
-// Backend opens Lockers of one kind.
-type Backend struct {
-	Name     string
-	Describe string
-	// Clients and Muxes this backend accepts; empty means the flag is ignored.
-	Clients, Muxes []string
-	NeedsRedis     bool
-	NeedsEtcd      bool
-	NeedsZooKeeper bool
-	NeedsPostgres  bool
-	NeedsSentinel  bool // master + replica + redis-sentinel
-	Open           func(ctx context.Context, s Spec) (drivers.Locker, error)
-	// Check, if set, validates the backend's own parameters.
-	Check func(s Spec) error
-	// Variant, if set, names the backend's mode in the run name.
-	Variant func(s Spec) string
-}
-
-var registry = map[string]Backend{}
-
-// Register adds a backend; called from init.
-func Register(b Backend) {
-	if _, dup := registry[b.Name]; dup {
-		panic("backends: registered twice: " + b.Name)
+// DefaultSpec is Redlock over go-redis with the mux left unset, the
+// Redlock, strategy and client defaults, and every registered backend's
+// own defaults (Backend.Defaults): the one place a Spec's zero values
+// become defaults. A zero field of a Spec not built from it keeps its zero
+// meaning as each config type documents it.
+func DefaultSpec() Spec {
+	s := Spec{Backend: "redlock", Client: "goredis", Redlock: redlock.DefaultConfig(),
+		Multiplex: multiplex.Options{Batch: multiplex.DefaultBatch}, Tuning: DefaultTuning()}
+	for _, name := range Names() {
+		if d := registry[name].Defaults; d != nil {
+			d(&s)
+		}
 	}
-	registry[b.Name] = b
+	return s
 }
 
-// Lookup finds a backend by name.
-func Lookup(name string) (Backend, bool) { b, ok := registry[name]; return b, ok }
-
-// Names lists the backends, sorted.
-func Names() []string {
-	return slices.Sorted(maps.Keys(registry))
+// FlagHelp lists the registered backends in --backend's help, so a new
+// one is listed by registering it.
+func (s *Spec) FlagHelp(field string) string {
+	if field == "Backend" {
+		return "lock backend: " + strings.Join(Names(), ", ")
+	}
+	return ""
 }
 
-// Validate checks names and parameters, naming the flag at fault.
+// Validate checks names and parameters, naming the field at fault.
 func (s Spec) Validate() error {
 	b, ok := registry[s.Backend]
 	if !ok {
@@ -127,12 +101,12 @@ func (s Spec) Validate() error {
 	return nil
 }
 
-// Open opens the Locker s selects.
-func Open(ctx context.Context, s Spec) (drivers.Locker, error) {
+// Open opens the Locker s selects on the servers at.
+func Open(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return registry[s.Backend].Open(ctx, s)
+	return registry[s.Backend].Open(ctx, s, at)
 }
 
 // Name is the run's name: backend/client/mux (the parts that apply).
@@ -163,7 +137,7 @@ func contains(list []string, v string) bool {
 }
 
 // checkWithin puts a backend check's field error under the backend's own
-// config ("etcd.mode"); the TTL the backends take from Redlock's is
+// config (ConfigKey: "etcd.mode"); the TTL the backends take from Redlock's is
 // "redlock.ttl".
 func checkWithin(b Backend, err error) error {
 	var fe *fielderr.Error
@@ -172,12 +146,8 @@ func checkWithin(b Backend, err error) error {
 		return err
 	case fe.Field == "ttl":
 		return fielderr.Within("redlock", err)
-	case b.NeedsEtcd:
-		return fielderr.Within("etcd", err)
-	case b.NeedsZooKeeper:
-		return fielderr.Within("zookeeper", err)
-	case b.NeedsPostgres:
-		return fielderr.Within("postgres", err)
+	case b.ConfigKey != "":
+		return fielderr.Within(b.ConfigKey, err)
 	}
 	return err
 }

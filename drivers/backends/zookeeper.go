@@ -10,11 +10,18 @@ import (
 
 func init() {
 	Register(Backend{
-		Name:           "zookeeper",
-		Describe:       "ZooKeeper lock recipe (ephemeral sequential znodes, predecessor watch; Curator InterProcessMutex shape); --ttl is the session timeout, czxid the fencing token",
-		NeedsZooKeeper: true,
-		Open:           openZooKeeper,
-		Check:          func(s Spec) error { return zkConfig(s).Validate() },
+		Name:      "zookeeper",
+		Describe:  "ZooKeeper lock recipe (ephemeral sequential znodes, predecessor watch; Curator InterProcessMutex shape); --ttl is the session timeout, czxid the fencing token",
+		On:        ZooKeeper,
+		Servers:   1,
+		ConfigKey: "zookeeper",
+		Open:      openZooKeeper,
+		Baselines: map[string]func(*Spec){
+			"zookeeper":      func(s *Spec) { s.ZooKeeper.Wait = false },
+			"zookeeper-wait": func(s *Spec) { s.ZooKeeper.Wait = true },
+		},
+		Defaults: func(s *Spec) { s.ZooKeeper = zklock.DefaultConfig() },
+		Check:    func(s Spec) error { return zkConfig(s).Validate() },
 		Variant: func(s Spec) string {
 			if s.ZooKeeper.Wait {
 				return "wait"
@@ -31,9 +38,11 @@ func zkConfig(s Spec) zklock.Config {
 	return c
 }
 
-func openZooKeeper(ctx context.Context, s Spec) (drivers.Locker, error) {
-	if len(s.ZooKeeperAddrs) == 0 {
+func openZooKeeper(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
+	if len(at.ZooKeeper) == 0 {
 		return nil, errors.New("backend zookeeper: no ZooKeeper servers (compose did not start any)")
 	}
-	return zklock.New(ctx, s.ZooKeeperAddrs, zkConfig(s))
+	c := zkConfig(s)
+	c.Digest, c.TLS = at.ZooKeeperDigest, at.ZooKeeperTLS
+	return zklock.New(ctx, at.ZooKeeper, c)
 }

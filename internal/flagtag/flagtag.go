@@ -1,7 +1,7 @@
 // Package flagtag registers the fields of a config struct as command-line
 // flags (pflag), from tags written beside the fields, and names the flag
 // that sets a field when a library reports bad input in it by the field's
-// path (results.FieldError). A flag is so described once, where its field
+// path (fielderr.Error). A flag is so described once, where its field
 // is, and a command of anyone's gets the same flags as lockbench's.
 //
 // It owns nothing of lockbench's and imports no package of the project.
@@ -33,6 +33,16 @@ import (
 // else the group's flags joined by "/". Supported field types: string (and
 // named string types), int, float64, bool, time.Duration, []string, []int,
 // []time.Duration and any type whose pointer is a pflag.Value.
+//
+// A struct whose help depends on what the program holds at run time (a
+// registry's names) implements Helper: its FlagHelp replaces the tag's.
+
+// Helper is a struct that writes some of its fields' help itself.
+type Helper interface {
+	// FlagHelp is the help of the field named field (its Go name), or ""
+	// to keep the help tag's.
+	FlagHelp(field string) string
+}
 
 // Set is the flags bound on one FlagSet and the field paths they set.
 type Set struct {
@@ -100,6 +110,10 @@ func (s *Set) FlagSet() *pflag.FlagSet { return s.fs }
 // goPath, and returns the flags it registered.
 func (s *Set) walk(v reflect.Value, jsonPath, goPath string, skip map[string]bool) []string {
 	var flags []string
+	var helper Helper
+	if v.CanAddr() && v.Addr().CanInterface() {
+		helper, _ = v.Addr().Interface().(Helper)
+	}
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -139,6 +153,11 @@ func (s *Set) walk(v reflect.Value, jsonPath, goPath string, skip map[string]boo
 				panic(fmt.Sprintf("flagtag: %s (--%s): value %q not in its help", gp, name, value))
 			}
 			help = strings.Replace(help, value, "`"+value+"`", 1) // pflag's placeholder quoting
+		}
+		if helper != nil {
+			if own := helper.FlagHelp(f.Name); own != "" {
+				help = own
+			}
 		}
 		s.bind(fv, name, f.Tag.Get("short"), help, opt == "array", gp)
 		_ = s.fs.SetAnnotation(name, FieldAnnotation, []string{jp})

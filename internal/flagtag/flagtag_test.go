@@ -200,3 +200,29 @@ func TestValuePlaceholder(t *testing.T) {
 	}
 	New(pflag.NewFlagSet("t", pflag.ContinueOnError)).Bind(&bad)
 }
+
+type helped struct {
+	Name string `flag:"name" help:"static"`
+	Kept int    `flag:"kept" help:"the tag's"`
+}
+
+func (*helped) FlagHelp(field string) string {
+	if field == "Name" {
+		return "one of: " + strings.Join([]string{"a", "b"}, ", ")
+	}
+	return ""
+}
+
+// TestHelper: a struct's FlagHelp replaces its fields' help tags where it
+// answers, and only there.
+func TestHelper(t *testing.T) {
+	var c struct{ Inner helped }
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	New(fs).Bind(&c)
+	if u := fs.Lookup("name").Usage; u != "one of: a, b" {
+		t.Errorf("--name help %q, want FlagHelp's", u)
+	}
+	if u := fs.Lookup("kept").Usage; u != "the tag's" {
+		t.Errorf("--kept help %q, want the tag's", u)
+	}
+}

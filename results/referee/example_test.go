@@ -4,15 +4,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/referee"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Two workers are granted one key for overlapping windows: a violation no
 // single client could see. A third attempt, refused as busy while nobody
 // held the key, is reclassified as split brain.
 func Example() {
-	clock := results.NewClock()
+	clock := record.NewClock()
 	ref := referee.New(3, clock, 0)
 	ms := int64(time.Millisecond)
 	ref.Attempting(0, "k", 0)
@@ -24,7 +25,7 @@ func Example() {
 	ref.Released(1, "k", 60*ms)
 	ref.Unlocked(1, "k", 61*ms)
 	ref.Attempting(2, "other", 70*ms)
-	fmt.Println(ref.Failed(2, "other", 70*ms, 71*ms, results.Busy))
+	fmt.Println(ref.Failed(2, "other", 70*ms, 71*ms, schema.Busy))
 	rep := ref.Report()
 	fmt.Println("violations:", rep.Violations, "busy→split:", rep.BusyToSplit)
 	// Output:

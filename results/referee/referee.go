@@ -8,7 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Referee is the harness's ground truth. Every worker tells it, on one
@@ -40,7 +41,7 @@ type Referee struct {
 	seed    maphash.Seed
 	// margins: validity margins (ns) of counted grants, a fixed number of
 	// atomic bucket arrays shared by the workers, not a histogram per worker.
-	margins *results.ConcurrentHistogram
+	margins *record.ConcurrentHistogram
 	now     func() int64
 	maxWait int64
 	// [from, until): grants and failures outside it (the warmup, the
@@ -103,12 +104,12 @@ type refWorker struct {
 // New serves workers workers on clock. A failed attempt's verdict
 // waits at most maxWait for contenders whose attempts overlapped it to end
 // (0: one second).
-func New(workers int, clock results.Clock, maxWait time.Duration) *Referee {
+func New(workers int, clock record.Clock, maxWait time.Duration) *Referee {
 	if maxWait <= 0 {
 		maxWait = time.Second
 	}
 	r := &Referee{workers: make([]refWorker, workers), now: clock.Now, maxWait: int64(maxWait),
-		seed: maphash.MakeSeed(), margins: results.NewConcurrentHistogram(workers)}
+		seed: maphash.MakeSeed(), margins: record.NewConcurrentHistogram(workers)}
 	r.until.Store(math.MaxInt64)
 	// A failure is judged within maxWait of its end, and an attempt lasts
 	// far less than a second: older unlocked grants can matter to no one.
@@ -151,7 +152,7 @@ func (r *Referee) Granted(worker int, key string, start, granted, validUntil int
 	counted := r.counts(granted)
 	if counted {
 		w.acquired++
-		r.margins.Add(worker, min(max(validUntil-granted, 0), results.HighestNS))
+		r.margins.Add(worker, min(max(validUntil-granted, 0), record.HighestNS))
 	}
 	h := r.keyHash(key)
 	w.lastKey, w.lastGranted, w.lastValid = h, granted, validUntil
@@ -264,28 +265,28 @@ func (r *Referee) mark(worker int, h uint64, at int64, unlocked bool, staleFrom 
 // votes, leftovers of failed attempts). Timeout and Error claims stand.
 // Before deciding it waits (at most maxWait) for contenders' attempts on key
 // that began before end, since one of them may yet be granted.
-func (r *Referee) Failed(worker int, key string, start, end int64, claimed results.Outcome) results.Outcome {
+func (r *Referee) Failed(worker int, key string, start, end int64, claimed schema.Outcome) schema.Outcome {
 	r.workers[worker].hash.Store(0)
-	if claimed != results.Busy && claimed != results.SplitBrain {
+	if claimed != schema.Busy && claimed != schema.SplitBrain {
 		return claimed
 	}
 	h := r.keyHash(key)
 	if !r.held(h, start, end) {
 		r.awaitContenders(worker, h, end)
 		if !r.held(h, start, end) {
-			r.moved(claimed, results.SplitBrain, end)
-			return results.SplitBrain
+			r.moved(claimed, schema.SplitBrain, end)
+			return schema.SplitBrain
 		}
 	}
-	r.moved(claimed, results.Busy, end)
-	return results.Busy
+	r.moved(claimed, schema.Busy, end)
+	return schema.Busy
 }
 
-func (r *Referee) moved(from, to results.Outcome, at int64) {
+func (r *Referee) moved(from, to schema.Outcome, at int64) {
 	if from == to || !r.counts(at) {
 		return
 	}
-	if to == results.SplitBrain {
+	if to == schema.SplitBrain {
 		r.toSplit.Add(1)
 	} else {
 		r.toBusy.Add(1)

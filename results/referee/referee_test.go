@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // ev is one call into the referee, for table-driven histories.
@@ -77,7 +78,7 @@ func TestRefereeViolations(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := New(3, results.NewClock(), 0)
+			r := New(3, record.NewClock(), 0)
 			play(r, c.evs)
 			rep := r.Report()
 			if rep.Overlaps != c.overlaps || rep.FenceBackwards != c.fenceBack || rep.Violations != c.overlaps+c.fenceBack {
@@ -146,14 +147,14 @@ func TestRefereeStaleOverlaps(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := New(6, results.NewClock(), 0)
+			r := New(6, record.NewClock(), 0)
 			r.CountFrom(c.countFrom)
 			play(r, c.evs)
 			rep := r.Report()
 			if rep.StaleOverlaps != c.stale || rep.Overlaps != c.overlaps || rep.Violations != c.overlaps {
 				t.Errorf("stale %d overlaps %d violations %d, want %d %d %d", rep.StaleOverlaps, rep.Overlaps, rep.Violations, c.stale, c.overlaps, c.overlaps)
 			}
-			var run results.Run
+			var run schema.Run
 			run.FillReferee(rep)
 			if run.Counts.StaleOverlaps != c.stale || run.Counts.Violations != c.overlaps {
 				t.Errorf("run counts %+v, want stale %d violations %d", run.Counts, c.stale, c.overlaps)
@@ -170,22 +171,22 @@ func TestRefereeVerdict(t *testing.T) {
 		name       string
 		history    []ev
 		start, end int64
-		claimed    results.Outcome
-		want       results.Outcome
+		claimed    schema.Outcome
+		want       schema.Outcome
 	}{
-		{"busy, a holder overlapped", holder, 150, 160, results.Busy, results.Busy},
-		{"busy claim, nobody held: split", nil, 150, 160, results.Busy, results.SplitBrain},
-		{"split claim, but the winner's attempt overlapped: busy", holder, 90, 105, results.SplitBrain, results.Busy},
-		{"split, holder gone before the attempt", unlocked, 220, 230, results.SplitBrain, results.SplitBrain},
-		{"released, unlock still in flight: busy", released, 220, 230, results.Busy, results.Busy},
-		{"unlocked during the attempt: busy", unlocked, 205, 230, results.Busy, results.Busy},
-		{"attempt ended before the holder began: split", holder, 10, 50, results.SplitBrain, results.SplitBrain},
-		{"timeout stands", holder, 150, 160, results.Timeout, results.Timeout},
-		{"error stands", nil, 150, 160, results.Error, results.Error},
+		{"busy, a holder overlapped", holder, 150, 160, schema.Busy, schema.Busy},
+		{"busy claim, nobody held: split", nil, 150, 160, schema.Busy, schema.SplitBrain},
+		{"split claim, but the winner's attempt overlapped: busy", holder, 90, 105, schema.SplitBrain, schema.Busy},
+		{"split, holder gone before the attempt", unlocked, 220, 230, schema.SplitBrain, schema.SplitBrain},
+		{"released, unlock still in flight: busy", released, 220, 230, schema.Busy, schema.Busy},
+		{"unlocked during the attempt: busy", unlocked, 205, 230, schema.Busy, schema.Busy},
+		{"attempt ended before the holder began: split", holder, 10, 50, schema.SplitBrain, schema.SplitBrain},
+		{"timeout stands", holder, 150, 160, schema.Timeout, schema.Timeout},
+		{"error stands", nil, 150, 160, schema.Error, schema.Error},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := New(2, results.NewClock(), 0)
+			r := New(2, record.NewClock(), 0)
 			play(r, c.history)
 			r.Attempting(0, "k", c.start)
 			if got := r.Failed(0, "k", c.start, c.end, c.claimed); got != c.want {
@@ -198,7 +199,7 @@ func TestRefereeVerdict(t *testing.T) {
 // TestRefereeAwaitsContender: a failure that ended while a contender's
 // attempt was still in flight waits for it; the contender won, so: busy.
 func TestRefereeAwaitsContender(t *testing.T) {
-	r := New(2, results.NewClock(), 5*time.Second)
+	r := New(2, record.NewClock(), 5*time.Second)
 	r.Attempting(1, "k", 5)
 	r.Attempting(0, "k", 0)
 	// The referee reads its clock only to bound the wait: the first read
@@ -208,33 +209,33 @@ func TestRefereeAwaitsContender(t *testing.T) {
 	r.now = func() int64 { once.Do(func() { close(waiting) }); return clock() }
 	var got atomic.Int32
 	done := make(chan struct{})
-	go func() { got.Store(int32(r.Failed(0, "k", 0, 10, results.Busy))); close(done) }()
+	go func() { got.Store(int32(r.Failed(0, "k", 0, 10, schema.Busy))); close(done) }()
 	select {
 	case <-waiting: // the contender is granted while Failed waits
 	case <-done: // Failed did not wait: the verdict below is split_brain
 	}
 	r.Granted(1, "k", 5, 12, 1000, 0)
 	<-done
-	if results.Outcome(got.Load()) != results.Busy {
-		t.Fatalf("verdict %v, want busy", results.Outcome(got.Load()))
+	if schema.Outcome(got.Load()) != schema.Busy {
+		t.Fatalf("verdict %v, want busy", schema.Outcome(got.Load()))
 	}
 }
 
 // TestRefereeWaitIsBounded: a contender that never finishes does not hang
 // the verdict.
 func TestRefereeWaitIsBounded(t *testing.T) {
-	r := New(2, results.NewClock(), 10*time.Millisecond)
+	r := New(2, record.NewClock(), 10*time.Millisecond)
 	r.Attempting(1, "k", 5)
-	if got := r.Failed(0, "k", 0, 10, results.Busy); got != results.SplitBrain {
+	if got := r.Failed(0, "k", 0, 10, schema.Busy); got != schema.SplitBrain {
 		t.Fatalf("verdict %v, want split_brain", got)
 	}
 }
 
 func TestRefereeCountsFromWarmupEnd(t *testing.T) {
-	r := New(2, results.NewClock(), 0)
+	r := New(2, record.NewClock(), 0)
 	r.CountFrom(100)
 	play(r, []ev{grantEv(0, "k", 10, 90), grantEv(1, "k", 20, 95), grantEv(0, "j", 150, 400)})
-	if got := r.Failed(1, "x", 50, 60, results.Busy); got != results.SplitBrain {
+	if got := r.Failed(1, "x", 50, 60, schema.Busy); got != schema.SplitBrain {
 		t.Fatalf("verdict %v: the verdict is given in the warmup too", got)
 	}
 	rep := r.Report()
@@ -266,7 +267,7 @@ func TestJainIndex(t *testing.T) {
 // TestRefereeForgetsOldKeys: uncontended runs lock a fresh key per cycle;
 // the referee must not keep them all.
 func TestRefereeForgetsOldKeys(t *testing.T) {
-	r := New(1, results.NewClock(), time.Millisecond)
+	r := New(1, record.NewClock(), time.Millisecond)
 	const n = 200_000
 	step := int64(time.Microsecond * 100)
 	r.Granted(0, "held", 0, 0, 1<<62, 0) // never released
@@ -280,7 +281,7 @@ func TestRefereeForgetsOldKeys(t *testing.T) {
 	for i := range r.shards {
 		kept += len(r.shards[i].keys)
 	}
-	if got := r.Failed(0, "held", 0, 1, results.Busy); got != results.Busy {
+	if got := r.Failed(0, "held", 0, 1, schema.Busy); got != schema.Busy {
 		t.Errorf("a grant still held was swept: verdict %v", got)
 	}
 	// 20 s of history; at most ~1 s (+sweep slack) of it may be kept.
@@ -293,7 +294,7 @@ func TestRefereeForgetsOldKeys(t *testing.T) {
 // cycle: attempting, granted, released, unlocked.
 func BenchmarkRefereeCycle(b *testing.B) {
 	const workers = 64
-	r := New(workers, results.NewClock(), 0)
+	r := New(workers, record.NewClock(), 0)
 	keys := make([]string, 4096)
 	for i := range keys {
 		keys[i] = "lockbench:hot:" + strconv.Itoa(i)
@@ -318,12 +319,12 @@ func BenchmarkRefereeCycle(b *testing.B) {
 // BenchmarkRefereeFailedBusy is the verdict on a failed attempt against a
 // known holder (the common contended failure).
 func BenchmarkRefereeFailedBusy(b *testing.B) {
-	r := New(2, results.NewClock(), 0)
+	r := New(2, record.NewClock(), 0)
 	r.Granted(1, "k", 0, 1, 1<<60, 0)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		r.Attempting(0, "k", int64(i))
-		if r.Failed(0, "k", int64(i), int64(i)+5, results.Busy) != results.Busy {
+		if r.Failed(0, "k", int64(i), int64(i)+5, schema.Busy) != schema.Busy {
 			b.Fatal("not busy")
 		}
 	}
@@ -332,7 +333,7 @@ func BenchmarkRefereeFailedBusy(b *testing.B) {
 // BenchmarkRefereeFreshKeys is the uncontended case: a new key per cycle,
 // so the shards grow and are swept.
 func BenchmarkRefereeFreshKeys(b *testing.B) {
-	r := New(1, results.NewClock(), time.Millisecond)
+	r := New(1, record.NewClock(), time.Millisecond)
 	keys := make([]string, 1<<16)
 	for i := range keys {
 		keys[i] = "lockbench:u:0:" + strconv.Itoa(i)
@@ -357,7 +358,7 @@ func TestMemoryPerWorker(t *testing.T) {
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		before := m.HeapAlloc
-		r := New(workers, results.NewClock(), 0)
+		r := New(workers, record.NewClock(), 0)
 		runtime.GC()
 		runtime.ReadMemStats(&m)
 		runtime.KeepAlive(r)

@@ -1,10 +1,13 @@
 package referee
 
-import "github.com/lockbench/lockbench/results"
+import (
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
+)
 
 // Report sums up; call it once the workers have stopped.
-func (r *Referee) Report() results.RefereeReport {
-	rep := results.RefereeReport{
+func (r *Referee) Report() schema.RefereeReport {
+	rep := schema.RefereeReport{
 		Overlaps: r.overlaps.Load(), FenceBackwards: r.fenceBack.Load(), StaleOverlaps: r.stale.Load(),
 		BusyToSplit: r.toSplit.Load(), SplitToBusy: r.toBusy.Load(),
 	}
@@ -15,7 +18,7 @@ func (r *Referee) Report() results.RefereeReport {
 	}
 	rep.Fairness = jainIndex(rep.Acquisitions)
 	margins := r.margins.Histogram()
-	rep.MarginUS = results.Summarize(margins)
+	rep.MarginUS = record.Summarize(margins)
 	if margins.TotalCount() > 0 {
 		rep.MarginMinUS = float64(margins.Min()) / 1e3
 		rep.MarginP1US = float64(margins.ValueAtPercentile(1)) / 1e3

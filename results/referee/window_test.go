@@ -3,7 +3,7 @@ package referee
 import (
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 )
 
 // TestRefereeWindow: a grant is judged (acquisitions, fairness, validity
@@ -24,7 +24,7 @@ func TestRefereeWindow(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := New(2, results.NewClock(), 0)
+			r := New(2, record.NewClock(), 0)
 			r.CountWindow(from, until)
 			// Worker 1 already holds the key: the grant overlaps it.
 			r.Granted(1, "k", 0, 0, 1_000_000, 0)

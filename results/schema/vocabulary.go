@@ -1,7 +1,14 @@
-// Package schema is the vocabulary of what lockbench records and what
-// others read: the timed operations (Op), how an attempt ended (Outcome),
-// a server's own facts (Server). It imports nothing, so drivers and compose
-// use it without the recording and rendering of results.
+// Package schema is what lockbench writes and others read: the summary
+// JSON (Summary, Run and its measures: Counts, Throughput, Percentiles,
+// Cost, stalls, errors per master, the typed measures under "extra"), its
+// version (lockbench/v1), ReadSummary and Validate, and the vocabulary
+// the recorder and the drivers share: the timed operations (Op), how an
+// attempt ended (Outcome), a server's own facts (Server).
+//
+// It imports only results/fielderr and the atomic file writer, so
+// drivers and compose use it without the recording and rendering of
+// results; every other package of lockbench that reads or writes results
+// imports it.
 package schema
 
 // Op is a timed operation.

@@ -33,7 +33,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/gate"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 func main() {
@@ -69,7 +70,7 @@ func main() {
 		os.Exit(1)
 	}
 	load1 := loadavg()
-	pools := map[string][]*results.Summary{}
+	pools := map[string][]*schema.Summary{}
 	for _, r := range rounds {
 		for v, ss := range r {
 			pools[v] = append(pools[v], ss...)
@@ -88,7 +89,7 @@ func main() {
 	noise(rounds)
 
 	fmt.Printf("\n%-32s %7s %10s %13s %6s %12s\n", "head vs base", "trials", "regressed", "inconclusive", "pass", "median rounds")
-	row := func(name string, slow string, scale func(*results.Run)) {
+	row := func(name string, slow string, scale func(*schema.Run)) {
 		var reg, inc, pass int
 		var rs []int
 		for range *trials {
@@ -108,13 +109,13 @@ func main() {
 	}
 	row("A/A (same configuration)", "", nil)
 	for _, e := range []float64{0.05, 0.10, 0.20} {
-		row(fmt.Sprintf("cycles/s −%.0f %%", e*100), "", func(r *results.Run) {
+		row(fmt.Sprintf("cycles/s −%.0f %%", e*100), "", func(r *schema.Run) {
 			r.Throughput.CyclesPerS *= 1 - e
 			r.Throughput.AttemptsPerS *= 1 - e
 		})
 	}
 	for _, e := range []float64{0.05, 0.10, 0.20} {
-		row(fmt.Sprintf("client CPU µs/cycle +%.0f %%", e*100), "", func(r *results.Run) {
+		row(fmt.Sprintf("client CPU µs/cycle +%.0f %%", e*100), "", func(r *schema.Run) {
 			if r.Cost != nil {
 				r.Cost.ClientCPUUSPerCycle *= 1 + e
 			}
@@ -131,8 +132,8 @@ func main() {
 // recorded rounds in a random order: each round's pair is (A, A) with the
 // two A runs' roles drawn at random, or (A, the slowdown's run measured
 // next to it).
-func trial(rng *rand.Rand, rounds []round, slow string, scale func(*results.Run)) (gate.Outcome, int) {
-	var base, head []*results.Summary
+func trial(rng *rand.Rand, rounds []round, slow string, scale func(*schema.Run)) (gate.Outcome, int) {
+	var base, head []*schema.Summary
 	for _, p := range rng.Perm(len(rounds)) {
 		r := rounds[p]
 		// the runs measured next to each other: W A1 A2 L (or reversed)
@@ -172,15 +173,15 @@ func trial(rng *rand.Rand, rounds []round, slow string, scale func(*results.Run)
 }
 
 // round is one recording round's runs by variant.
-type round map[string][]*results.Summary
+type round map[string][]*schema.Summary
 
 // scaled is a copy of s with scale applied to its runs.
-func scaled(s *results.Summary, scale func(*results.Run)) *results.Summary {
+func scaled(s *schema.Summary, scale func(*schema.Run)) *schema.Summary {
 	if scale == nil {
 		return s
 	}
 	c := *s
-	c.Runs = make([]results.Run, len(s.Runs))
+	c.Runs = make([]schema.Run, len(s.Runs))
 	for i, r := range s.Runs {
 		if r.Cost != nil {
 			cost := *r.Cost
@@ -211,7 +212,7 @@ func noise(rounds []round) {
 		if len(xs) < 2 {
 			continue
 		}
-		fmt.Printf("  %-26s %12.2f  ±%5.1f %%  ±%5.1f %%\n", m, results.Median(xs), spread(xs), spread(ratios))
+		fmt.Printf("  %-26s %12.2f  ±%5.1f %%  ±%5.1f %%\n", m, stats.Median(xs), spread(xs), spread(ratios))
 	}
 }
 
@@ -220,7 +221,7 @@ func spread(xs []float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
 	lo, hi := s[int(0.05*float64(len(s)))], s[int(math.Ceil(0.95*float64(len(s))))-1]
-	return 100 * (hi - lo) / 2 / results.Median(s)
+	return 100 * (hi - lo) / 2 / stats.Median(s)
 }
 
 // record runs the rounds: W A A L, reversed every other round, so each
@@ -252,7 +253,7 @@ func record(bin, dir string, n int, runArgs string, workers int, fault string) [
 				fmt.Fprintf(os.Stderr, "gatecal: round %d %s: %v (round skipped)\n", r, v.name, err)
 				continue
 			}
-			s, err := results.ReadSummary(path)
+			s, err := schema.ReadSummary(path)
 			check(err)
 			this[v.name] = append(this[v.name], s)
 		}
@@ -276,7 +277,7 @@ func load(dir string) []round {
 	var order []string
 	for _, p := range paths {
 		f := strings.SplitN(strings.TrimSuffix(filepath.Base(p), ".json"), "-", 3)
-		s, err := results.ReadSummary(p)
+		s, err := schema.ReadSummary(p)
 		check(err)
 		if by[f[0]] == nil {
 			by[f[0]], order = round{}, append(order, f[0])
@@ -305,12 +306,12 @@ func complete(r round) bool {
 	return len(r["A"]) == 2 && len(r["workers"]) == 1 && len(r["latency"]) == 1
 }
 
-func medianRate(ss []*results.Summary) float64 {
+func medianRate(ss []*schema.Summary) float64 {
 	var xs []float64
 	for _, s := range ss {
 		xs = append(xs, s.Runs[0].Throughput.CyclesPerS)
 	}
-	return results.Median(xs)
+	return stats.Median(xs)
 }
 
 // rate is k of n as a percentage with its 95 % Wilson interval.

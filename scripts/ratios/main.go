@@ -29,7 +29,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // group is the cells measured together: one workload at one distance.
@@ -86,10 +87,10 @@ func main() {
 // load reads paths (comma-separated, their rounds pooled) and pairs every
 // cell's rounds with its group's reference.
 func load(paths, ref string) (*table, error) {
-	var runs []results.Run
+	var runs []schema.Run
 	offset := 0
 	for _, path := range strings.Split(paths, ",") {
-		s, err := results.ReadSummary(path)
+		s, err := schema.ReadSummary(path)
 		if err != nil {
 			return nil, err
 		}
@@ -193,5 +194,5 @@ func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
 	}
-	return results.Median(xs)
+	return stats.Median(xs)
 }

@@ -3,12 +3,14 @@ package compare
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // minRounds is the fewest rounds per cell an answer is given for: an
@@ -35,34 +37,39 @@ type Answer struct {
 	// Lead is the first cell's cycles/s over the second's, round by round
 	// (both measured in the same round, so on the same machine state):
 	// the median of those ratios and its interval. Nil with one cell.
-	Lead *results.MedianCI `json:"lead,omitempty"`
+	Lead *stats.MedianCI `json:"lead,omitempty"`
 }
 
 // Standing is one cell of an Answer.
 type Standing struct {
-	Cell string           `json:"cell"`
-	Rate results.MedianCI `json:"cycles_per_s"`
-	// Rank from 1; cells whose intervals overlap, directly or through a
-	// chain of cells, share the rank of the best of them (Tied).
+	Cell string         `json:"cell"`
+	Rate stats.MedianCI `json:"cycles_per_s"`
+	// Rerun is where another compare of as many rounds would put the
+	// cell's median (rerunRange): wider than Rate, which holds the median
+	// of this machine's cell, not another run's.
+	Rerun Range `json:"rerun"`
+	// Rank from 1; cells whose intervals overlap or whose medians lie
+	// within TieWithin, directly or through a chain of cells, share the
+	// rank of the best of them (Tied).
 	Rank int  `json:"rank"`
 	Tied bool `json:"tied"`
 }
 
-// Answers ranks runs measured in rounds (results.Repeats) per workload,
+// Answers ranks runs measured in rounds (stats.Repeats) per workload,
 // masters count and added round trip, in the order the workloads first
 // appear. Each cell's sample is its complete rounds' cycles/s. Baseline
 // rows (etcd, ZooKeeper, …) rank beside the Redlock cells measured on
 // the same lab: the masters count is the compare's (the /Nm of the run's
 // name), not the row's own servers.
-func Answers(runs []results.Run) []Answer {
+func Answers(runs []schema.Run) []Answer {
 	type key struct {
 		workload string
 		masters  int
 		rtt      float64
 	}
 	var keys []key
-	rows := map[key][][]results.Run{}
-	for _, row := range results.Repeats(runs) {
+	rows := map[key][][]schema.Run{}
+	for _, row := range stats.Repeats(runs) {
 		r := row[0]
 		k := key{r.Workload, mastersOf(r.Name), r.AddedRTTUS}
 		if _, ok := rows[k]; !ok {
@@ -80,7 +87,7 @@ func Answers(runs []results.Run) []Answer {
 }
 
 // rank makes the Answer of one workload's cells (each a row of rounds).
-func rank(rows [][]results.Run) Answer {
+func rank(rows [][]schema.Run) Answer {
 	a := Answer{}
 	for i, row := range rows {
 		s := complete(row)
@@ -88,7 +95,8 @@ func rank(rows [][]results.Run) Answer {
 		for j, r := range s {
 			xs[j] = r.Throughput.CyclesPerS
 		}
-		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: results.MedianInterval(xs, results.Confidence)})
+		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: stats.MedianInterval(xs, stats.Confidence),
+			Rerun: rerunRange(xs, RerunLevel)})
 		if i == 0 || len(s) < a.Rounds {
 			a.Rounds = len(s)
 		}
@@ -100,7 +108,7 @@ func rank(rows [][]results.Run) Answer {
 	a.Tie = a.Standings[1].Rank == 1 || a.Rounds < minRounds
 	best, next := a.Standings[0].Cell, a.Standings[1].Cell
 	var ratios []float64
-	byName := map[string][]results.Run{}
+	byName := map[string][]schema.Run{}
 	for _, row := range rows {
 		byName[row[0].Name] = complete(row)
 	}
@@ -112,7 +120,7 @@ func rank(rows [][]results.Run) Answer {
 		}
 	}
 	if len(ratios) > 0 {
-		lead := results.MedianInterval(ratios, results.Confidence)
+		lead := stats.MedianInterval(ratios, stats.Confidence)
 		a.Lead = &lead
 	}
 	return a
@@ -131,28 +139,39 @@ func mastersOf(name string) int {
 	return 0
 }
 
-// complete are a row's complete rounds (results.Samples: the cut-short
+// complete are a row's complete rounds (stats.Samples: the cut-short
 // ones only when no round completed).
-func complete(row []results.Run) []results.Run { return results.Samples(row) }
+func complete(row []schema.Run) []schema.Run { return stats.Samples(row) }
 
-// rankStandings orders standings best first and gives each its rank. Cells whose
-// intervals overlap cannot be told apart, so they share a rank, and so
-// does a chain of them (A overlaps B, B overlaps C): the groups are the
-// connected stretches of the intervals' union, which are disjoint and so
-// ordered. A group's cells rank as its best would (1, 1, 3: competition
-// ranking), by median within it.
+// TieWithin is the smallest difference of medians an answer calls a
+// difference: cells closer than that share a rank even when their
+// intervals do not overlap. The intervals hold within-run noise only;
+// runs of one cell minutes apart on one idle 2-core machine differ by
+// more (docs/answers.md has the measurement), so a smaller lead would not
+// survive a rerun.
+const TieWithin = 0.10
+
+// rankStandings orders standings best first and gives each its rank. Cells that
+// cannot be told apart share a rank, and so does a chain of them (A ties
+// B, B ties C): two cells tie when their intervals overlap or their
+// medians are within TieWithin of each other. Each cell's reach is its
+// interval widened, where narrower, to its median ÷ and × √(1+TieWithin),
+// so reaches overlap exactly when either holds (up to rounding of the two
+// rules into one); the groups are the connected stretches of the reaches'
+// union, which are disjoint and so ordered. A group's cells rank as its
+// best would (1, 1, 3: competition ranking), by median within it.
 func rankStandings(st []Standing) {
-	slices.SortStableFunc(st, func(a, b Standing) int { // by top of the interval: the merge order
-		return cmp.Or(cmp.Compare(b.Rate.Hi, a.Rate.Hi), cmp.Compare(b.Rate.Median, a.Rate.Median))
+	slices.SortStableFunc(st, func(a, b Standing) int { // by top of the reach: the merge order
+		return cmp.Or(cmp.Compare(reachHi(b), reachHi(a)), cmp.Compare(b.Rate.Median, a.Rate.Median))
 	})
 	var groups [][]Standing
 	low := 0.0
 	for i, s := range st {
-		if i == 0 || s.Rate.Hi < low {
+		if i == 0 || reachHi(s) < low {
 			groups = append(groups, nil)
-			low = s.Rate.Lo
+			low = reachLo(s)
 		}
-		low = min(low, s.Rate.Lo)
+		low = min(low, reachLo(s))
 		groups[len(groups)-1] = append(groups[len(groups)-1], s)
 	}
 	st = st[:0]
@@ -165,6 +184,10 @@ func rankStandings(st []Standing) {
 		}
 	}
 }
+
+// reachLo and reachHi are the ends of s's reach (Rank).
+func reachLo(s Standing) float64 { return min(s.Rate.Lo, s.Rate.Median/math.Sqrt(1+TieWithin)) }
+func reachHi(s Standing) float64 { return max(s.Rate.Hi, s.Rate.Median*math.Sqrt(1+TieWithin)) }
 
 // budget is what a compare spent on its answers: rounds of cells, each
 // cell its warmup and duration, and the wall time it took.

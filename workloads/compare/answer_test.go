@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // standing is a cell with an interval [lo, hi] and median m.
 func standing(cell string, lo, m, hi float64) Standing {
-	return Standing{Cell: cell, Rate: results.MedianCI{N: 5, Lo: lo, Median: m, Hi: hi, Level: 0.9375}}
+	return Standing{Cell: cell, Rate: stats.MedianCI{N: 5, Lo: lo, Median: m, Hi: hi, Level: 0.9375}}
 }
 
 // TestRank: cells whose intervals overlap share a rank, so does a chain
@@ -28,6 +29,8 @@ func TestRank(t *testing.T) {
 		{"tie, then apart", []Standing{standing("c", 1, 2, 3), standing("a", 10, 11, 12), standing("b", 9, 10, 11)}, "1= a, 1= b, 3 c"},
 		{"wide interval holds a lower median", []Standing{standing("a", 4, 11, 12), standing("b", 8, 9, 10), standing("c", 1, 2, 3)}, "1= a, 1= b, 3 c"},
 		{"points (one round): equal ones tie", []Standing{standing("a", 5, 5, 5), standing("b", 5, 5, 5), standing("c", 4, 4, 4)}, "1= a, 1= b, 3 c"},
+		{"medians within the tie margin tie apart", []Standing{standing("a", 10.4, 10.5, 10.6), standing("b", 9.7, 9.8, 9.9)}, "1= a, 1= b"},
+		{"medians beyond the tie margin rank apart", []Standing{standing("a", 10.4, 10.5, 10.6), standing("b", 9.3, 9.4, 9.5)}, "1 a, 2 b"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rankStandings(tc.in)
@@ -47,8 +50,9 @@ func TestRank(t *testing.T) {
 }
 
 // TestRankInvariants: over many random intervals, two cells whose
-// intervals overlap have the same rank; of two cells with different
-// ranks, the better one's interval lies wholly above the other's; ranks
+// intervals overlap, or whose medians lie within TieWithin, have the same
+// rank; of two cells with different ranks, the better one's interval lies
+// wholly above the other's and its median more than TieWithin above; ranks
 // never decrease down the list.
 func TestRankInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -68,7 +72,10 @@ func TestRankInvariants(t *testing.T) {
 				if a.Rate.Overlaps(b.Rate) && a.Rank != b.Rank {
 					t.Fatalf("trial %d: %+v and %+v overlap but rank %d and %d", trial, a.Rate, b.Rate, a.Rank, b.Rank)
 				}
-				if a.Rank != b.Rank && !(a.Rate.Lo > b.Rate.Hi) {
+				if within(a.Rate.Median, b.Rate.Median, TieWithin*0.99) && a.Rank != b.Rank {
+					t.Fatalf("trial %d: medians %g and %g within %g but rank %d and %d", trial, a.Rate.Median, b.Rate.Median, TieWithin, a.Rank, b.Rank)
+				}
+				if a.Rank != b.Rank && !(a.Rate.Lo > b.Rate.Hi && a.Rate.Median > b.Rate.Median*(1+TieWithin)) {
 					t.Fatalf("trial %d: rank %d %+v is not above rank %d %+v", trial, a.Rank, a.Rate, b.Rank, b.Rate)
 				}
 			}
@@ -76,12 +83,15 @@ func TestRankInvariants(t *testing.T) {
 	}
 }
 
+// within: x and y differ by less than the fraction f of the smaller.
+func within(x, y, f float64) bool { return max(x, y) < min(x, y)*(1+f) }
+
 // rounds are a cell's runs, one per round, with the given cycles/s.
-func rounds(name string, cps ...float64) []results.Run {
-	out := make([]results.Run, len(cps))
+func rounds(name string, cps ...float64) []schema.Run {
+	out := make([]schema.Run, len(cps))
 	for i, c := range cps {
-		out[i] = results.Run{Name: "redlock/" + name + "/uncontended", Workload: "uncontended", Masters: 5, Repeat: i + 1,
-			Throughput: results.Throughput{CyclesPerS: c}}
+		out[i] = schema.Run{Name: "redlock/" + name + "/uncontended", Workload: "uncontended", Masters: 5, Repeat: i + 1,
+			Throughput: schema.Throughput{CyclesPerS: c}}
 	}
 	return out
 }
@@ -102,21 +112,25 @@ func TestAnswers(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		runs   [][]results.Run
+		runs   [][]schema.Run
 		tie    bool
 		answer []string // substrings of the answer line
 	}{
-		{"a clear leader", [][]results.Run{rounds("b", 500, 520, 480, 510, 490), rounds("a", 1000, 1010, 990, 1020, 980)}, false,
+		{"a clear leader", [][]schema.Run{rounds("b", 500, 520, 480, 510, 490), rounds("a", 1000, 1010, 990, 1020, 980)}, false,
 			[]string{"redlock/a/uncontended is fastest: 2.00× redlock/b/uncontended (1.94–2.06×, paired by round)"}},
-		{"overlapping leaders tie", [][]results.Run{rounds("a", 1000, 900, 1100, 950, 1050), rounds("b", 1020, 880, 1090, 1000, 940), rounds("c", 10, 11, 9, 10, 10)}, true,
-			[]string{"indistinguishable at this budget: redlock/a/uncontended, redlock/b/uncontended (their intervals overlap)"}},
-		{"tie by intervals, paired rounds lean", [][]results.Run{rounds("a", drift...), rounds("b", scaled(0.9)...)}, true,
+		{"overlapping leaders tie", [][]schema.Run{rounds("a", 1000, 900, 1100, 950, 1050), rounds("b", 1020, 880, 1090, 1000, 940), rounds("c", 10, 11, 9, 10, 10)}, true,
+			[]string{"indistinguishable at this budget: redlock/a/uncontended, redlock/b/uncontended (their intervals overlap or their medians lie within 10 %)"}},
+		{"apart but within the tie margin", [][]schema.Run{rounds("a", 1000, 1001, 1002, 1003, 1004), rounds("b", 950, 951, 952, 953, 954)}, true,
+			[]string{"indistinguishable at this budget: redlock/a/uncontended, redlock/b/uncontended"}},
+		{"apart beyond the tie margin", [][]schema.Run{rounds("a", 1000, 1001, 1002, 1003, 1004), rounds("b", 880, 881, 882, 883, 884)}, false,
+			[]string{"redlock/a/uncontended is fastest: 1.14×"}},
+		{"tie by intervals, paired rounds lean", [][]schema.Run{rounds("a", drift...), rounds("b", scaled(0.9)...)}, true,
 			[]string{"indistinguishable", "1.11× redlock/b/uncontended (1.11–1.11×", "the rounds lean to redlock/a/uncontended"}},
-		{"too few rounds", [][]results.Run{rounds("a", 1000, 1010), rounds("b", 10, 11)}, true,
+		{"too few rounds", [][]schema.Run{rounds("a", 1000, 1010), rounds("b", 10, 11)}, true,
 			[]string{"none at 2 round(s) per cell: an interval needs --repeat 3"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var runs []results.Run
+			var runs []schema.Run
 			for _, r := range tc.runs {
 				runs = append(runs, r...)
 			}
@@ -167,7 +181,7 @@ func TestAnswersGroups(t *testing.T) {
 	for i := range seven {
 		seven[i].Name += "/7m"
 	}
-	var five []results.Run
+	var five []schema.Run
 	for _, r := range append(rounds("a", 1, 2, 3), etcd...) {
 		r.Name += "/5m"
 		five = append(five, r)

@@ -3,10 +3,12 @@ package compare
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // writeAnswers prints each Answer: a header naming the workload and the
@@ -25,17 +27,17 @@ func writeAnswers(w io.Writer, answers []Answer, b budget) {
 		}
 	}
 	for _, a := range answers {
-		fmt.Fprintf(w, "%s: rank, median cycles/s, %s\n", title(a), levelText(a))
+		fmt.Fprintf(w, "%s: rank, median cycles/s, %s, %s\n", title(a), levelText(a), rerunText(a))
 		for _, s := range a.Standings {
 			rank := fmt.Sprint(s.Rank)
 			if s.Tied {
 				rank += "="
 			}
-			fmt.Fprintf(w, "  %-4s %-*s %9.0f  %s\n", rank, nameW, s.Cell, s.Rate.Median, span(s.Rate, "%.0f", ""))
+			fmt.Fprintf(w, "  %-4s %-*s %9.0f  %-13s  %s\n", rank, nameW, s.Cell, s.Rate.Median, span(s.Rate, "%.0f", ""), rangeText(s.Rerun))
 		}
 		// Two spaces after "answer:" make Wrap hang its continuation there;
 		// the first line keeps one.
-		fmt.Fprintln(w, strings.Replace(results.Wrap("  answer:  "+answerLine(a), results.TableWidth), "answer:  ", "answer: ", 1))
+		fmt.Fprintln(w, strings.Replace(render.Wrap("  answer:  "+answerLine(a), render.TableWidth), "answer:  ", "answer: ", 1))
 	}
 }
 
@@ -62,10 +64,31 @@ func levelText(a Answer) string {
 	for _, s := range a.Standings {
 		level = min(level, s.Rate.Level)
 	}
-	if level >= results.Confidence {
+	if level >= stats.Confidence {
 		return "95 % interval of the median"
 	}
 	return fmt.Sprintf("%.0f %% interval: the range of %d rounds (6 rounds give 95 %%)", 100*level, a.Rounds)
+}
+
+// rerunText says what the rerun ranges of a are: the least chance any of
+// them gives a rerun's median.
+func rerunText(a Answer) string {
+	if a.Rounds < 2 {
+		return "no rerun range"
+	}
+	level := 1.0
+	for _, s := range a.Standings {
+		level = min(level, s.Rerun.Level)
+	}
+	return fmt.Sprintf("where a rerun's median lands (≥ %.0f %%)", 100*math.Floor(100*level)/100)
+}
+
+// rangeText is a rerun range "lo–hi", or nothing without one.
+func rangeText(r Range) string {
+	if math.IsNaN(r.Lo) {
+		return ""
+	}
+	return fmt.Sprintf("%.0f–%.0f", r.Lo, r.Hi)
 }
 
 // maxNamed is the most tied leaders an answer line names.
@@ -99,19 +122,20 @@ func answerLine(a Answer) string {
 	if len(leaders) > maxNamed {
 		leaders = append(leaders[:maxNamed], fmt.Sprintf("and %d more", len(leaders)-maxNamed))
 	}
-	line := fmt.Sprintf("indistinguishable at this budget: %s (their intervals overlap)", strings.Join(leaders, ", "))
+	line := fmt.Sprintf("indistinguishable at this budget: %s (their intervals overlap or their medians lie within %.0f %%)",
+		strings.Join(leaders, ", "), 100*TieWithin)
 	if a.Lead == nil {
 		return line
 	}
 	line += fmt.Sprintf("; %s ran %s", first, lead)
-	if a.Lead.Excludes(1) && a.Lead.Enough(results.Confidence) {
+	if a.Lead.Excludes(1) && a.Lead.Enough(stats.Confidence) {
 		line += "; the rounds lean to " + first + ", more rounds (--repeat) may separate them"
 	}
 	return line
 }
 
 // span is an interval "lo–hi" in format f, then unit.
-func span(ci results.MedianCI, f, unit string) string {
+func span(ci stats.MedianCI, f, unit string) string {
 	if ci.N < 2 {
 		return "no interval"
 	}

@@ -5,43 +5,40 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/lockbench/lockbench/drivers/etcdlock"
-	"github.com/lockbench/lockbench/drivers/pglock"
+	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // baselines are the rows Baselines adds beside the Redlock matrix, each
-// measured on the same machine, workloads and durations: the etcd lock
-// paths, the peer libraries, a single Redis and the other stores.
-var baselines = map[string]func(*lab.Config){
-	"etcd": func(c *lab.Config) {
-		c.Driver.Backend, c.Driver.Etcd.Mode, c.Driver.Etcd.Wait = "etcd", etcdlock.ModeClient, false
-	},
-	"etcd-wait": func(c *lab.Config) {
-		c.Driver.Backend, c.Driver.Etcd.Mode, c.Driver.Etcd.Wait = "etcd", etcdlock.ModeClient, true
-	},
-	"etcd-rpc": func(c *lab.Config) {
-		c.Driver.Backend, c.Driver.Etcd.Mode, c.Driver.Etcd.Wait = "etcd", etcdlock.ModeRPC, false
-	},
-	"redsync":     func(c *lab.Config) { c.Driver.Backend = "redsync" },
-	"rueidislock": func(c *lab.Config) { c.Driver.Backend = "rueidislock" },
-	"redislock":   func(c *lab.Config) { c.Driver.Backend = "redislock" },
-	"single":      func(c *lab.Config) { c.Driver.Backend, c.Driver.WaitReplicas = "single", 0 },
-	"single-wait": func(c *lab.Config) { c.Driver.Backend, c.Driver.WaitReplicas = "single", 1 },
-	"zookeeper":   func(c *lab.Config) { c.Driver.Backend, c.Driver.ZooKeeper.Wait = "zookeeper", false },
-	"zookeeper-wait": func(c *lab.Config) {
-		c.Driver.Backend, c.Driver.ZooKeeper.Wait = "zookeeper", true
-	},
-	"postgres": func(c *lab.Config) {
-		c.Driver.Backend, c.Driver.Postgres.Mode, c.Driver.Postgres.Wait = "postgres", pglock.ModeSession, false
-	},
-	"postgres-xact": func(c *lab.Config) {
-		c.Driver.Backend, c.Driver.Postgres.Mode, c.Driver.Postgres.Wait = "postgres", pglock.ModeXact, false
-	},
+// measured on the same machine, workloads and durations: every registered
+// backend's (backends.Backend.Baselines), by row name.
+var baselines = baselineRows()
+
+func baselineRows() map[string]func(*lab.Config) {
+	rows := map[string]func(*lab.Config){}
+	for _, name := range backends.Names() {
+		b, _ := backends.Lookup(name)
+		for row, set := range b.Baselines {
+			if _, dup := rows[row]; dup {
+				panic("compare: baseline row offered twice: " + row)
+			}
+			rows[row] = func(c *lab.Config) { c.Driver.Backend = b.Name; set(&c.Driver) }
+		}
+	}
+	return rows
 }
 
 // BaselineNames are the rows Config.Baselines may name, sorted.
 func BaselineNames() []string { return slices.Sorted(maps.Keys(baselines)) }
+
+// FlagHelp lists the baseline rows in --baselines' help, so a backend
+// that offers one is listed by registering it.
+func (cfg *Config) FlagHelp(field string) string {
+	if field == "Baselines" {
+		return "rows beside the matrix, on the same servers and workloads: all, or a list of " + strings.Join(BaselineNames(), ", ")
+	}
+	return ""
+}
 
 // withBaselines adds a cell per baseline × workload after each masters
 // count's group of cells, and makes every cell of a group start the

@@ -18,7 +18,9 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/procstat"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // The ceiling is what the masters themselves can do with the same command
@@ -43,7 +45,7 @@ type Ceiling struct {
 	CyclesPerS, SetPerS, ReleasePerS float64
 	// Cost is what a cycle cost there: redis-benchmark's CPU and the
 	// masters'.
-	Cost *results.Cost
+	Cost *schema.Cost
 	// Rounds are the cycles/s of each round's ceiling, in the order
 	// measured, when it was measured in several (compare's Repeat); the
 	// rest is then the median round's, with the median of Rounds as
@@ -63,7 +65,7 @@ func medianCeiling(rounds []Ceiling) Ceiling {
 	sorted := slices.Clone(rounds)
 	slices.SortStableFunc(sorted, func(a, b Ceiling) int { return cmp.Compare(a.CyclesPerS, b.CyclesPerS) })
 	c := sorted[(len(sorted)-1)/2]
-	c.CyclesPerS, c.Rounds = results.Median(rates), rates
+	c.CyclesPerS, c.Rounds = stats.Median(rates), rates
 	return c
 }
 
@@ -82,7 +84,7 @@ func ceilingCycles(n int, set, release float64) float64 {
 // releases each master ran, R cycles' worth. tlsFiles are the TLS files,
 // which redis-benchmark takes as files. With log non-nil it tells the
 // result in one line.
-func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, ttl time.Duration, server results.ServerCPU, log io.Writer) (Ceiling, error) {
+func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles redisconn.TLSFiles, ttl time.Duration, server procstat.ServerCPU, log io.Writer) (Ceiling, error) {
 	bin, err := exec.LookPath("redis-benchmark")
 	if err != nil {
 		return Ceiling{}, fmt.Errorf("redis-benchmark not found in PATH (apt-get install redis-tools, or make deps): %w", err)
@@ -96,7 +98,7 @@ func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles re
 		return Ceiling{}, err
 	}
 	defer drop()
-	children0, s0 := results.ChildrenCPU(), results.SampleCost(server)
+	children0, s0 := procstat.ChildrenCPU(), procstat.SampleCost(server)
 	set, err := benchAll(ctx, bin, addrs, tlsFiles, "SET", "lockbench:ceiling:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
 	if err != nil {
 		return Ceiling{}, err
@@ -105,11 +107,11 @@ func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles re
 	if err != nil {
 		return Ceiling{}, err
 	}
-	children1, s1 := results.ChildrenCPU(), results.SampleCost(server)
+	children1, s1 := procstat.ChildrenCPU(), procstat.SampleCost(server)
 	// Only the CPU figures: lockbench's own counters moved with other work.
-	full := results.CostBetween(s0, s1, ceilingRequests, server)
+	full := procstat.CostBetween(s0, s1, ceilingRequests, server)
 	c := Ceiling{Masters: len(addrs), CyclesPerS: ceilingCycles(len(addrs), set, rel), SetPerS: set, ReleasePerS: rel,
-		Cost: &results.Cost{ClientCPUUSPerCycle: float64(children1-children0) / 1e3 / ceilingRequests,
+		Cost: &schema.Cost{ClientCPUUSPerCycle: float64(children1-children0) / 1e3 / ceilingRequests,
 			ServerCPUUSPerCycle: full.ServerCPUUSPerCycle, ServerCPUSource: full.ServerCPUSource}}
 	if log != nil {
 		fmt.Fprintf(log, "ceiling: %d masters, aggregate SET NX %.0f/s, release EVALSHA %.0f/s → %.0f cycles/s; %s\n",
@@ -119,7 +121,7 @@ func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles re
 }
 
 // costText is a ceiling's cost per cycle, for one-line summaries.
-func costText(c *results.Cost) string {
+func costText(c *schema.Cost) string {
 	if c == nil {
 		return ""
 	}

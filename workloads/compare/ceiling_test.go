@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestParseRate: the rate is read from redis-benchmark -q's final line,
@@ -82,12 +82,12 @@ func TestStderrTail(t *testing.T) {
 // without a source.
 func TestCostText(t *testing.T) {
 	for _, tc := range []struct {
-		c    *results.Cost
+		c    *schema.Cost
 		want string
 	}{
 		{nil, ""},
-		{&results.Cost{ClientCPUUSPerCycle: 14.04}, "µs/cycle: client 14.0, server -"},
-		{&results.Cost{ClientCPUUSPerCycle: 14, ServerCPUUSPerCycle: 35.26, ServerCPUSource: "proc"}, "µs/cycle: client 14.0, server 35.3"},
+		{&schema.Cost{ClientCPUUSPerCycle: 14.04}, "µs/cycle: client 14.0, server -"},
+		{&schema.Cost{ClientCPUUSPerCycle: 14, ServerCPUUSPerCycle: 35.26, ServerCPUSource: "proc"}, "µs/cycle: client 14.0, server 35.3"},
 	} {
 		if got := costText(tc.c); got != tc.want {
 			t.Errorf("CostText(%+v) = %q, want %q", tc.c, got, tc.want)

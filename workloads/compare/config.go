@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -33,12 +33,12 @@ type Config struct {
 	ClientDefaults bool `json:"client_defaults_rows,omitempty" flag:"defaults-rows" help:"add each auto cell again with the client libraries' own defaults (rows named .../auto/defaults)"`
 	// Baselines are rows beside the matrix: etcd modes and peer libraries
 	// (BaselineNames, or "all").
-	Baselines []string `json:"baselines,omitempty" flag:"baselines" help:"rows beside the matrix, on the same servers and workloads: all, or a list of etcd, etcd-rpc, etcd-wait, postgres, postgres-xact, redislock, redsync, rueidislock, single, single-wait, zookeeper, zookeeper-wait"`
+	Baselines []string `json:"baselines,omitempty" flag:"baselines" help:"rows beside the matrix (FlagHelp lists them)"`
 	// Repeat is how many rounds measure the matrix (0: 1). Each round
 	// measures every cell once, on the same servers, in an order that
 	// alternates from round to round (RoundOrder); a table row is the
 	// median of its cell's rounds, and every round is a run of its own
-	// (results.Run.Repeat) that the gate reads as a sample.
+	// (schema.Run.Repeat) that the gate reads as a sample.
 	Repeat int `json:"repeat" flag:"repeat" help:"measure the matrix N times in alternating order; rows show medians, the JSON every round"`
 	// Check, when set, completes and validates each cell after the
 	// matrix's own checks, before any server starts (the CLI's flag
@@ -94,8 +94,8 @@ func (c *Config) defaults() {
 
 // fieldError is bad input in one Config field, named by its Go field path
 // ("Clients", "Base.Driver.Backend"): the CLI names its flag.
-type fieldError = results.FieldError
+type fieldError = fielderr.Error
 
 func fieldErr(field string, value any, format string, a ...any) error {
-	return results.Invalid(field, value, format, a...)
+	return fielderr.Invalid(field, value, format, a...)
 }

@@ -127,9 +127,8 @@ func (cfg Config) prepare(cell *lab.Config, matrix bool) error {
 	if _, ok := workloads.Generators()[cell.Workload.Workload]; !ok {
 		return fieldErr("Workloads", cell.Workload.Workload, "unknown (have %s)", strings.Join(slices.Sorted(maps.Keys(workloads.Generators())), ", "))
 	}
+	cell.Topology = lab.ServersFor(cell.Topology, b)
 	t := &cell.Topology
-	t.NoRedis = !b.NeedsRedis
-	t.NeedsEtcd, t.NeedsZooKeeper, t.NeedsPostgres, t.NeedsSentinel = b.NeedsEtcd, b.NeedsZooKeeper, b.NeedsPostgres, b.NeedsSentinel
 	if t.NeedsEtcd && len(t.EtcdAddrs) == 0 && !compose.ValidEtcdMembers(t.Etcd.Members) {
 		return fieldErr("Base.Topology.Etcd.Members", t.Etcd.Members, "want 1, 3 or 5")
 	}

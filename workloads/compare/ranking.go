@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // ranking is one workload's Redlock cells ranked at every added round
@@ -29,17 +31,17 @@ type rankedCell struct {
 // rankingsOf ranks runs' Redlock cells per workload (in the order the
 // workloads first appear) at each of rtts; fewer than two round trips
 // rank nothing. Runs repeated in rounds rank by their median.
-func rankingsOf(runs []results.Run, rtts []time.Duration) []ranking {
+func rankingsOf(runs []schema.Run, rtts []time.Duration) []ranking {
 	if len(rtts) < 2 {
 		return nil
 	}
-	runs = results.MedianRuns(runs)
+	runs = stats.MedianRuns(runs)
 	type key struct{ workload, cell string }
 	rate := map[key]map[float64]float64{}
 	var wls []string
 	for _, r := range runs {
-		if r.Backend != "redlock" {
-			continue
+		if b, _ := backends.Lookup(r.Backend); len(b.Clients) == 0 || len(b.Muxes) == 0 {
+			continue // no client × strategy cells to rank
 		}
 		cell := r.Client + "/" + r.Mux
 		if strings.Contains(r.Name, "/defaults/") {

@@ -5,22 +5,22 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestRankings: each cell's rank at every added round trip, cells in the
 // order of the first; a swap in throughput is a swap in rank; other
 // backends are not ranked; one round trip ranks nothing.
 func TestRankings(t *testing.T) {
-	run := func(mux, wl string, rttUS, cps float64) results.Run {
-		return results.Run{Name: "redlock/rueidis/" + mux + "/" + wl, Backend: "redlock", Client: "rueidis", Mux: mux,
-			Workload: wl, AddedRTTUS: rttUS, Throughput: results.Throughput{CyclesPerS: cps}}
+	run := func(mux, wl string, rttUS, cps float64) schema.Run {
+		return schema.Run{Name: "redlock/rueidis/" + mux + "/" + wl, Backend: "redlock", Client: "rueidis", Mux: mux,
+			Workload: wl, AddedRTTUS: rttUS, Throughput: schema.Throughput{CyclesPerS: cps}}
 	}
 	def := run("auto", "uncontended", 0, 100)
 	def.Name = "redlock/rueidis/auto/defaults/uncontended"
 	defFar := def
 	defFar.AddedRTTUS, defFar.Throughput.CyclesPerS = 1000, 10
-	runs := []results.Run{
+	runs := []schema.Run{
 		run("sequential", "uncontended", 0, 300), run("fanout", "uncontended", 0, 200),
 		run("sequential", "uncontended", 1000, 50), run("fanout", "uncontended", 1000, 150),
 		def, defFar,

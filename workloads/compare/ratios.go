@@ -5,22 +5,23 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // setRatios sorts runs by throughput (in place, stable) and gives each its
 // ratio to the sequential run of its group (vsSequential: same backend,
 // client, workload, masters, workers and added round trip) and, where
 // ceilings has its masters count, the ceiling and its fraction of it.
-// Runs repeated in rounds (results.Repeats) count by their cell's median:
+// Runs repeated in rounds (stats.Repeats) count by their cell's median:
 // the sequential baseline is its median, the runs sort by their cell's
 // median with its rounds together and in order, so each round's ratio is
 // its own cycles/s over the baseline's median and the median of a cell's
 // ratios is the ratio of the medians.
-func setRatios(runs []results.Run, ceilings map[int]Ceiling) {
+func setRatios(runs []schema.Run, ceilings map[int]Ceiling) {
 	median, first := map[string]float64{}, map[string]int{}
-	for i, row := range results.Repeats(runs) {
-		median[row[0].Name], first[row[0].Name] = results.MedianRate(row), i
+	for i, row := range stats.Repeats(runs) {
+		median[row[0].Name], first[row[0].Name] = stats.MedianRate(row), i
 	}
 	base := map[string]float64{}
 	for _, r := range runs {
@@ -57,7 +58,7 @@ func setRatios(runs []results.Run, ceilings map[int]Ceiling) {
 }
 
 // repeated: some run is one round of several.
-func repeated(runs []results.Run) bool {
+func repeated(runs []schema.Run) bool {
 	for _, r := range runs {
 		if r.Repeat > 0 {
 			return true
@@ -67,6 +68,6 @@ func repeated(runs []results.Run) bool {
 }
 
 // baselineKey groups a run with the sequential run it is compared to.
-func baselineKey(r results.Run) string {
+func baselineKey(r schema.Run) string {
 	return strings.Join([]string{r.Backend, r.Client, r.Workload, fmt.Sprint(r.Masters, r.Workers, r.AddedRTTUS)}, "/")
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestRoundOrder: every round measures every cell once; forward, then
@@ -68,11 +68,11 @@ func TestGroups(t *testing.T) {
 
 // rounds is runs of one cell per cycles/s given, rounds 1…; seq names the
 // sequential cell.
-func roundsOf(client, mux string, cps ...float64) []results.Run {
-	var out []results.Run
+func roundsOf(client, mux string, cps ...float64) []schema.Run {
+	var out []schema.Run
 	for i, c := range cps {
-		out = append(out, results.Run{Name: client + "/" + mux, Backend: "redlock", Client: client, Mux: mux, Workload: "uncontended",
-			Masters: 5, Workers: 64, Repeat: i + 1, Throughput: results.Throughput{CyclesPerS: c}})
+		out = append(out, schema.Run{Name: client + "/" + mux, Backend: "redlock", Client: client, Mux: mux, Workload: "uncontended",
+			Masters: 5, Workers: 64, Repeat: i + 1, Throughput: schema.Throughput{CyclesPerS: c}})
 	}
 	return out
 }
@@ -84,7 +84,7 @@ func roundsOf(client, mux string, cps ...float64) []results.Run {
 // ceiling is the median of the rounds'; rankings and the summary lines
 // use the medians.
 func TestRatiosOfRounds(t *testing.T) {
-	var runs []results.Run
+	var runs []schema.Run
 	// rounds interleaved as Run collects them
 	seq, fan, pipe := roundsOf("r", "sequential", 100, 120, 110), roundsOf("r", "fanout", 95, 70, 99), roundsOf("r", "pipeline", 400, 380, 390)
 	for i := range 3 {
@@ -123,7 +123,7 @@ func TestRatiosOfRounds(t *testing.T) {
 	if n := strings.Count(b.String(), "r/fanout"); n != 1 || !strings.Contains(strings.Join(strings.Fields(b.String()), " "), "r/fanout 95 0.86×") {
 		t.Errorf("summary: fanout %d times, want once at its median 95:\n%s", n, b.String())
 	}
-	var rtt []results.Run
+	var rtt []schema.Run
 	for _, r := range runs {
 		r2 := r
 		r2.Name, r2.AddedRTTUS = r.Name+"/rtt=1ms", 1000

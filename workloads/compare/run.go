@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/prom"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -44,7 +44,7 @@ type Result struct {
 	// by the cell's median, its rounds in order. A run's name ends in
 	// /<N>m when several masters counts were compared and in /rtt=<d> when
 	// round trips were added.
-	Runs []results.Run
+	Runs []schema.Run
 	// Cells are the measured cells in the order they ran, with their
 	// histograms and interval logs (their runs carry no ratios).
 	Cells []lab.Cell
@@ -53,7 +53,7 @@ type Result struct {
 	Ceilings map[int]Ceiling
 	// Versions and Servers are the labs' servers' versions and facts.
 	Versions map[string]string
-	Servers  []results.Server
+	Servers  []schema.Server
 	// Interrupted: ctx was canceled; the cell in progress is kept with its
 	// own Interrupted set, the cells and rounds after it never ran.
 	Interrupted bool
@@ -95,7 +95,7 @@ func (p *Plan) Run(ctx context.Context, obs Observers) (Result, error) {
 	for m, cs := range ceilings {
 		res.Ceilings[m] = medianCeiling(cs)
 	}
-	res.Runs = make([]results.Run, len(res.Cells))
+	res.Runs = make([]schema.Run, len(res.Cells))
 	for i, m := range res.Cells {
 		res.Runs[i] = m.Run
 	}
@@ -182,11 +182,11 @@ func (p *Plan) measure(ctx context.Context, l *lab.Lab, i, round int, obs Observ
 
 // Summary is the result as a summary whose config is config (nil: the
 // result's Config).
-func (r Result) Summary(config any) (*results.Summary, error) {
+func (r Result) Summary(config any) (*schema.Summary, error) {
 	if config == nil {
 		config = r.Config
 	}
-	sum, err := results.NewSummary(r.Started, config)
+	sum, err := schema.NewSummary(r.Started, config)
 	if err != nil {
 		return nil, err
 	}

@@ -13,13 +13,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/render"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 
 	"github.com/lockbench/lockbench/internal/compose/etcdmember"
 	"github.com/lockbench/lockbench/internal/compose/procs"
 	"github.com/lockbench/lockbench/internal/results/gate"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -60,7 +63,7 @@ func TestRunTinyMatrix(t *testing.T) {
 	if res.Cells[0].Run.Mux != "sequential" || res.Cells[1].Run.Mux != "pipeline" {
 		t.Errorf("cells ran as %s, %s: want the matrix order", res.Cells[0].Run.Mux, res.Cells[1].Run.Mux)
 	}
-	var seq results.Run
+	var seq schema.Run
 	for _, r := range res.Runs {
 		if r.Mux == "sequential" {
 			seq = r
@@ -108,9 +111,9 @@ func TestRunTinyMatrix(t *testing.T) {
 // cancelOnTick cancels the compare at the first per-second tick of a cell.
 type cancelOnTick struct{ cancel context.CancelFunc }
 
-func (c cancelOnTick) Begin(string, time.Duration)                              {}
-func (c cancelOnTick) Tick(time.Duration, *results.Interval, *results.Interval) { c.cancel() }
-func (c cancelOnTick) End(results.Run)                                          {}
+func (c cancelOnTick) Begin(string, time.Duration)                            {}
+func (c cancelOnTick) Tick(time.Duration, *record.Interval, *record.Interval) { c.cancel() }
+func (c cancelOnTick) End(schema.Run)                                         {}
 
 // TestRunInterrupted: a cancel during the first cell keeps that cell,
 // cut short and marked, runs no other, and is not an error.
@@ -216,7 +219,7 @@ func TestRunRepeat(t *testing.T) {
 	if got, want := strings.Join(ran, " "), "sequential#1 pipeline#1 pipeline#2 sequential#2"; got != want {
 		t.Errorf("ran %s, want %s", got, want)
 	}
-	if c := res.Ceilings[1]; cfg.Ceiling && (len(c.Rounds) != 2 || c.CyclesPerS != results.Median(c.Rounds)) {
+	if c := res.Ceilings[1]; cfg.Ceiling && (len(c.Rounds) != 2 || c.CyclesPerS != stats.Median(c.Rounds)) {
 		t.Errorf("ceiling %+v: want one per round, their median", c)
 	}
 	sum, err := res.Summary(nil)
@@ -227,7 +230,7 @@ func TestRunRepeat(t *testing.T) {
 	if err := sum.WriteJSON(path); err != nil {
 		t.Fatal(err)
 	}
-	if sum, err = results.ReadSummary(path); err != nil {
+	if sum, err = schema.ReadSummary(path); err != nil {
 		t.Fatal(err)
 	}
 	var conf struct{ Repeat int }
@@ -242,7 +245,7 @@ func TestRunRepeat(t *testing.T) {
 		rates[r.Name] = append(rates[r.Name], r.Throughput.CyclesPerS)
 	}
 	var table bytes.Buffer
-	if err := results.WriteTable(&table, sum.Runs, results.TableOptions{Ratios: compare.VsSequential(sum.Runs), RatioName: "vs seq", MaxWidth: 200}); err != nil { // names unwrapped
+	if err := render.WriteTable(&table, sum.Runs, render.TableOptions{Ratios: compare.VsSequential(sum.Runs), RatioName: "vs seq", MaxWidth: 200}); err != nil { // names unwrapped
 		t.Fatal(err)
 	}
 	for name, xs := range rates {
@@ -255,7 +258,7 @@ func TestRunRepeat(t *testing.T) {
 				row = strings.Join(f[1:], " ")
 			}
 		}
-		if want := fmt.Sprintf("%.0f ±", results.Median(xs)); !strings.HasPrefix(row, want) {
+		if want := fmt.Sprintf("%.0f ±", stats.Median(xs)); !strings.HasPrefix(row, want) {
 			t.Errorf("%s: table row %q, want the JSON runs' median %q first:\n%s", name, row, want, table.String())
 		}
 	}
@@ -282,8 +285,8 @@ func (c cancelAtCell) Begin(string, time.Duration) {
 		c.cancel()
 	}
 }
-func (c cancelAtCell) Tick(time.Duration, *results.Interval, *results.Interval) {}
-func (c cancelAtCell) End(results.Run)                                          {}
+func (c cancelAtCell) Tick(time.Duration, *record.Interval, *record.Interval) {}
+func (c cancelAtCell) End(schema.Run)                                         {}
 
 // TestRunRepeatInterrupted: a cancel in the second round keeps the
 // rounds done and the cell cut short, runs nothing after it, and the
@@ -303,7 +306,7 @@ func TestRunRepeatInterrupted(t *testing.T) {
 	if !res.Interrupted || len(res.Runs) != 3 || begun != 3 {
 		t.Fatalf("interrupted %v, %d runs, %d begun: want round 1 and the cut-short first cell of round 2", res.Interrupted, len(res.Runs), begun)
 	}
-	var done results.Run
+	var done schema.Run
 	for _, r := range res.Runs {
 		switch {
 		case r.Repeat == 1 && r.Mux == "pipeline":
@@ -312,7 +315,7 @@ func TestRunRepeatInterrupted(t *testing.T) {
 			t.Errorf("round 2's %s not marked interrupted", r.Name)
 		}
 	}
-	rows := results.MedianRuns(res.Runs)
+	rows := stats.MedianRuns(res.Runs)
 	if len(rows) != 2 {
 		t.Fatalf("%d rows, want 2", len(rows))
 	}

@@ -8,16 +8,18 @@ import (
 	"sort"
 
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/procstat"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // vsSequential is each run's ratio to the sequential run of its group by
 // run name (the table's "vs seq" column); runs without one are left out.
 // Of runs repeated in rounds it is the median ratio: that of the medians.
-func vsSequential(runs []results.Run) map[string]float64 {
+func vsSequential(runs []schema.Run) map[string]float64 {
 	ratios := map[string]float64{}
-	for _, r := range results.MedianRuns(runs) {
+	for _, r := range stats.MedianRuns(runs) {
 		if v := r.VsSequential; v != nil {
 			ratios[r.Name] = *v
 		}
@@ -30,7 +32,7 @@ func vsSequential(runs []results.Run) map[string]float64 {
 // the answers of a compare in rounds (Answers, WriteAnswers: under the
 // table, and answers.json in Out), then the rankings by round trip
 // (WriteRankings) unless stdout holds Go benchmark lines or the JSON.
-func (r Result) Write(w output.Writer, sum *results.Summary) error {
+func (r Result) Write(w output.Writer, sum *schema.Summary) error {
 	Table(&w, sum.Runs, r.CeilingRates())
 	answers := Answers(sum.Runs)
 	summary := w.Below
@@ -60,7 +62,7 @@ func (r Result) Write(w output.Writer, sum *results.Summary) error {
 
 // Table makes w print compare's table: each row with its ratio to its
 // sequential row ("vs seq") and, under the table, WriteSummary.
-func Table(w *output.Writer, runs []results.Run, ceilings map[int]float64) {
+func Table(w *output.Writer, runs []schema.Run, ceilings map[int]float64) {
 	w.TableOptions.Ratios, w.TableOptions.RatioName = vsSequential(runs), "vs seq"
 	w.Below = func(out io.Writer) { writeSummary(out, runs, ceilings) }
 }
@@ -68,9 +70,9 @@ func Table(w *output.Writer, runs []results.Run, ceilings map[int]float64) {
 // writeSummary is the compare's own short view under the table:
 // per row its throughput, ratio to sequential, heap allocations per cycle
 // (whole process) and, with --ceiling, its fraction of the ceiling. Runs
-// repeated in rounds are one line each, their median (results.MedianRun).
-func writeSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
-	runs = results.MedianRuns(runs)
+// repeated in rounds are one line each, their median (stats.MedianRun).
+func writeSummary(w io.Writer, runs []schema.Run, ceilings map[int]float64) {
+	runs = stats.MedianRuns(runs)
 	counts := make([]int, 0, len(ceilings))
 	for m := range ceilings {
 		counts = append(counts, m)
@@ -94,7 +96,7 @@ func writeSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
 		nameW = max(nameW, len(r.Name))
 	}
 	fmt.Fprintf(w, "%-*s %8s %7s %7s %9s %9s %7s", nameW, "run", "cycles/s", "vs seq", "allocs", "client µs", "server µs", "writes")
-	delayed := slices.ContainsFunc(runs, func(r results.Run) bool { return r.Cost != nil && r.Cost.DelayCPUUSPerCycle > 0 })
+	delayed := slices.ContainsFunc(runs, func(r schema.Run) bool { return r.Cost != nil && r.Cost.DelayCPUUSPerCycle > 0 })
 	if delayed { // the delay line's own CPU, and how busy the machine was
 		fmt.Fprintf(w, " %8s %6s", "delay µs", "busy")
 	}
@@ -123,14 +125,14 @@ func writeSummary(w io.Writer, runs []results.Run, ceilings map[int]float64) {
 
 // costCells are a run's client and server CPU µs and write syscalls per
 // cycle (server marked * when read from INFO cpu).
-func costCells(c *results.Cost) string {
+func costCells(c *schema.Cost) string {
 	if c == nil {
 		return fmt.Sprintf("%9s %9s %7s", "-", "-", "-")
 	}
 	server := "-"
 	if c.ServerCPUSource != "" {
 		server = fmt.Sprintf("%.1f", c.ServerCPUUSPerCycle)
-		if c.ServerCPUSource == results.ServerCPUInfo {
+		if c.ServerCPUSource == procstat.ServerCPUInfo {
 			server += "*"
 		}
 	}
@@ -139,7 +141,7 @@ func costCells(c *results.Cost) string {
 
 // delayCells are the delay line's CPU µs per cycle and the share of the
 // machine's cores busy over the window ("-" where unknown).
-func delayCells(c *results.Cost) string {
+func delayCells(c *schema.Cost) string {
 	d, b := "-", "-"
 	if c != nil && c.DelayCPUUSPerCycle > 0 {
 		d = fmt.Sprintf("%.1f", c.DelayCPUUSPerCycle)

@@ -7,17 +7,17 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestCompareSummaryFits100Columns: the per-cycle cost list under the
 // compare table, with the ceiling column and the longest cell names
 // make run prints, fits a 100-column terminal.
 func TestCompareSummaryFits100Columns(t *testing.T) {
-	cost := &results.Cost{ClientCPUUSPerCycle: 16723.9, ServerCPUUSPerCycle: 12978.7, ServerCPUSource: "proc", ClientWritesPerCycle: 583.77}
-	ceiling := &results.Cost{ClientCPUUSPerCycle: 999.9, ServerCPUUSPerCycle: 999.9, ServerCPUSource: "proc"}
-	runs := []results.Run{
-		{Name: "redlock/rueidis/sequential/uncontended", Masters: 5, Throughput: results.Throughput{CyclesPerS: 123456},
+	cost := &schema.Cost{ClientCPUUSPerCycle: 16723.9, ServerCPUUSPerCycle: 12978.7, ServerCPUSource: "proc", ClientWritesPerCycle: 583.77}
+	ceiling := &schema.Cost{ClientCPUUSPerCycle: 999.9, ServerCPUUSPerCycle: 999.9, ServerCPUSource: "proc"}
+	runs := []schema.Run{
+		{Name: "redlock/rueidis/sequential/uncontended", Masters: 5, Throughput: schema.Throughput{CyclesPerS: 123456},
 			AllocsPerCycle: 5249.4, Cost: cost, VsSequential: ptr(15.57), OfCeiling: ptr(0.525), CeilingCost: ceiling},
 		{Name: "redlock/goredis/auto/contended", Masters: 5, AllocsPerCycle: 4.2},
 	}

@@ -10,19 +10,19 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestTable: the writer prints the "vs seq" column and the compare's
 // summary under the table.
 func TestTable(t *testing.T) {
 	ratio := 2.5
-	runs := []results.Run{{Name: "redlock/goredis/fanout/uncontended", Masters: 5, VsSequential: &ratio,
-		Counts: results.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}}
+	runs := []schema.Run{{Name: "redlock/goredis/fanout/uncontended", Masters: 5, VsSequential: &ratio,
+		Counts: schema.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}}
 	var b strings.Builder
 	w := output.Writer{Stdout: &b}
 	Table(&w, runs, map[int]float64{5: 1000})
-	if err := w.Write(&results.Summary{Runs: runs}, nil); err != nil {
+	if err := w.Write(&schema.Summary{Runs: runs}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"vs seq", "2.5", "ceiling (redis-benchmark -P 16, 5 masters): 1000 cycles/s"} {
@@ -37,13 +37,13 @@ func TestTable(t *testing.T) {
 // confidence), its files, and the rankings by round trip on stdout, except
 // where stdout holds benchmark lines or the JSON.
 func TestResultWrite(t *testing.T) {
-	run := func(mux string, rttUS, cps float64) results.Run {
-		return results.Run{Name: "redlock/rueidis/" + mux + "/uncontended", Backend: "redlock", Client: "rueidis", Mux: mux,
-			Workload: "uncontended", AddedRTTUS: rttUS, Throughput: results.Throughput{CyclesPerS: cps},
-			Counts: results.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}
+	run := func(mux string, rttUS, cps float64) schema.Run {
+		return schema.Run{Name: "redlock/rueidis/" + mux + "/uncontended", Backend: "redlock", Client: "rueidis", Mux: mux,
+			Workload: "uncontended", AddedRTTUS: rttUS, Throughput: schema.Throughput{CyclesPerS: cps},
+			Counts: schema.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}
 	}
 	res := Result{Config: Config{RTTs: distances{{}, {RTT: time.Millisecond}}}}
-	sum := &results.Summary{Runs: []results.Run{run("sequential", 0, 300), run("fanout", 0, 200), run("sequential", 1000, 50), run("fanout", 1000, 150)}}
+	sum := &schema.Summary{Runs: []schema.Run{run("sequential", 0, 300), run("fanout", 0, 200), run("sequential", 1000, 50), run("fanout", 1000, 150)}}
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name     string

@@ -9,27 +9,28 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/internal/results/prom"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads"
 	"github.com/lockbench/lockbench/workloads/measure"
 )
 
 // Cell is one measured cell: the JSON row and what lies behind it.
 type Cell struct {
-	Run      results.Run
-	Registry *results.Registry    // the histograms
-	Hlog     *results.IntervalLog // one interval per second per op, for interval logs
+	Run      schema.Run
+	Registry *record.Registry    // the histograms
+	Hlog     *record.IntervalLog // one interval per second per op, for interval logs
 	// Merged are the interval logs of a cell several processes measured
-	// together, merged (results.Merge), in place of Hlog and Registry.
-	Merged results.RunLogs
+	// together, merged (record.Merge), in place of Hlog and Registry.
+	Merged record.RunLogs
 }
 
 // Progress is told where a cell is: as it begins, once a second, and at
 // its end. The CLI's progress line is one.
 type Progress interface {
 	Begin(name string, warmup time.Duration)
-	Tick(elapsed time.Duration, iv, total *results.Interval)
-	End(run results.Run)
+	Tick(elapsed time.Duration, iv, total *record.Interval)
+	End(run schema.Run)
 }
 
 // Observers are what watches a cell besides the result; every field may
@@ -61,12 +62,12 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 		return Cell{}, err
 	}
 	defer fr.finish(nil)
-	l.Endpoints(&spec)
-	spec.Masters = addrs
-	if err := fr.route(&spec); err != nil { // the fault proxies, for etcd, ZooKeeper, PostgreSQL
+	at := l.Endpoints()
+	at.Masters = addrs
+	if err := fr.route(&at); err != nil { // the fault proxies, for etcd, ZooKeeper, PostgreSQL
 		return Cell{}, err
 	}
-	locker, err := backends.Open(ctx, spec)
+	locker, err := backends.Open(ctx, spec, at)
 	if err != nil {
 		return Cell{}, err
 	}
@@ -79,14 +80,14 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 		obs.Progress.Begin(name, cfg.Workload.Warmup)
 		hooks.Progress = obs.Progress.Tick
 	}
-	hlog := results.NewIntervalLog()
+	hlog := record.NewIntervalLog()
 	violations := func() int64 { return 0 }
 	hooks.Violations = func(live func() int64) { violations = live }
 	masters := l.Masters(spec)
 	cellMetrics := obs.Metrics.Cell(prom.Labels{Backend: spec.Backend, Client: spec.Client, Mux: spec.Mux,
 		Workload: cfg.Workload.Workload, Masters: masters}, cfg.Workload.Workers)
 	defer cellMetrics.Done()
-	hooks.OnInterval = fr.observe(func(iv *results.Interval) {
+	hooks.OnInterval = fr.observe(func(iv *record.Interval) {
 		hlog.Add(iv)
 		// On the tick, never per sample.
 		cellMetrics.Observe(iv, violations())

@@ -29,14 +29,12 @@ func TestCloseWithFrozenServer(t *testing.T) {
 			cfg := lab.DefaultConfig()
 			cfg.Driver.Backend, cfg.Driver.Client = c.backend, c.client
 			b, _ := backends.Lookup(c.backend)
-			tp := &cfg.Topology
-			tp.NoRedis, tp.NeedsEtcd, tp.NeedsZooKeeper, tp.NeedsPostgres = !b.NeedsRedis, b.NeedsEtcd, b.NeedsZooKeeper, b.NeedsPostgres
-			tp.Etcd.Members = 1
+			cfg.Topology = lab.ServersFor(cfg.Topology, b)
+			cfg.Topology.Etcd.Members = 1
 			l := upLab(t, ctx, cfg)
 			spec := cfg.Driver
 			spec.Workers = 4
-			l.Endpoints(&spec)
-			lk, err := backends.Open(ctx, spec)
+			lk, err := backends.Open(ctx, spec, l.Endpoints())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,11 +5,6 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/etcdlock"
-	"github.com/lockbench/lockbench/drivers/pglock"
-	"github.com/lockbench/lockbench/drivers/redlock"
-	"github.com/lockbench/lockbench/drivers/zklock"
-	"github.com/lockbench/lockbench/multiplex"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -44,10 +39,10 @@ const DefaultMux = "pipeline"
 // DefaultConfig is Redlock over go-redis, DefaultMux, on 5 local masters, the
 // workloads' defaults, and every backend's own defaults.
 func DefaultConfig() Config {
+	driver := backends.DefaultSpec()
+	driver.Mux = DefaultMux
 	return Config{
-		Driver: backends.Spec{Backend: "redlock", Client: "goredis", Mux: DefaultMux,
-			Redlock: redlock.DefaultConfig(), Multiplex: multiplex.Options{Batch: multiplex.DefaultBatch}, Etcd: etcdlock.DefaultConfig(), Tuning: backends.DefaultTuning(),
-			ZooKeeper: zklock.DefaultConfig(), Postgres: pglock.DefaultConfig(), WaitTimeout: 100 * time.Millisecond},
+		Driver: driver,
 		Topology: compose.Spec{Redis: compose.RedisOptions{Masters: 5, Persistence: "none"}, Etcd: compose.EtcdOptions{Members: 3},
 			Sentinel: compose.DefaultSentinelOptions()},
 		Workload: workloads.DefaultConfig(),

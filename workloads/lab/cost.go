@@ -11,23 +11,24 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/procstat"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // ServerCPU is how the lab reads its masters' CPU (for a ceiling's cost
 // beside the cells'): see serverCPU.
-func (l *Lab) ServerCPU() (results.ServerCPU, func()) { return serverCPU(l.Topo) }
+func (l *Lab) ServerCPU() (procstat.ServerCPU, func()) { return serverCPU(l.Topo) }
 
 // serverCPU is how a run reads its masters' CPU: /proc for local masters,
 // INFO cpu for external ones (which also counts their other clients). The
 // closer releases the INFO clients.
-func serverCPU(topo *compose.Topology) (results.ServerCPU, func()) {
+func serverCPU(topo *compose.Topology) (procstat.ServerCPU, func()) {
 	if topo == nil || len(topo.RedisAddrs) == 0 {
-		return results.ServerCPU{}, func() {}
+		return procstat.ServerCPU{}, func() {}
 	}
 	if topo.Redis != nil {
 		servers := topo.Redis.Servers
-		return results.ProcsCPU(func() []int {
+		return procstat.ProcsCPU(func() []int {
 			pids := make([]int, len(servers))
 			for i, s := range servers {
 				pids[i] = s.Pid()
@@ -60,7 +61,7 @@ func serverCPU(topo *compose.Topology) (results.ServerCPU, func()) {
 		}
 		return total, nil
 	}
-	return results.ServerCPU{Source: results.ServerCPUInfo, Read: read}, func() {
+	return procstat.ServerCPU{Source: procstat.ServerCPUInfo, Read: read}, func() {
 		for _, c := range clients {
 			_ = c.Close()
 		}
@@ -90,26 +91,26 @@ func infoCPU(info string) (time.Duration, error) {
 }
 
 // costWindow samples the cost counters at the window's edges (Env.OnWindow):
-// the client's and masters' (results.SampleCost), the delay line's and
+// the client's and masters' (procstat.SampleCost), the delay line's and
 // the whole machine's.
 type costWindow struct {
-	server, delay      results.ServerCPU
-	start, end         results.CostSample
+	server, delay      procstat.ServerCPU
+	start, end         procstat.CostSample
 	delay0, delay1     time.Duration
 	delayOK            bool
-	machine0, machine1 results.MachineCPU
+	machine0, machine1 procstat.MachineCPU
 	started            bool
 }
 
 func (w *costWindow) edge(end bool) {
 	if end {
-		w.end = results.SampleCost(w.server)
-		w.machine1 = results.ReadMachineCPU()
+		w.end = procstat.SampleCost(w.server)
+		w.machine1 = procstat.ReadMachineCPU()
 		w.delay1, w.delayOK = w.readDelay(w.delayOK)
 		return
 	}
-	w.start, w.started = results.SampleCost(w.server), true
-	w.machine0 = results.ReadMachineCPU()
+	w.start, w.started = procstat.SampleCost(w.server), true
+	w.machine0 = procstat.ReadMachineCPU()
 	w.delay0, w.delayOK = w.readDelay(true)
 }
 
@@ -122,18 +123,18 @@ func (w *costWindow) readDelay(ok bool) (time.Duration, bool) {
 }
 
 // cost is the per-cycle cost over the window; nil if it never started.
-func (w *costWindow) cost(cycles int64) *results.Cost {
+func (w *costWindow) cost(cycles int64) *schema.Cost {
 	if !w.started {
 		return nil
 	}
-	c := results.CostBetween(w.start, w.end, cycles, w.server)
+	c := procstat.CostBetween(w.start, w.end, cycles, w.server)
 	if c == nil {
 		return nil
 	}
 	if w.delayOK {
 		c.DelayCPUUSPerCycle = float64(w.delay1-w.delay0) / 1e3 / float64(cycles)
 	}
-	if b := results.BusyShare(w.machine0, w.machine1); b >= 0 {
+	if b := procstat.BusyShare(w.machine0, w.machine1); b >= 0 {
 		c.MachineCPUBusy, c.Cores = b, runtime.NumCPU()
 	}
 	return c

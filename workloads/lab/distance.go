@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/compose/delayline"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // HasDistance reports whether c adds a round trip to any master.
@@ -51,14 +51,14 @@ func (c Config) DistanceName() string {
 // trip at or above the node timeout would make every command time out.
 func (c *Config) validateDistance(masters int) error {
 	if c.RTTJitter > 0 && !c.HasDistance() {
-		return results.Invalid("rtt_jitter", c.RTTJitter, "without a round trip to vary")
+		return fielderr.Invalid("rtt_jitter", c.RTTJitter, "without a round trip to vary")
 	}
 	if len(c.RTTPerMaster) > 0 {
 		if c.RTT > 0 {
-			return results.Invalid("rtt_per_master", durations(c.RTTPerMaster), "not with an RTT for every master (%v)", c.RTT)
+			return fielderr.Invalid("rtt_per_master", durations(c.RTTPerMaster), "not with an RTT for every master (%v)", c.RTT)
 		}
 		if len(c.RTTPerMaster) != masters {
-			return results.Invalid("rtt_per_master", durations(c.RTTPerMaster), "%d round trips for %d masters", len(c.RTTPerMaster), masters)
+			return fielderr.Invalid("rtt_per_master", durations(c.RTTPerMaster), "%d round trips for %d masters", len(c.RTTPerMaster), masters)
 		}
 	}
 	for i, d := range c.Distances(masters) {
@@ -70,10 +70,10 @@ func (c *Config) validateDistance(masters int) error {
 			if d.RTT >= 0 && d.Jitter > d.RTT {
 				field = "rtt_jitter"
 			}
-			return results.Invalid(field, d, "master %d: %v", i+1, err)
+			return fielderr.Invalid(field, d, "master %d: %v", i+1, err)
 		}
 		if nt := c.Driver.Redlock.NodeTimeout; nt > 0 && d.RTT+d.Jitter >= nt {
-			fe := results.Invalid(field, d, "master %d: the round trip reaches the node timeout %v: every command would time out", i+1, nt)
+			fe := fielderr.Invalid(field, d, "master %d: the round trip reaches the node timeout %v: every command would time out", i+1, nt)
 			fe.Hint, fe.HintField = "raise %s", "driver.redlock.node_timeout"
 			return fe
 		}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv/slow"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -53,7 +53,7 @@ func TestLittlesLawAtDistance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	measure := func(mux string, workers int, rtt time.Duration) results.Run {
+	measure := func(mux string, workers int, rtt time.Duration) schema.Run {
 		t.Helper()
 		cfg := base
 		cfg.Driver.Mux, cfg.Workload.Workers, cfg.RTT = mux, workers, rtt

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 func TestDistanceName(t *testing.T) {
@@ -65,7 +65,7 @@ func TestValidateDistance(t *testing.T) {
 		if c.name == "rtt at the node timeout" && !strings.HasSuffix(err.Error(), "(raise driver.redlock.node_timeout)") {
 			t.Errorf("%s: %v, want the node timeout's field as the mend", c.name, err)
 		}
-		var fe *results.FieldError
+		var fe *fielderr.Error
 		switch {
 		case c.field == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)

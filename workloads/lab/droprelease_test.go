@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -58,7 +58,7 @@ func TestMeasureDropRelease(t *testing.T) {
 			t.Fatalf("a lost release on a contended key: not flagged stalled (counts %+v)", r.Counts)
 		}
 		s := r.LongestStall()
-		if s.Cause != results.CauseLeftoverKey || s.ReleaseErrors != 1 || s.Duration <= w.StallAfter {
+		if s.Cause != schema.CauseLeftoverKey || s.ReleaseErrors != 1 || s.Duration <= w.StallAfter {
 			t.Errorf("stall %v: want a leftover key after the one lost release, over %v", s, w.StallAfter)
 		}
 		if len(r.Failures()) == 0 {

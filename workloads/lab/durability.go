@@ -19,19 +19,27 @@ import (
 func durability(c Config, masters int) string {
 	b, _ := backends.Lookup(c.Driver.Backend)
 	t := c.Topology
-	switch {
-	case b.NeedsEtcd && len(t.EtcdAddrs) > 0, b.NeedsZooKeeper && len(t.ZooKeeperAddrs) > 0,
-		b.NeedsPostgres && t.PostgresURL != "", b.NeedsSentinel && len(c.Driver.SentinelAddrs) > 0,
-		!b.NeedsEtcd && !b.NeedsSentinel && !b.NeedsZooKeeper && !b.NeedsPostgres && len(t.RedisAddrs) > 0:
-		return "external"
-	case b.NeedsEtcd:
+	switch b.On {
+	case backends.Etcd:
+		if len(t.EtcdAddrs) > 0 {
+			return "external"
+		}
 		return fmt.Sprintf("fsync raft×%d", masters)
-	case b.NeedsZooKeeper:
+	case backends.ZooKeeper:
+		if len(t.ZooKeeperAddrs) > 0 {
+			return "external"
+		}
 		return "fsync ×1"
-	case b.NeedsPostgres:
+	case backends.Postgres:
+		if t.PostgresURL != "" {
+			return "external"
+		}
 		return "memory ×1"
-	case b.NeedsSentinel:
-		return "memory +replica"
+	case backends.Sentinel:
+		return "memory +replica" // always started by lockbench
+	}
+	if len(t.RedisAddrs) > 0 {
+		return "external"
 	}
 	switch t.Redis.Persistence {
 	case "everysec":

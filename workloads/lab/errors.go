@@ -10,7 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/internal/results/prom"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // stoppedAfter and stoppedFailures: a master counts as having stopped
@@ -59,17 +59,17 @@ func withErrorLog(l drivers.Locker) (drivers.Locker, drivers.ErrorReporter) {
 // masterErrors turns an error report into the run's typed field: masters
 // named by label (their addresses, or the backend), times from the window
 // start, a master still failing at end for long enough named as stopped.
-func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.Time) []results.MasterErrors {
-	var out []results.MasterErrors
+func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.Time) []schema.MasterErrors {
+	var out []schema.MasterErrors
 	for _, m := range rep {
 		label := fmt.Sprintf("master %d", m.Master+1)
 		if m.Master < len(labels) {
 			label = labels[m.Master]
 		}
-		e := results.MasterErrors{Master: label, Index: m.Master + 1, Errors: m.Errors, Other: m.Other,
+		e := schema.MasterErrors{Master: label, Index: m.Master + 1, Errors: m.Errors, Other: m.Other,
 			FirstS: m.First.Sub(window).Seconds(), NeverAnswered: m.NeverAnswered}
 		for _, c := range m.Messages {
-			e.Messages = append(e.Messages, results.ErrorCount(c))
+			e.Messages = append(e.Messages, schema.ErrorCount(c))
 		}
 		sort.SliceStable(e.Messages, func(i, j int) bool { return e.Messages[i].Count > e.Messages[j].Count })
 		if !m.FailingSince.IsZero() && end.Sub(m.FailingSince) >= stoppedAfter && m.Streak >= stoppedFailures {
@@ -86,7 +86,7 @@ func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.
 // failures are mostly timeouts is told its --workers exceed what its
 // masters and this machine serve within nodeTimeout (--node-timeout),
 // unless the run injected faults (faulted), which explain them.
-func mostlyFailed(runs []results.Run, nodeTimeout time.Duration, faulted bool) (names, warnings []string) {
+func mostlyFailed(runs []schema.Run, nodeTimeout time.Duration, faulted bool) (names, warnings []string) {
 	for _, r := range runs {
 		c := r.Counts
 		if !c.MostlyFailed() {
@@ -132,7 +132,7 @@ func (e *failedError) Error() string {
 
 // CheckFailures tells on log (nil: nowhere) the warnings of the runs that
 // measured no progress (no grant, no completed cycle, a stall:
-// results.Run.Failures) and of those where more than half the attempts
+// schema.Run.Failures) and of those where more than half the attempts
 // failed (MostlyFailed, with cfg's node timeout), and returns them as a
 // *FailedError (first: the failures say why) or a *NoProgressError, unless failures were
 // expected: allowed, or cfg injects faults. The warnings are told either
@@ -141,7 +141,7 @@ func (e *failedError) Error() string {
 // stallsFail makes a stall a failure (a single run); without it a stall is
 // told and flagged in the results but fails nothing (a compare's rounds
 // judge it), while a run without a grant or a completed cycle still does.
-func CheckFailures(log io.Writer, cfg Config, runs []results.Run, allow, stallsFail bool) error {
+func CheckFailures(log io.Writer, cfg Config, runs []schema.Run, allow, stallsFail bool) error {
 	faulted := len(cfg.Faults) > 0
 	stuck, stuckWarnings := noProgress(runs, stallsFail)
 	bad, warnings := mostlyFailed(runs, cfg.Driver.Redlock.NodeTimeout, faulted)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/procstat"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -47,7 +47,7 @@ func TestExternalMastersCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	cost := c.Run.Cost
-	if cost == nil || cost.ServerCPUSource != results.ServerCPUInfo || cost.ServerCPUUSPerCycle <= 0 {
+	if cost == nil || cost.ServerCPUSource != procstat.ServerCPUInfo || cost.ServerCPUUSPerCycle <= 0 {
 		t.Fatalf("cost %+v: want server CPU per cycle from INFO cpu of the external masters", cost)
 	}
 	if c.Run.Masters != 2 || c.Run.Counts.Cycles == 0 {

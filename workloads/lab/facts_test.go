@@ -7,7 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/procstat"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -39,7 +39,7 @@ func TestLabFacts(t *testing.T) {
 	}
 	cpu, done := l.ServerCPU()
 	defer done()
-	if cpu.Source != results.ServerCPUProc {
+	if cpu.Source != procstat.ServerCPUProc {
 		t.Errorf("source %q, want proc for masters the lab started", cpu.Source)
 	}
 	if _, err := cpu.Read(); err != nil {

@@ -12,7 +12,9 @@ import (
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/internal/compose/delayline"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/procstat"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -34,7 +36,7 @@ type faultRun struct {
 	drops   *releaseDrops      // drop-release faults arm them; nil without
 
 	mu       sync.Mutex
-	timeline []results.Availability
+	timeline []schema.Availability
 }
 
 // openFaults parses cfg.Faults and, when the run asks for distance or a
@@ -106,12 +108,12 @@ func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []red
 }
 
 // delayCPU reads the delay line's CPU; nil Read when the run has none.
-func (fr *faultRun) delayCPU() results.ServerCPU {
+func (fr *faultRun) delayCPU() procstat.ServerCPU {
 	if fr == nil || fr.line == nil {
-		return results.ServerCPU{}
+		return procstat.ServerCPU{}
 	}
 	pid := fr.line.Pid()
-	return results.ProcsCPU(func() []int { return []int{pid} })
+	return procstat.ProcsCPU(func() []int { return []int{pid} })
 }
 
 // clientStalls is what the workload's Env.Stalls must be: the stalls the
@@ -133,14 +135,14 @@ func (fr *faultRun) start(ctx context.Context) {
 }
 
 // observe wraps the interval sink to keep the availability timeline.
-func (fr *faultRun) observe(next func(*results.Interval)) func(*results.Interval) {
+func (fr *faultRun) observe(next func(*record.Interval)) func(*record.Interval) {
 	if fr == nil {
 		return next
 	}
-	return func(iv *results.Interval) {
-		a := results.Availability{
+	return func(iv *record.Interval) {
+		a := schema.Availability{
 			FromS: iv.Start.Sub(fr.started).Seconds(), ToS: iv.End.Sub(fr.started).Seconds(),
-			Acquired: iv.Count(results.OpAcquire, results.OK), Attempts: iv.Total(results.OpAcquire),
+			Acquired: iv.Count(schema.OpAcquire, schema.OK), Attempts: iv.Total(schema.OpAcquire),
 		}
 		fr.mu.Lock()
 		fr.timeline = append(fr.timeline, a)
@@ -152,30 +154,30 @@ func (fr *faultRun) observe(next func(*results.Interval)) func(*results.Interval
 }
 
 // faultSpecs are the faults as a run's report holds them.
-func faultSpecs(fs []faults.Fault) []results.FaultSpec {
-	out := make([]results.FaultSpec, len(fs))
+func faultSpecs(fs []faults.Fault) []schema.FaultSpec {
+	out := make([]schema.FaultSpec, len(fs))
 	for i, f := range fs {
-		out[i] = results.FaultSpec{Spec: f.Spec, Kind: f.Kind, Masters: f.Masters, Workers: f.Workers, At: f.At.String(),
+		out[i] = schema.FaultSpec{Spec: f.Spec, Kind: f.Kind, Masters: f.Masters, Workers: f.Workers, At: f.At.String(),
 			For: f.For.String(), Restart: f.Restart, Delay: f.Delay.String(), MS: f.MS, Jitter: f.Jitter, Jump: f.Jump}
 	}
 	return out
 }
 
 // faultEvents are the schedule's events as a run's report holds them.
-func faultEvents(es []faults.Event) []results.FaultEvent {
+func faultEvents(es []faults.Event) []schema.FaultEvent {
 	if es == nil {
 		return nil
 	}
-	out := make([]results.FaultEvent, len(es))
+	out := make([]schema.FaultEvent, len(es))
 	for i, e := range es {
-		out[i] = results.FaultEvent(e)
+		out[i] = schema.FaultEvent(e)
 	}
 	return out
 }
 
 // finish stops the schedule (healing what is still broken), closes the
 // proxies and records what happened into run.Faults.
-func (fr *faultRun) finish(run *results.Run) {
+func (fr *faultRun) finish(run *schema.Run) {
 	if fr == nil || fr.done {
 		return
 	}
@@ -195,7 +197,7 @@ func (fr *faultRun) finish(run *results.Run) {
 	}
 	end := float64(time.Since(fr.started).Milliseconds())
 	fr.mu.Lock()
-	run.Faults = &results.FaultReport{Specs: faultSpecs(fr.faults), Events: faultEvents(events), Timeline: fr.timeline,
+	run.Faults = &schema.FaultReport{Specs: faultSpecs(fr.faults), Events: faultEvents(events), Timeline: fr.timeline,
 		Recoveries: fr.recoveries(events), LongestOutageMS: fr.longestOutageMS(events, end), Grants10ms: fr.grantCounts(end),
 		Stalls: fr.stalls.Taken()}
 	fr.mu.Unlock()
@@ -236,13 +238,13 @@ func (g grantCounter) Lock(ctx context.Context, key string) (drivers.Lease, driv
 
 // recoveries: for each repair event (restart, resume, heal), the time from
 // it to the first grant after it; -1 when none came.
-func (fr *faultRun) recoveries(events []faults.Event) []results.Recovery {
-	var out []results.Recovery
+func (fr *faultRun) recoveries(events []faults.Event) []schema.Recovery {
+	var out []schema.Recovery
 	for _, e := range events {
 		if e.Action != "restart" && e.Action != "resume" && e.Action != "heal" {
 			continue
 		}
-		r := results.Recovery{Fault: e.Fault, AtMS: e.AtMS, AfterMS: -1}
+		r := schema.Recovery{Fault: e.Fault, AtMS: e.AtMS, AfterMS: -1}
 		for i := int(e.AtMS / float64(grantBucket.Milliseconds())); i < len(fr.grants); i++ {
 			if i >= 0 && fr.grants[i].Load() > 0 {
 				r.AfterMS = max(0, float64((time.Duration(i)*grantBucket).Milliseconds())-e.AtMS)

@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -29,13 +30,13 @@ func (r *recorder) Begin(name string, _ time.Duration) {
 	r.begins = append(r.begins, name)
 }
 
-func (r *recorder) Tick(time.Duration, *results.Interval, *results.Interval) {
+func (r *recorder) Tick(time.Duration, *record.Interval, *record.Interval) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.ticks++
 }
 
-func (r *recorder) End(results.Run) {
+func (r *recorder) End(schema.Run) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.ends++

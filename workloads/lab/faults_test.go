@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose/faults"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // grantsRun is a fault run whose 10 ms grant buckets hold counts.
@@ -34,7 +34,7 @@ func TestFaultAnalytics(t *testing.T) {
 		got  any
 		want any
 	}{
-		{"recoveries", fr.recoveries(events), []results.Recovery{
+		{"recoveries", fr.recoveries(events), []schema.Recovery{
 			{Fault: "kill", AtMS: 35, AfterMS: 25},   // first grant in the 60 ms bucket
 			{Fault: "stop", AtMS: 55, AfterMS: 5},    // same bucket
 			{Fault: "stop", AtMS: 95, AfterMS: -1}}}, // none after

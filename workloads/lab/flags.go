@@ -9,5 +9,5 @@ import (
 // BindFlags registers on fs the flags of c's fields, as lockbench run has
 // them (--workers, --ttl, --redis, --fault, ...), with c's values as their
 // defaults, so a command of one's own takes lockbench's flags. The Set
-// names the flag of a field a *results.FieldError of Validate names.
+// names the flag of a field a *fielderr.Error of Validate names.
 func BindFlags(fs *pflag.FlagSet, c *Config) *flagtag.Set { return flagtag.New(fs).Bind(c) }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -18,7 +18,7 @@ func ExampleBindFlags() {
 	flags := lab.BindFlags(fs, &cfg)
 	_ = fs.Parse([]string{"--workers", "64", "--mux", "pipeline", "--ttl", "1ms"})
 	fmt.Println(cfg.Workload.Workers, cfg.Driver.Mux)
-	var fe *results.FieldError
+	var fe *fielderr.Error
 	if err := cfg.Validate(); errors.As(err, &fe) {
 		fmt.Println(fe.Name(flags.Flag))
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // TestBindFlags: the flags set the config, a field error of Validate is
@@ -26,7 +26,7 @@ func TestBindFlags(t *testing.T) {
 	if c.Workload.Workers != 0 || c.Driver.Backend != "etcd" || len(c.Topology.RedisAddrs) != 2 || len(c.Faults) != 1 {
 		t.Fatalf("flags not set: %+v", c)
 	}
-	var fe *results.FieldError
+	var fe *fielderr.Error
 	if err := c.Validate(); !errors.As(err, &fe) || fe.Name(set.Flag) != "--workers 0: must be at least 1" {
 		t.Fatalf("Validate: %v, want --workers named", err)
 	}

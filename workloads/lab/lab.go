@@ -4,14 +4,14 @@ import (
 	"context"
 	"fmt"
 	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/schema"
 	"io"
 	"time"
 
 	"golang.org/x/term"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/results"
 )
 
 // Lab is the servers one or more cells are measured on: local ones it
@@ -30,7 +30,7 @@ type Lab struct {
 func Up(ctx context.Context, spec compose.Spec, log io.Writer) (*Lab, error) {
 	if log == nil {
 		topo, err := compose.Up(ctx, spec)
-		err = results.Within("topology", err)
+		err = fielderr.Within("topology", err)
 		if err != nil {
 			return nil, err
 		}
@@ -42,7 +42,7 @@ func Up(ctx context.Context, spec compose.Spec, log io.Writer) (*Lab, error) {
 	}
 	start := time.Now()
 	topo, err := compose.Up(ctx, spec)
-	err = results.Within("topology", err)
+	err = fielderr.Within("topology", err)
 	switch {
 	case err != nil && tty:
 		fmt.Fprint(log, "\r\033[K")
@@ -114,7 +114,7 @@ func (l *Lab) Versions(ctx context.Context, v map[string]string) map[string]stri
 
 // Servers adds the lab's servers' facts to list and, with log non-nil,
 // tells their warnings once each, naming how many masters share one.
-func (l *Lab) Servers(list []results.Server, log io.Writer) []results.Server {
+func (l *Lab) Servers(list []schema.Server, log io.Writer) []schema.Server {
 	topo := l.Topo
 	list = append(list, topo.Servers...)
 	if log == nil {
@@ -134,36 +134,4 @@ func (l *Lab) Servers(list []results.Server, log io.Writer) []results.Server {
 		fmt.Fprintf(log, "lockbench: warning: %d of %d masters: %s\n", count[w], len(topo.Servers), w)
 	}
 	return list
-}
-
-// Endpoints gives spec the lab's servers: the Redis masters, the etcd
-// members and the zookeeper, postgres and Sentinel servers.
-func (l *Lab) Endpoints(spec *backends.Spec) {
-	topo := l.Topo
-	spec.Masters = topo.Masters
-	spec.EtcdAddrs = topo.EtcdAddrs
-	spec.Etcd.Access = topo.EtcdAccess
-	spec.ZooKeeperAddrs, spec.PostgresURL = topo.ZooKeeperAddrs, topo.PostgresURL
-	spec.ZooKeeper.Digest, spec.ZooKeeper.TLS = topo.ZooKeeperDigest, topo.ZooKeeperTLS
-	if topo.Sentinel != nil {
-		spec.SentinelAddrs, spec.SentinelMaster, spec.SentinelPassword = topo.Sentinel.Addrs(), compose.SentinelMaster, topo.Sentinel.Password
-	}
-}
-
-// Masters is the servers a cell's lock lives on: the etcd members for the
-// etcd backend, the one endpoint rueidislock and redislock dial, one
-// server for the zookeeper, postgres and single backends, the Redis masters
-// otherwise.
-func (l *Lab) Masters(spec backends.Spec) int {
-	topo := l.Topo
-	b, _ := backends.Lookup(spec.Backend)
-	switch {
-	case b.NeedsEtcd:
-		return len(topo.EtcdAddrs)
-	case b.NeedsZooKeeper || b.NeedsPostgres || b.NeedsSentinel:
-		return 1
-	case spec.Backend == "rueidislock" || spec.Backend == "redislock":
-		return min(len(topo.RedisAddrs), 1)
-	}
-	return len(topo.RedisAddrs)
 }

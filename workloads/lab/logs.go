@@ -3,7 +3,8 @@ package lab
 import (
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/record"
 )
 
 // Logs are the cells' interval logs by run name, as output.Writer.Write
@@ -13,9 +14,9 @@ func Logs(cells []Cell) map[string]output.Logs {
 	for _, c := range cells {
 		switch {
 		case c.Merged != nil:
-			logs[results.LogName(c.Run)] = output.MergedLogs(c.Merged)
+			logs[record.LogName(c.Run)] = output.MergedLogs(c.Merged)
 		case c.Hlog != nil:
-			logs[results.LogName(c.Run)] = c.Hlog
+			logs[record.LogName(c.Run)] = c.Hlog
 		}
 	}
 	return logs
@@ -24,8 +25,8 @@ func Logs(cells []Cell) map[string]output.Logs {
 // ResolveExternal parses and checks, before Validate, the external servers
 // of c's topology the backend needs and their credentials (the password
 // from Topology.RedisAuth.PasswordFile or the environment): bad input is
-// a *results.FieldError naming the field under "topology".
+// a *fielderr.Error naming the field under "topology".
 func (c *Config) ResolveExternal() error {
 	b, _ := backends.Lookup(c.Driver.Backend)
-	return results.Within("topology", c.Topology.ResolveExternal(c.Topology.RedisAuth.PasswordFile, b.NeedsEtcd))
+	return fielderr.Within("topology", c.Topology.ResolveExternal(c.Topology.RedisAuth.PasswordFile, b.Uses(backends.Etcd)))
 }

@@ -4,14 +4,16 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestLogs: a cell with an interval log is listed by its run's name, one
 // without is left out.
 func TestLogs(t *testing.T) {
-	log := &results.IntervalLog{}
-	logs := Logs([]Cell{{Run: results.Run{Name: "a"}, Hlog: log}, {Run: results.Run{Name: "b"}}})
+	log := &record.IntervalLog{}
+	logs := Logs([]Cell{{Run: schema.Run{Name: "a"}, Hlog: log}, {Run: schema.Run{Name: "b"}}})
 	if len(logs) != 1 || logs["a"] != log {
 		t.Fatalf("logs %v: want a's alone", logs)
 	}
@@ -25,7 +27,7 @@ func TestResolveExternal(t *testing.T) {
 		t.Fatalf("local servers: %v", err)
 	}
 	c.Topology.RedisAddrs = []string{"nohost"}
-	var fe *results.FieldError
+	var fe *fielderr.Error
 	if err := c.ResolveExternal(); !errors.As(err, &fe) || fe.Field != "topology.redis_addrs" {
 		t.Fatalf("err %v, want a field error of topology.redis_addrs", err)
 	}

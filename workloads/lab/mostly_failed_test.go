@@ -7,17 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestMostlyFailed: a run is named when more than half its attempts
 // failed, with the timeouts' advice only when timeouts are the most of
 // them; a run that mostly succeeded is not.
 func TestMostlyFailed(t *testing.T) {
-	runs := []results.Run{
-		{Name: "ok", Counts: results.Counts{Attempts: 100, Acquired: 90, Errors: 10}},
-		{Name: "errors", Counts: results.Counts{Attempts: 100, Errors: 60, Timeouts: 10}},
-		{Name: "timeouts", Workers: 64, Masters: 5, Counts: results.Counts{Attempts: 100, Timeouts: 80}},
+	runs := []schema.Run{
+		{Name: "ok", Counts: schema.Counts{Attempts: 100, Acquired: 90, Errors: 10}},
+		{Name: "errors", Counts: schema.Counts{Attempts: 100, Errors: 60, Timeouts: 10}},
+		{Name: "timeouts", Workers: 64, Masters: 5, Counts: schema.Counts{Attempts: 100, Timeouts: 80}},
 	}
 	names, warnings := mostlyFailed(runs, 50*time.Millisecond, false)
 	if !reflect.DeepEqual(names, []string{"errors", "timeouts"}) {
@@ -41,16 +41,16 @@ func TestMostlyFailed(t *testing.T) {
 // their warnings on the log, unless allowed or faults were injected; a
 // nil log tells nothing.
 func TestCheckFailures(t *testing.T) {
-	runs := []results.Run{
-		{Name: "ok", Counts: results.Counts{Attempts: 100, Acquired: 90, Cycles: 90, Errors: 10}},
-		{Name: "errors", Counts: results.Counts{Attempts: 100, Acquired: 40, Cycles: 40, Errors: 60}},
+	runs := []schema.Run{
+		{Name: "ok", Counts: schema.Counts{Attempts: 100, Acquired: 90, Cycles: 90, Errors: 10}},
+		{Name: "errors", Counts: schema.Counts{Attempts: 100, Acquired: 40, Cycles: 40, Errors: 60}},
 	}
 	faulty := DefaultConfig()
 	faulty.Faults = []string{"kill:masters=1:at=1s"}
 	for _, c := range []struct {
 		name  string
 		cfg   Config
-		runs  []results.Run
+		runs  []schema.Run
 		allow bool
 		fails bool
 	}{
@@ -81,15 +81,15 @@ func TestCheckFailures(t *testing.T) {
 // stalls fail or not; a stalled run fails only when stalls fail, and is
 // told either way; faults and --allow-failures accept both.
 func TestCheckNoProgress(t *testing.T) {
-	nogrant := results.Run{Name: "nogrant", DurationS: 1, Counts: results.Counts{Attempts: 5}}
-	stalled := results.Run{Name: "stalled", DurationS: 5, Counts: results.Counts{Attempts: 9, Acquired: 9, Cycles: 9},
-		Stalls: []results.Stall{{Duration: 3 * time.Second, Cause: results.CauseLeftoverKey}}}
+	nogrant := schema.Run{Name: "nogrant", DurationS: 1, Counts: schema.Counts{Attempts: 5}}
+	stalled := schema.Run{Name: "stalled", DurationS: 5, Counts: schema.Counts{Attempts: 9, Acquired: 9, Cycles: 9},
+		Stalls: []schema.Stall{{Duration: 3 * time.Second, Cause: schema.CauseLeftoverKey}}}
 	faulty := DefaultConfig()
 	faulty.Faults = []string{"drop-release:at=1s"}
 	for _, c := range []struct {
 		name        string
 		cfg         Config
-		run         results.Run
+		run         schema.Run
 		allow, fail bool
 		wantErr     bool
 	}{
@@ -100,7 +100,7 @@ func TestCheckNoProgress(t *testing.T) {
 		{"faults", faulty, stalled, false, true, false},
 	} {
 		var log strings.Builder
-		err := CheckFailures(&log, c.cfg, []results.Run{c.run}, c.allow, c.fail)
+		err := CheckFailures(&log, c.cfg, []schema.Run{c.run}, c.allow, c.fail)
 		var np *NoProgressError
 		if got := errors.As(err, &np); got != c.wantErr {
 			t.Errorf("%s: error %v, want a no-progress error %v", c.name, err, c.wantErr)
@@ -118,16 +118,16 @@ func TestCheckNoProgress(t *testing.T) {
 // that found the key held, or with errors among the timeouts, or none,
 // names nothing.
 func TestSilentServer(t *testing.T) {
-	frozen := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseNoAttempts}}}
-	busy := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseHeld}}}
-	stuck := results.Run{Unfinished: &results.Unfinished{Stuck: 2}}
-	timedOut := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseTimeouts, Attempts: 3, Timeouts: 3}}}
-	mixed := results.Run{Stalls: []results.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: results.CauseTimeouts, Attempts: 5, Timeouts: 3, Errors: 2}}}
+	frozen := schema.Run{Stalls: []schema.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: schema.CauseNoAttempts}}}
+	busy := schema.Run{Stalls: []schema.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: schema.CauseHeld}}}
+	stuck := schema.Run{Unfinished: &schema.Unfinished{Stuck: 2}}
+	timedOut := schema.Run{Stalls: []schema.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: schema.CauseTimeouts, Attempts: 3, Timeouts: 3}}}
+	mixed := schema.Run{Stalls: []schema.Stall{{Start: 2 * time.Second, AtEnd: true, Cause: schema.CauseTimeouts, Attempts: 5, Timeouts: 3, Errors: 2}}}
 	for _, c := range []struct {
 		name    string
-		run     results.Run
+		run     schema.Run
 		stopped bool
-	}{{"frozen", frozen, true}, {"stuck", stuck, true}, {"timed out", timedOut, true}, {"timeouts and errors", mixed, false}, {"held", busy, false}, {"fine", results.Run{}, false}} {
+	}{{"frozen", frozen, true}, {"stuck", stuck, true}, {"timed out", timedOut, true}, {"timeouts and errors", mixed, false}, {"held", busy, false}, {"fine", schema.Run{}, false}} {
 		got := silentServer(c.run, "zookeeper")
 		if stopped := len(got) == 1 && got[0].Master == "zookeeper" && got[0].StoppedS != nil; stopped != c.stopped {
 			t.Errorf("%s: %+v, want stopped %v", c.name, got, c.stopped)

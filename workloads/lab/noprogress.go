@@ -5,12 +5,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads"
 )
 
 // NoProgressError is runs that measured no progress: not one grant in the
-// window, no completed cycle, or a stall (results.Run.Failures). Their
+// window, no completed cycle, or a stall (schema.Run.Failures). Their
 // figures are not a speed: a stalled run's throughput averages a stretch
 // where nothing moved.
 type NoProgressError struct{ Runs []string }
@@ -22,7 +22,7 @@ func (e *NoProgressError) Error() string {
 // noProgress names the runs that measured no progress (without stallsFail,
 // only those without a grant or a completed cycle: a stall is then told,
 // not failed), with one warning line per reason.
-func noProgress(runs []results.Run, stallsFail bool) (names, warnings []string) {
+func noProgress(runs []schema.Run, stallsFail bool) (names, warnings []string) {
 	for _, r := range runs {
 		f := r.Failures()
 		if len(f) == 0 {
@@ -61,19 +61,19 @@ func warn(log io.Writer, lines []string) {
 // frozen server makes a handful of timeouts, too few for the error log's
 // own rule), or workers were left stuck. A frozen ZooKeeper server returns
 // no error, so the error log alone never names it.
-func silentServer(run results.Run, backend string) []results.MasterErrors {
-	var last results.Stall
+func silentServer(run schema.Run, backend string) []schema.MasterErrors {
+	var last schema.Stall
 	if n := len(run.Stalls); n > 0 {
 		last = run.Stalls[n-1]
 	}
 	stuck := run.Unfinished != nil && run.Unfinished.Stuck > 0
-	timedOut := last.AtEnd && last.Cause == results.CauseTimeouts && last.Timeouts == last.Attempts
-	if !(last.AtEnd && last.Cause == results.CauseNoAttempts) && !timedOut && !stuck {
+	timedOut := last.AtEnd && last.Cause == schema.CauseTimeouts && last.Timeouts == last.Attempts
+	if !(last.AtEnd && last.Cause == schema.CauseNoAttempts) && !timedOut && !stuck {
 		return run.ErrorsByMaster
 	}
-	out := append([]results.MasterErrors(nil), run.ErrorsByMaster...)
+	out := append([]schema.MasterErrors(nil), run.ErrorsByMaster...)
 	if len(out) == 0 {
-		out = append(out, results.MasterErrors{Master: backend, Index: 1})
+		out = append(out, schema.MasterErrors{Master: backend, Index: 1})
 	}
 	m := &out[0]
 	if m.StoppedS == nil {

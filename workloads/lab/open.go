@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Open brings the lab up (Up, phases on log) and starts the summary of
@@ -14,13 +14,13 @@ import (
 // command's config holding the cells') with the servers' versions and
 // facts, and their warnings told on log. The summary's Started is when
 // Open was called. On an error nothing is left running.
-func Open(ctx context.Context, spec compose.Spec, log io.Writer, config any) (*Lab, *results.Summary, error) {
+func Open(ctx context.Context, spec compose.Spec, log io.Writer, config any) (*Lab, *schema.Summary, error) {
 	started := time.Now()
 	l, err := Up(ctx, spec, log)
 	if err != nil {
 		return nil, nil, err
 	}
-	sum, err := results.NewSummary(started, config)
+	sum, err := schema.NewSummary(started, config)
 	if err != nil {
 		l.Close()
 		return nil, nil, err

@@ -8,7 +8,7 @@ import (
 	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/redlock"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // MaxWorkers bounds Workload.Workers. At 100000 a 2 s run took 12.9 s,
@@ -18,47 +18,47 @@ import (
 const MaxWorkers = 10000
 
 // Validate checks c before any server starts and fills in what follows
-// from it: which servers the backend needs (Topology.Needs*, NoRedis), the
+// from it: which servers the backend needs (Topology.Needs* and NoRedis,
+// derived from the backend's descriptor by ServersFor, never given), the
 // etcd member count of an external cluster, and whether the masters run
 // under clockshift (a clock-jump fault). Bad input is a
-// *results.FieldError naming the field by its JSON path
+// *fielderr.Error naming the field by its JSON path
 // ("workload.workers"); a bad fault names its spec.
 func (c *Config) Validate() error {
 	if err := c.Driver.Validate(); err != nil {
-		return results.Within("driver", err)
+		return fielderr.Within("driver", err)
 	}
 	if err := c.Workload.Validate(); err != nil {
-		return results.Within("workload", err)
+		return fielderr.Within("workload", err)
 	}
 	if w := c.Workload.Workers; w > MaxWorkers {
-		return results.Invalid("workload.workers", w, "at most %d in one lockbench process (each worker is a goroutine with its own client state; run several processes with their own prefix and merge them)", MaxWorkers)
+		return fielderr.Invalid("workload.workers", w, "at most %d in one lockbench process (each worker is a goroutine with its own client state; run several processes with their own prefix and merge them)", MaxWorkers)
 	}
 	r := c.Driver.Redlock
 	switch {
 	case r.TTL <= 0:
-		return results.Invalid("driver.redlock.ttl", r.TTL, "must be positive")
+		return fielderr.Invalid("driver.redlock.ttl", r.TTL, "must be positive")
 	case r.NodeTimeout <= 0:
-		return results.Invalid("driver.redlock.node_timeout", r.NodeTimeout, "must be positive")
+		return fielderr.Invalid("driver.redlock.node_timeout", r.NodeTimeout, "must be positive")
 	case r.TTL <= r.NodeTimeout:
-		return results.Invalid("driver.redlock.ttl", r.TTL, "must be larger than the node timeout %v", r.NodeTimeout)
+		return fielderr.Invalid("driver.redlock.ttl", r.TTL, "must be larger than the node timeout %v", r.NodeTimeout)
 	}
 	if err := r.Validate(); err != nil {
-		return &results.FieldError{Field: "driver.redlock.ttl", Err: err}
+		return &fielderr.Error{Field: "driver.redlock.ttl", Err: err}
 	}
 	b, _ := backends.Lookup(c.Driver.Backend)
+	c.Topology = ServersFor(c.Topology, b)
 	t := &c.Topology
-	t.NoRedis, t.NeedsEtcd = !b.NeedsRedis, b.NeedsEtcd
-	t.NeedsZooKeeper, t.NeedsPostgres, t.NeedsSentinel = b.NeedsZooKeeper, b.NeedsPostgres, b.NeedsSentinel
 	if t.NeedsEtcd && len(t.EtcdAddrs) > 0 {
 		t.Etcd.Members = len(t.EtcdAddrs)
 	} else if t.NeedsEtcd && !compose.ValidEtcdMembers(t.Etcd.Members) {
-		return results.Invalid("topology.etcd.members", t.Etcd.Members, "want 1, 3 or 5")
+		return fielderr.Invalid("topology.etcd.members", t.Etcd.Members, "want 1, 3 or 5")
 	}
 	if m := t.Redis.Masters; m < 1 || m > redlock.MaxMasters {
-		return results.Invalid("topology.redis.masters", m, "must be 1 to %d", redlock.MaxMasters)
+		return fielderr.Invalid("topology.redis.masters", m, "must be 1 to %d", redlock.MaxMasters)
 	}
 	if _, err := compose.RedisArgs(0, "", t.Redis.Persistence); err != nil {
-		return results.Invalid("topology.redis.persistence", t.Redis.Persistence, "want none, everysec or always")
+		return fielderr.Invalid("topology.redis.persistence", t.Redis.Persistence, "want none, everysec or always")
 	}
 	n, _ := faults.Count(c.Topology, faultsOn(c.Driver.Backend))
 	if err := c.validateDistance(n); err != nil {
@@ -91,7 +91,7 @@ func (c *Config) validateFaults() error {
 			return faultError(err)
 		}
 		if end := c.Workload.Warmup + c.Workload.Duration; f.At.Resolve(c.Driver.Redlock.TTL) >= end {
-			return results.Invalid("faults", f.Spec, "at=%v is not before the end of the run (warmup %v + duration %v = %v)",
+			return fielderr.Invalid("faults", f.Spec, "at=%v is not before the end of the run (warmup %v + duration %v = %v)",
 				f.At.Resolve(c.Driver.Redlock.TTL), c.Workload.Warmup, c.Workload.Duration, end)
 		}
 	}
@@ -106,7 +106,7 @@ func (c *Config) validateFaults() error {
 func faultError(err error) error {
 	spec, why, ok := strings.Cut(strings.TrimPrefix(err.Error(), "fault "), ": ")
 	if !ok || !strings.HasPrefix(err.Error(), "fault \"") {
-		return &results.FieldError{Field: "faults", Err: err}
+		return &fielderr.Error{Field: "faults", Err: err}
 	}
-	return &results.FieldError{Field: "faults", Value: spec, Err: errors.New(why)}
+	return &fielderr.Error{Field: "faults", Value: spec, Err: errors.New(why)}
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -38,7 +38,7 @@ func TestValidate(t *testing.T) {
 		cfg := lab.DefaultConfig()
 		c.edit(&cfg)
 		err := cfg.Validate()
-		var fe *results.FieldError
+		var fe *fielderr.Error
 		switch {
 		case c.field == "" && err != nil:
 			t.Errorf("%s: %v", c.name, err)

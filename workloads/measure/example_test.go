@@ -103,8 +103,8 @@ func ExampleMeasureLocker_redlock() {
 	}
 	defer masters.Close()
 	spec := backends.Spec{Backend: "redlock", Client: "goredis", Mux: "auto", Workers: 64,
-		Masters: masters.Endpoints(), Redlock: redlock.DefaultConfig(), Tuning: backends.DefaultTuning()}
-	locker, err := backends.Open(ctx, spec)
+		Redlock: redlock.DefaultConfig(), Tuning: backends.DefaultTuning()}
+	locker, err := backends.Open(ctx, spec, backends.Endpoints{Masters: masters.Endpoints()})
 	if err != nil {
 		fmt.Println(err)
 		return

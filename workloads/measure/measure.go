@@ -1,6 +1,6 @@
 // Package measure is lockbench as a library: it measures any
 // drivers.Locker — one of lockbench's or the caller's own — under a
-// workload and returns the same results.Run the CLI writes.
+// workload and returns the same schema.Run the CLI writes.
 //
 // It owns the measuring core of a cell: the registry, the clock, the mutual
 // exclusion referee, the run loop and filling the Run (counts, latencies,
@@ -18,8 +18,9 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/referee"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -27,7 +28,7 @@ import (
 // run. Zero-value fields of cfg take workloads.DefaultConfig's values. A ctx
 // canceled mid-run yields what was measured with Interrupted set, not an
 // error. locker is not closed.
-func MeasureLocker(ctx context.Context, locker drivers.Locker, cfg workloads.Config) (results.Run, error) {
+func MeasureLocker(ctx context.Context, locker drivers.Locker, cfg workloads.Config) (schema.Run, error) {
 	m, err := Measure(ctx, locker, WithDefaults(cfg), Hooks{})
 	return m.Run, err
 }
@@ -37,9 +38,9 @@ func MeasureLocker(ctx context.Context, locker drivers.Locker, cfg workloads.Con
 type Hooks struct {
 	// Progress is called once a second with the interval just merged and
 	// the total so far.
-	Progress func(elapsed time.Duration, iv, total *results.Interval)
+	Progress func(elapsed time.Duration, iv, total *record.Interval)
 	// OnInterval is given every interval merged into the measured total.
-	OnInterval func(iv *results.Interval)
+	OnInterval func(iv *record.Interval)
 	// OnWindow is called as the measured window starts (false) and ends
 	// (true), for samplers that must cover exactly the window.
 	OnWindow func(end bool)
@@ -58,16 +59,16 @@ type Hooks struct {
 
 // measurement is a run with what lies behind it.
 type measurement struct {
-	Run      results.Run
-	Registry *results.Registry // the histograms, for interval logs
-	Result   workloads.Result  // what the loop knew: pacing, interruption
+	Run      schema.Run
+	Registry *record.Registry // the histograms, for interval logs
+	Result   workloads.Result // what the loop knew: pacing, interruption
 }
 
 // Measure is MeasureLocker with hooks and the registry kept, and cfg taken
 // as given (a zero Warmup is no warmup): the CLI's flags have filled it.
 func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h Hooks) (measurement, error) {
-	reg := results.NewRegistry(cfg.Rate > 0) // open loop: keep service time apart
-	clock := results.NewClock()
+	reg := record.NewRegistry(cfg.Rate > 0) // open loop: keep service time apart
+	clock := record.NewClock()
 	ref := referee.New(cfg.Workers, clock, 0)
 	if h.Violations != nil {
 		h.Violations(ref.Violations)
@@ -81,7 +82,7 @@ func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h
 	if err != nil {
 		return measurement{}, err
 	}
-	run := results.Run{
+	run := schema.Run{
 		Workload: cfg.Workload, Keys: cfg.Keys, Workers: cfg.Workers, Rate: cfg.Rate,
 		Interrupted: res.Interrupted, NothingMeasured: res.NothingMeasured,
 		AllocsPerCycle: res.AllocsPerCycle, Stalls: res.Stalls, Unfinished: res.Unfinished,
@@ -89,7 +90,7 @@ func Measure(ctx context.Context, locker drivers.Locker, cfg workloads.Config, h
 	if cfg.Workload == "uncontended" {
 		run.Keys = 0 // one key per worker: the count is not a parameter
 	}
-	run.Fill(reg.Total())
+	record.Fill(&run, reg.Total())
 	run.FillReferee(ref.Report())
 	if p := res.Pacing; p != nil {
 		run.MissedStarts = p.Missed

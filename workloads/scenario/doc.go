@@ -8,7 +8,7 @@
 // during and after the faults, recovery), the judge (Expect.Met), the
 // client-pause fencing rounds (Redlock, etcd, ZooKeeper) and the failover
 // and failover-wait scenarios. Run measures one scenario and returns its
-// rows as results.Run values whose Scenario field holds the judged outcome,
+// rows as schema.Run values whose Scenario field holds the judged outcome,
 // ready for a summary.
 //
 // It builds on workloads/lab, compose, drivers and results; it must not

@@ -3,7 +3,7 @@ package scenario_test
 import (
 	"fmt"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/scenario"
 )
 
@@ -11,7 +11,7 @@ import (
 // measures it on servers it starts (here the outcome is made up).
 func Example() {
 	s, _ := scenario.Lookup("majority-down")
-	measured := results.ScenarioOutcome{Violations: 0, LongestOutageMS: 2300, RecoveryMS: 40}
+	measured := schema.ScenarioOutcome{Violations: 0, LongestOutageMS: 2300, RecoveryMS: 40}
 	fmt.Println(s.Name+":", s.Expect.Words)
 	fmt.Println("as expected:", s.Expect.Met(measured))
 	measured.Violations = 2

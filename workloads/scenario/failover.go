@@ -10,8 +10,9 @@ import (
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/single"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/referee"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // failover is the Redlock post's argument against a master with a replica:
@@ -44,7 +45,7 @@ var failoverScenarios = []Scenario{
 
 // failoverMeasure is what one failover measured.
 type failoverMeasure struct {
-	results.FailoverOutcome
+	schema.FailoverOutcome
 	Violations int64
 }
 
@@ -52,8 +53,8 @@ type failoverMeasure struct {
 // backend (the Sentinel's master), two workers (A and B) on one key;
 // attempts are A's one and B's granted one (A's, when not granted, timed
 // out in WAIT).
-func (m failoverMeasure) run(s Scenario) results.Run {
-	var c results.Counts
+func (m failoverMeasure) run(s Scenario) schema.Run {
+	var c schema.Counts
 	for _, granted := range []bool{m.AGranted, m.BGranted} {
 		c.Attempts++
 		if granted {
@@ -65,15 +66,15 @@ func (m failoverMeasure) run(s Scenario) results.Run {
 	}
 	c.Violations = m.Violations
 	f := m.FailoverOutcome
-	o := results.ScenarioOutcome{Scenario: s.Name, Violations: m.Violations, Acquired: c.Acquired, Attempts: c.Attempts,
+	o := schema.ScenarioOutcome{Scenario: s.Name, Violations: m.Violations, Acquired: c.Acquired, Attempts: c.Attempts,
 		After: -1, RecoveryMS: -1, Failover: &f}
 	s.Expect.judge(&o)
-	return results.Run{Name: "scenario/" + s.Name, Backend: "single", Masters: 1, Workload: "failover",
+	return schema.Run{Name: "scenario/" + s.Name, Backend: "single", Masters: 1, Workload: "failover",
 		Keys: 1, Workers: 2, Counts: c, Scenario: &o}
 }
 
 func measureFailover(ctx context.Context, waitReplicas int) (failoverMeasure, error) {
-	m := failoverMeasure{FailoverOutcome: results.FailoverOutcome{WaitReplicas: waitReplicas}}
+	m := failoverMeasure{FailoverOutcome: schema.FailoverOutcome{WaitReplicas: waitReplicas}}
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	topo, err := compose.StartSentinel(ctx, compose.DefaultSentinelOptions())
@@ -107,7 +108,7 @@ func measureFailover(ctx context.Context, waitReplicas int) (failoverMeasure, er
 		return m, fmt.Errorf("unlock with replication healthy: %w", err)
 	}
 
-	clock := results.NewClock()
+	clock := record.NewClock()
 	ref := referee.New(2, clock, 0)
 	if err := topo.BlockReplication(ctx); err != nil {
 		return m, err

@@ -4,28 +4,28 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestFailoverRows: a failover's measure as its summary row, judged by
 // each failover scenario's expectation.
 func TestFailoverRows(t *testing.T) {
 	measure := func(a bool, violations int64) failoverMeasure {
-		return failoverMeasure{FailoverOutcome: results.FailoverOutcome{AGranted: a, BGranted: true, Promoted: true, FailoverMS: 900},
+		return failoverMeasure{FailoverOutcome: schema.FailoverOutcome{AGranted: a, BGranted: true, Promoted: true, FailoverMS: 900},
 			Violations: violations}
 	}
 	for _, c := range []struct {
 		scenario string
 		m        failoverMeasure
 		want     bool
-		counts   results.Counts
+		counts   schema.Counts
 	}{
-		{"failover", measure(true, 1), true, results.Counts{Attempts: 2, Acquired: 2, Cycles: 2, Violations: 1}},
-		{"failover", measure(true, 0), false, results.Counts{Attempts: 2, Acquired: 2, Cycles: 2}},
-		{"failover", measure(false, 0), false, results.Counts{Attempts: 2, Acquired: 1, Cycles: 1, Timeouts: 1}},
-		{"failover-wait", measure(false, 0), true, results.Counts{Attempts: 2, Acquired: 1, Cycles: 1, Timeouts: 1}},
-		{"failover-wait", measure(true, 1), false, results.Counts{Attempts: 2, Acquired: 2, Cycles: 2, Violations: 1}},
-		{"failover-wait", measure(true, 0), false, results.Counts{Attempts: 2, Acquired: 2, Cycles: 2}},
+		{"failover", measure(true, 1), true, schema.Counts{Attempts: 2, Acquired: 2, Cycles: 2, Violations: 1}},
+		{"failover", measure(true, 0), false, schema.Counts{Attempts: 2, Acquired: 2, Cycles: 2}},
+		{"failover", measure(false, 0), false, schema.Counts{Attempts: 2, Acquired: 1, Cycles: 1, Timeouts: 1}},
+		{"failover-wait", measure(false, 0), true, schema.Counts{Attempts: 2, Acquired: 1, Cycles: 1, Timeouts: 1}},
+		{"failover-wait", measure(true, 1), false, schema.Counts{Attempts: 2, Acquired: 2, Cycles: 2, Violations: 1}},
+		{"failover-wait", measure(true, 0), false, schema.Counts{Attempts: 2, Acquired: 2, Cycles: 2}},
 	} {
 		s, _ := Lookup(c.scenario)
 		r := c.m.run(s)
@@ -47,11 +47,11 @@ func TestRowsRoundTrip(t *testing.T) {
 	}
 	pause, _ := Lookup("client-pause")
 	failover, _ := Lookup("failover")
-	rows := []results.Run{
-		faultsRow(faults, results.Run{Counts: results.Counts{Acquired: 10}, Faults: &results.FaultReport{LongestOutageMS: 1500,
-			Recoveries: []results.Recovery{{AfterMS: 20}}}}, cfg),
-		pauseRow(pause.Name, pause.Backends[1], results.FencingOutcome{Backend: "etcd", Rounds: 3, StaleRejected: 3}),
-		failoverMeasure{FailoverOutcome: results.FailoverOutcome{AGranted: true, BGranted: true}, Violations: 1}.run(failover),
+	rows := []schema.Run{
+		faultsRow(faults, schema.Run{Counts: schema.Counts{Acquired: 10}, Faults: &schema.FaultReport{LongestOutageMS: 1500,
+			Recoveries: []schema.Recovery{{AfterMS: 20}}}}, cfg),
+		pauseRow(pause.Name, pause.Backends[1], schema.FencingOutcome{Backend: "etcd", Rounds: 3, StaleRejected: 3}),
+		failoverMeasure{FailoverOutcome: schema.FailoverOutcome{AGranted: true, BGranted: true}, Violations: 1}.run(failover),
 	}
 	for _, r := range rows {
 		if !r.Scenario.AsExpect {
@@ -67,7 +67,7 @@ func TestRowsRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(raw, &generic); err != nil || generic.Extra["scenario"]["as_expected"] != true {
 			t.Errorf("%s: extra.scenario %v (%v)", r.Name, generic.Extra["scenario"], err)
 		}
-		var back results.Run
+		var back schema.Run
 		if err := json.Unmarshal(raw, &back); err != nil {
 			t.Fatal(err)
 		}
@@ -80,16 +80,16 @@ func TestRowsRoundTrip(t *testing.T) {
 }
 
 func TestResultAsExpected(t *testing.T) {
-	ok, no := &results.ScenarioOutcome{AsExpect: true}, &results.ScenarioOutcome{}
+	ok, no := &schema.ScenarioOutcome{AsExpect: true}, &schema.ScenarioOutcome{}
 	for _, c := range []struct {
 		name string
-		runs []results.Run
+		runs []schema.Run
 		want bool
 	}{
 		{"no rows", nil, false},
-		{"one row as expected", []results.Run{{Scenario: ok}}, true},
-		{"one of two differs", []results.Run{{Scenario: ok}, {Scenario: no}}, false},
-		{"a row without outcome", []results.Run{{Scenario: ok}, {}}, false},
+		{"one row as expected", []schema.Run{{Scenario: ok}}, true},
+		{"one of two differs", []schema.Run{{Scenario: ok}, {Scenario: no}}, false},
+		{"a row without outcome", []schema.Run{{Scenario: ok}, {}}, false},
 	} {
 		if got := (Result{Runs: c.runs}).AsExpected(); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)

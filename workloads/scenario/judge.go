@@ -3,7 +3,7 @@ package scenario
 import (
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Want is a yes/no expectation that may also not matter.
@@ -39,7 +39,7 @@ type Expect struct {
 }
 
 // Met judges a measured outcome against e.
-func (e Expect) Met(o results.ScenarioOutcome) bool {
+func (e Expect) Met(o schema.ScenarioOutcome) bool {
 	ok := e.Violations.met(o.Violations > 0) &&
 		(!e.Available || o.ZeroSeconds == 0) &&
 		o.LongestOutageMS >= float64(e.MinOutage.Milliseconds()) &&
@@ -56,7 +56,7 @@ func (e Expect) Met(o results.ScenarioOutcome) bool {
 }
 
 // judge sets o's expected words and verdict.
-func (e Expect) judge(o *results.ScenarioOutcome) {
+func (e Expect) judge(o *schema.ScenarioOutcome) {
 	o.Expected, o.AsExpect = e.Words, e.Met(*o)
 }
 
@@ -66,11 +66,11 @@ func (e Expect) judge(o *results.ScenarioOutcome) {
 // after the last repair (restart, resume, heal; -1 when nothing was
 // repaired), 1 s intervals without a grant, the recovery after the last
 // repair (-1: none) and the longest outage.
-func outcomeOf(run results.Run, duration time.Duration) results.ScenarioOutcome {
-	o := results.ScenarioOutcome{Violations: run.Counts.Violations, Acquired: run.Counts.Acquired, Attempts: run.Counts.Attempts, RecoveryMS: -1}
+func outcomeOf(run schema.Run, duration time.Duration) schema.ScenarioOutcome {
+	o := schema.ScenarioOutcome{Violations: run.Counts.Violations, Acquired: run.Counts.Acquired, Attempts: run.Counts.Attempts, RecoveryMS: -1}
 	rep := run.Faults
 	if rep == nil {
-		rep = &results.FaultReport{}
+		rep = &schema.FaultReport{}
 	}
 	first, last := duration.Seconds(), 0.0
 	for _, e := range rep.Events {

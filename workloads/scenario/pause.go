@@ -9,7 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -42,15 +42,15 @@ func (r *register) write(fence uint64) (accepted bool) {
 }
 
 // pauseMeasure is what one backend's rounds measured.
-type pauseMeasure = results.FencingOutcome
+type pauseMeasure = schema.FencingOutcome
 
 // runClientPause measures every backend of s and judges each row.
-func runClientPause(ctx context.Context, s Scenario) ([]results.Run, error) {
-	var runs []results.Run
+func runClientPause(ctx context.Context, s Scenario) ([]schema.Run, error) {
+	var runs []schema.Run
 	for _, b := range s.Backends {
-		measure := measurePause
-		if b.Backend == "zookeeper" {
-			measure = func(ctx context.Context, _ string) (pauseMeasure, error) { return measurePauseZK(ctx) }
+		measure := b.Measure
+		if measure == nil {
+			measure = measurePause
 		}
 		m, err := measure(ctx, b.Backend)
 		if err != nil {
@@ -63,12 +63,12 @@ func runClientPause(ctx context.Context, s Scenario) ([]results.Run, error) {
 
 // pauseRow is one backend's rounds as a summary row, judged: A and B are
 // granted every round; a stale write that landed is the violation.
-func pauseRow(name string, b pauseBackend, m pauseMeasure) results.Run {
-	o := results.ScenarioOutcome{Scenario: name, Violations: int64(m.StaleAccepted), Acquired: int64(2 * m.Rounds),
+func pauseRow(name string, b pauseBackend, m pauseMeasure) schema.Run {
+	o := schema.ScenarioOutcome{Scenario: name, Violations: int64(m.StaleAccepted), Acquired: int64(2 * m.Rounds),
 		Attempts: int64(2 * m.Rounds), After: -1, RecoveryMS: -1, Fencing: &m}
 	b.Expect.judge(&o)
-	return results.Run{Name: "scenario/" + name + "/" + b.Backend, Backend: b.Backend, Workload: name, Keys: 1, Workers: 2,
-		Counts: results.Counts{Attempts: o.Attempts, Acquired: o.Acquired, Cycles: o.Acquired, Violations: o.Violations}, Scenario: &o}
+	return schema.Run{Name: "scenario/" + name + "/" + b.Backend, Backend: b.Backend, Workload: name, Keys: 1, Workers: 2,
+		Counts: schema.Counts{Attempts: o.Attempts, Acquired: o.Acquired, Cycles: o.Acquired, Violations: o.Violations}, Scenario: &o}
 }
 
 // playRounds plays the rounds with round(key) and counts the stale writes.
@@ -104,8 +104,7 @@ func measurePause(ctx context.Context, backend string) (pauseMeasure, error) {
 	defer l.Close()
 	spec := cfg.Driver
 	spec.Workers = 2
-	l.Endpoints(&spec)
-	locker, err := backends.Open(ctx, spec)
+	locker, err := backends.Open(ctx, spec, l.Endpoints())
 	if err != nil {
 		return pauseMeasure{}, err
 	}

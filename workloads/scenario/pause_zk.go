@@ -16,9 +16,9 @@ import (
 // its session after the session timeout and deletes A's znode, and B (on
 // its own session) is granted the lock with a larger czxid. A then resumes
 // and writes with its own czxid: the register refuses it.
-func measurePauseZK(ctx context.Context) (pauseMeasure, error) {
+func measurePauseZK(ctx context.Context, backend string) (pauseMeasure, error) {
 	cfg := lab.DefaultConfig()
-	cfg.Driver.Backend = "zookeeper"
+	cfg.Driver.Backend = backend
 	if err := prepare(&cfg); err != nil {
 		return pauseMeasure{}, err
 	}
@@ -35,7 +35,7 @@ func measurePauseZK(ctx context.Context) (pauseMeasure, error) {
 		return pauseMeasure{}, err
 	}
 	defer b.Close()
-	return playRounds("zookeeper", func(key string) (bool, error) { return pauseRoundZK(ctx, topo.ZooKeeperAddrs, zc, b, key) })
+	return playRounds(backend, func(key string) (bool, error) { return pauseRoundZK(ctx, topo.ZooKeeperAddrs, zc, b, key) })
 }
 
 // silence drops everything through a proxy, both ways.

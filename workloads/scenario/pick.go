@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // pick is the scenario name names, or the whole catalogue for "all".
@@ -34,12 +34,12 @@ func Help() string {
 
 // newSummary is the summary of the runs of list started at started: its
 // config names the scenarios.
-func newSummary(started time.Time, list []Scenario, runs []results.Run) (*results.Summary, error) {
+func newSummary(started time.Time, list []Scenario, runs []schema.Run) (*schema.Summary, error) {
 	names := make([]string, len(list))
 	for i, s := range list {
 		names[i] = s.Name
 	}
-	sum, err := results.NewSummary(started, map[string]any{"scenarios": names})
+	sum, err := schema.NewSummary(started, map[string]any{"scenarios": names})
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +53,7 @@ type runFunc func(context.Context, Scenario, Observers) (Result, error)
 // WriteJSON writes the summary of the runs of list started at started
 // (NewSummary) to the file path, or to stdout for "-". A failed write is
 // an *output.Error of Dest "json".
-func WriteJSON(stdout io.Writer, path string, started time.Time, list []Scenario, runs []results.Run) error {
+func WriteJSON(stdout io.Writer, path string, started time.Time, list []Scenario, runs []schema.Run) error {
 	sum, err := newSummary(started, list, runs)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func WriteJSON(stdout io.Writer, path string, started time.Time, list []Scenario
 // consecutive scenarios of one kind to done (a table per kind). It returns
 // every run measured and the names of the scenarios whose outcome differs
 // from the expected one; a scenario that fails to run ends it with no runs.
-func runAll(ctx context.Context, list []Scenario, obs Observers, run runFunc, done func(Kind, []Result)) (runs []results.Run, differ []string, err error) {
+func runAll(ctx context.Context, list []Scenario, obs Observers, run runFunc, done func(Kind, []Result)) (runs []schema.Run, differ []string, err error) {
 	for len(list) > 0 {
 		n := 1
 		for n < len(list) && list[n].Kind == list[0].Kind {

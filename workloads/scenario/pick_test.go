@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 func TestPick(t *testing.T) {
@@ -49,7 +49,7 @@ func TestHelp(t *testing.T) {
 
 func TestNewSummary(t *testing.T) {
 	list := All()[:2]
-	runs := []results.Run{{Name: "a"}, {Name: "b"}, {Name: "c"}}
+	runs := []schema.Run{{Name: "a"}, {Name: "b"}, {Name: "c"}}
 	sum, err := newSummary(time.Unix(1, 0), list, runs)
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +58,7 @@ func TestNewSummary(t *testing.T) {
 	if err := json.Unmarshal(sum.Config, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if len(sum.Runs) != 3 || len(cfg.Scenarios) != 2 || cfg.Scenarios[1] != list[1].Name || sum.Schema != results.Schema {
+	if len(sum.Runs) != 3 || len(cfg.Scenarios) != 2 || cfg.Scenarios[1] != list[1].Name || sum.Schema != schema.Schema {
 		t.Errorf("summary %+v, config %+v", sum, cfg)
 	}
 }
@@ -69,7 +69,7 @@ func TestRunAll(t *testing.T) {
 	sc := func(name string, k Kind) Scenario { return Scenario{Name: name, Kind: k} }
 	list := []Scenario{sc("a", Faults), sc("b", Faults), sc("c", Failover), sc("d", Faults)}
 	out := func(s Scenario, ok bool) Result {
-		return Result{Scenario: s, Runs: []results.Run{{Name: s.Name, Scenario: &results.ScenarioOutcome{Scenario: s.Name, AsExpect: ok}}}}
+		return Result{Scenario: s, Runs: []schema.Run{{Name: s.Name, Scenario: &schema.ScenarioOutcome{Scenario: s.Name, AsExpect: ok}}}}
 	}
 	boom := errors.New("boom")
 	for _, c := range []struct {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/internal/results/prom"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // Request is a scenario run as a command line gives it: the scenario's
@@ -24,7 +24,7 @@ type Request struct {
 
 // Pick is the scenarios r names (Pick), once it is known that the JSON
 // file can be written and is not this process's stdout
-// (output.Writer.Check; else a *results.FieldError of JSON).
+// (output.Writer.Check; else a *fielderr.Error of JSON).
 func (r Request) Pick() ([]Scenario, error) {
 	list, err := pick(r.Name)
 	if err != nil {
@@ -36,7 +36,7 @@ func (r Request) Pick() ([]Scenario, error) {
 			if errors.As(err, &e) {
 				err = e.Err
 			}
-			return nil, &results.FieldError{Field: "JSON", Value: fmt.Sprintf("%q", r.JSON), Err: err}
+			return nil, &fielderr.Error{Field: "JSON", Value: fmt.Sprintf("%q", r.JSON), Err: err}
 		}
 	}
 	return list, nil

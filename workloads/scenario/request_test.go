@@ -11,7 +11,8 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestRequestPick: the name picks the scenarios; a JSON file that cannot
@@ -41,7 +42,7 @@ func TestRequestPick(t *testing.T) {
 			t.Errorf("%s: %d scenarios, error %v; want %d", c.name, len(list), err, c.n)
 		}
 	}
-	var fe *results.FieldError
+	var fe *fielderr.Error
 	if _, err := (Request{Name: "all", JSON: dir}).Pick(); !errors.As(err, &fe) || fe.Field != "JSON" {
 		t.Errorf("json a directory: %v, want a field error of JSON", err)
 	}
@@ -56,7 +57,7 @@ func TestRequestRun(t *testing.T) {
 	b, _ := Lookup("majority-down")
 	list := []Scenario{a, b}
 	row := func(s Scenario, ok bool) Result {
-		return Result{Scenario: s, Runs: []results.Run{{Name: "scenario/" + s.Name, Scenario: &results.ScenarioOutcome{Scenario: s.Name, Expected: s.Expect.Words, AsExpect: ok}}}}
+		return Result{Scenario: s, Runs: []schema.Run{{Name: "scenario/" + s.Name, Scenario: &schema.ScenarioOutcome{Scenario: s.Name, Expected: s.Expect.Words, AsExpect: ok}}}}
 	}
 	bDiffers := func(_ context.Context, s Scenario, _ Observers) (Result, error) {
 		return row(s, s.Name != b.Name), nil
@@ -89,7 +90,7 @@ func TestRequestRun(t *testing.T) {
 				t.Errorf("tables %q, other %q: want the table on one only", tables.String(), other.String())
 			}
 			if c.json == "-" {
-				var sum results.Summary
+				var sum schema.Summary
 				if err := json.Unmarshal([]byte(stdout.String()), &sum); err != nil || len(sum.Runs) != 2 {
 					t.Errorf("stdout %q (%v): want the JSON alone", stdout.String(), err)
 				}
@@ -98,7 +99,7 @@ func TestRequestRun(t *testing.T) {
 				return
 			}
 			raw, err := os.ReadFile(c.json)
-			var sum results.Summary
+			var sum schema.Summary
 			switch {
 			case c.rows < 0 && err == nil:
 				t.Errorf("a JSON written after a failure")
@@ -119,7 +120,7 @@ func TestTables(t *testing.T) {
 	a, _ := Lookup("minority-down")
 	var b strings.Builder
 	done := tablesTo(&b)
-	out := Result{Scenario: a, Runs: []results.Run{{Name: "x", Scenario: &results.ScenarioOutcome{Scenario: a.Name}}}}
+	out := Result{Scenario: a, Runs: []schema.Run{{Name: "x", Scenario: &schema.ScenarioOutcome{Scenario: a.Name}}}}
 	done(Faults, []Result{out})
 	if strings.HasPrefix(b.String(), "\n") {
 		t.Errorf("first table after a blank line: %q", b.String())

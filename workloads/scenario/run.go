@@ -9,7 +9,7 @@ import (
 	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/internal/results/prom"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -24,11 +24,11 @@ type Observers struct {
 
 // Result is what one scenario measured, judged: one row for a Faults or
 // Failover scenario, one per backend for client-pause. Each row is a
-// results.Run whose Scenario field holds the measured outcome, the
+// schema.Run whose Scenario field holds the measured outcome, the
 // expected one and the verdict, as a summary holds it.
 type Result struct {
 	Scenario Scenario
-	Runs     []results.Run
+	Runs     []schema.Run
 }
 
 // AsExpected: every row measured as expected.
@@ -48,14 +48,14 @@ func Run(ctx context.Context, s Scenario, obs Observers) (Result, error) {
 	var err error
 	switch s.Kind {
 	case Faults:
-		var r results.Run
+		var r schema.Run
 		r, err = runFaults(ctx, s, obs)
-		out.Runs = []results.Run{r}
+		out.Runs = []schema.Run{r}
 	case Failover:
 		logf(obs.Log, "lockbench: scenario %s (master + replica + sentinel, wait-replicas %d)\n", s.Name, s.WaitReplicas)
 		var f failoverMeasure
 		if f, err = measureFailover(ctx, s.WaitReplicas); err == nil {
-			out.Runs = []results.Run{f.run(s)}
+			out.Runs = []schema.Run{f.run(s)}
 		}
 	case ClientPause:
 		logf(obs.Log, "lockbench: scenario %s (%d rounds on %d backends)\n", s.Name, pauseRounds, len(s.Backends))
@@ -102,9 +102,8 @@ func prepare(c *lab.Config) error {
 		return err
 	}
 	b, _ := backends.Lookup(c.Driver.Backend)
+	c.Topology = lab.ServersFor(c.Topology, b)
 	t := &c.Topology
-	t.NoRedis, t.NeedsEtcd, t.NeedsZooKeeper = !b.NeedsRedis, b.NeedsEtcd, b.NeedsZooKeeper
-	t.NeedsPostgres, t.NeedsSentinel = b.NeedsPostgres, b.NeedsSentinel
 	fs, _, err := faults.ParseAll(c.Faults)
 	if err != nil {
 		return err
@@ -123,26 +122,26 @@ func prepare(c *lab.Config) error {
 
 // runFaults measures a Faults scenario's cell on its own servers and
 // judges it.
-func runFaults(ctx context.Context, s Scenario, obs Observers) (results.Run, error) {
+func runFaults(ctx context.Context, s Scenario, obs Observers) (schema.Run, error) {
 	cfg, err := s.Config()
 	if err != nil {
-		return results.Run{}, err
+		return schema.Run{}, err
 	}
 	logf(obs.Log, "lockbench: scenario %s (%v): %s\n", s.Name, cfg.Workload.Duration, strings.Join(cfg.Faults, " "))
 	l, err := lab.Up(ctx, cfg.Topology, nil)
 	if err != nil {
-		return results.Run{}, err
+		return schema.Run{}, err
 	}
 	defer l.Close()
 	m, err := l.Measure(ctx, cfg, lab.Observers{Metrics: obs.Metrics})
 	if err != nil {
-		return results.Run{}, err
+		return schema.Run{}, err
 	}
 	return faultsRow(s, m.Run, cfg), nil
 }
 
 // faultsRow is a Faults scenario's measured run as its summary row, judged.
-func faultsRow(s Scenario, run results.Run, cfg lab.Config) results.Run {
+func faultsRow(s Scenario, run schema.Run, cfg lab.Config) schema.Run {
 	o := outcomeOf(run, cfg.Workload.Duration)
 	o.Scenario = s.Name
 	s.Expect.judge(&o)

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -39,11 +40,13 @@ type Scenario struct {
 	Backends []pauseBackend
 }
 
-// pauseBackend is one client-pause row: a backend and what its fencing
-// (or lack of it) should do to the stale write.
+// pauseBackend is one client-pause row: a backend, what its fencing (or
+// lack of it) should do to the stale write, and how its rounds are
+// measured (nil: measurePause, one Locker whose holder stalls).
 type pauseBackend struct {
 	Backend string
 	Expect  Expect
+	Measure func(ctx context.Context, backend string) (pauseMeasure, error)
 }
 
 // All is the catalogue, in the order the CLI lists and runs it.
@@ -80,9 +83,9 @@ var clientPause = Scenario{
 	Kind:   ClientPause,
 	Expect: Expect{Words: "Redlock: the stale write lands; etcd's revision and ZooKeeper's czxid, used as fencing tokens, get it refused"},
 	Backends: []pauseBackend{
-		{"redlock", Expect{Words: "stale writes accepted (no fencing token)", Violations: yes}},
-		{"etcd", Expect{Words: "stale writes rejected by the fencing token", Violations: No, Fenced: true}},
-		{"zookeeper", Expect{Words: "stale writes rejected by the fencing token (czxid)", Violations: No, Fenced: true}},
+		{"redlock", Expect{Words: "stale writes accepted (no fencing token)", Violations: yes}, nil},
+		{"etcd", Expect{Words: "stale writes rejected by the fencing token", Violations: No, Fenced: true}, nil},
+		{"zookeeper", Expect{Words: "stale writes rejected by the fencing token (czxid)", Violations: No, Fenced: true}, measurePauseZK},
 	},
 }
 

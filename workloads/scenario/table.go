@@ -8,7 +8,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // tablesTo is a RunAll's done that prints a table (WriteTable) of each group
@@ -26,7 +27,7 @@ func tablesTo(w io.Writer) func(Kind, []Result) {
 // WriteTable prints the rows of outs, scenarios of one kind: measured
 // against expected, one row per scenario (per backend for client-pause).
 func WriteTable(w io.Writer, kind Kind, outs []Result) {
-	var rows []*results.ScenarioOutcome
+	var rows []*schema.ScenarioOutcome
 	var backends []string
 	for _, o := range outs {
 		for _, r := range o.Runs {
@@ -55,7 +56,7 @@ func WriteTable(w io.Writer, kind Kind, outs []Result) {
 	}
 }
 
-func asExpected(o *results.ScenarioOutcome) string {
+func asExpected(o *schema.ScenarioOutcome) string {
 	if o.AsExpect {
 		return "yes"
 	}
@@ -64,7 +65,7 @@ func asExpected(o *results.ScenarioOutcome) string {
 
 // WriteFaultsTable is the fault scenarios' table: violations,
 // availability before, during and after, outage and recovery.
-func WriteFaultsTable(w io.Writer, outs []*results.ScenarioOutcome) {
+func WriteFaultsTable(w io.Writer, outs []*schema.ScenarioOutcome) {
 	header := []any{"scenario", "viola-\ntions", "acquired/s\nbefore", "\nduring", "\nafter", "outage\nms", "recovery\nms", "expected", "ok"}
 	var rows [][]any
 	for _, o := range outs {
@@ -79,13 +80,13 @@ func WriteFaultsTable(w io.Writer, outs []*results.ScenarioOutcome) {
 		rows = append(rows, []any{o.Scenario, fmt.Sprint(o.Violations), fmt.Sprintf("%.0f", o.Before), fmt.Sprintf("%.0f", o.During), after,
 			fmt.Sprintf("%.0f", o.LongestOutageMS), rec, o.Expected, asExpected(o)})
 	}
-	t := results.NewTable(w, results.TableWidth)
+	t := render.NewTable(w, render.TableWidth)
 	t.Configure(func(cfg *tablewriter.Config) {
 		align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft, tw.AlignLeft}
 		cfg.Header.Alignment.PerColumn, cfg.Row.Alignment.PerColumn = align, align
 		// The expected outcome is prose: only it wraps, at words.
 		cfg.Row.Formatting.AutoWrap = tw.WrapNormal
-		cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{7: results.FlexWidth(header, rows, 7, results.TableWidth)}
+		cfg.Row.ColMaxWidths.PerColumn = tw.Mapper[int, int]{7: render.FlexWidth(header, rows, 7, render.TableWidth)}
 	})
 	t.Header(header...)
 	for _, r := range rows {

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -156,25 +157,25 @@ func Ops() []string { return []string{"acquire", "acquire_total", "release", "cy
 // Literal is c read as a command line gives it, every field set: a zero
 // means zero, not the default. A zero SLO, Start, Factor, MaxSteps or
 // Repeat and a
-// negative Refine or MaxErrorRate are refused (a *results.FieldError), a
+// negative Refine or MaxErrorRate are refused (a *fielderr.Error), a
 // zero Refine is NoRefine and a zero MaxErrorRate NoErrors; the result is
 // validated (Validate) and is what Run takes.
 func (c Config) Literal() (Config, error) {
 	switch {
 	case c.SLO == 0:
-		return c, results.Invalid("slo", c.SLO, "must be positive")
+		return c, fielderr.Invalid("slo", c.SLO, "must be positive")
 	case c.Start == 0:
-		return c, results.Invalid("start", c.Start, "must be positive")
+		return c, fielderr.Invalid("start", c.Start, "must be positive")
 	case c.Factor == 0:
-		return c, results.Invalid("factor", c.Factor, "must be more than 1")
+		return c, fielderr.Invalid("factor", c.Factor, "must be more than 1")
 	case c.MaxSteps == 0:
-		return c, results.Invalid("max_steps", c.MaxSteps, "must be at least 1")
+		return c, fielderr.Invalid("max_steps", c.MaxSteps, "must be at least 1")
 	case c.Repeat == 0:
-		return c, results.Invalid("repeat", c.Repeat, "must be at least 1")
+		return c, fielderr.Invalid("repeat", c.Repeat, "must be at least 1")
 	case c.Refine < 0:
-		return c, results.Invalid("refine", c.Refine, "must not be negative")
+		return c, fielderr.Invalid("refine", c.Refine, "must not be negative")
 	case c.MaxErrorRate < 0:
-		return c, results.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
+		return c, fielderr.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
 	}
 	if c.Refine == 0 {
 		c.Refine = NoRefine
@@ -186,29 +187,29 @@ func (c Config) Literal() (Config, error) {
 }
 
 // Validate reports the first field a sweep cannot run with, as a
-// *results.FieldError naming the field's JSON path ("max_steps",
+// *fielderr.Error naming the field's JSON path ("max_steps",
 // "base.workload.rate", "base.driver.mux").
 func (c Config) Validate() error {
 	c = c.withDefaults()
 	switch {
 	case c.By != ByRate && c.By != ByWorkers:
-		return results.Invalid("by", string(c.By), "want %s or %s", ByRate, ByWorkers)
+		return fielderr.Invalid("by", string(c.By), "want %s or %s", ByRate, ByWorkers)
 	case c.SLO < 0:
-		return results.Invalid("slo", c.SLO, "must be positive")
+		return fielderr.Invalid("slo", c.SLO, "must be positive")
 	case !(c.Factor > 1) || math.IsInf(c.Factor, 0):
-		return results.Invalid("factor", c.Factor, "must be more than 1")
+		return fielderr.Invalid("factor", c.Factor, "must be more than 1")
 	case c.MaxSteps < 1:
-		return results.Invalid("max_steps", c.MaxSteps, "must be at least 1")
+		return fielderr.Invalid("max_steps", c.MaxSteps, "must be at least 1")
 	case c.Repeat < 1:
-		return results.Invalid("repeat", c.Repeat, "must be at least 1")
+		return fielderr.Invalid("repeat", c.Repeat, "must be at least 1")
 	case math.IsNaN(c.MaxErrorRate) || c.MaxErrorRate >= 1:
-		return results.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
+		return fielderr.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
 	case c.By == ByWorkers && c.Start < 1:
-		return results.Invalid("start", c.Start, "stepping workers starts at 1 worker or more")
+		return fielderr.Invalid("start", c.Start, "stepping workers starts at 1 worker or more")
 	case !(c.Start > 0) || math.IsInf(c.Start, 0):
-		return results.Invalid("start", c.Start, "must be positive")
+		return fielderr.Invalid("start", c.Start, "must be positive")
 	case c.By == ByRate && c.Base.Workload.Rate != 0:
-		return results.Invalid("base.workload.rate", c.Base.Workload.Rate, "a sweep by rate steps the rate itself, from its start")
+		return fielderr.Invalid("base.workload.rate", c.Base.Workload.Rate, "a sweep by rate steps the rate itself, from its start")
 	}
 	if err := checkOp(c.Op); err != nil {
 		return err
@@ -220,7 +221,7 @@ func (c Config) Validate() error {
 			s.Workload.Workers = int(c.Start)
 		}
 		if err := s.Validate(); err != nil { // the first step of each mux: as a cell, with the cell's checks
-			return results.Within("base", err)
+			return fielderr.Within("base", err)
 		}
 	}
 	return nil
@@ -234,8 +235,8 @@ func checkOp(op string) error {
 		}
 	}
 	want := strings.Join(Ops(), ", ")
-	if results.KnownOp(op) {
-		return &results.FieldError{Field: "op", Value: op, Err: fmt.Errorf("no workload measures %s latency; want one of %s", op, want)}
+	if schema.KnownOp(op) {
+		return &fielderr.Error{Field: "op", Value: op, Err: fmt.Errorf("no workload measures %s latency; want one of %s", op, want)}
 	}
-	return results.Invalid("op", op, "want one of %s", want)
+	return fielderr.Invalid("op", op, "want one of %s", want)
 }

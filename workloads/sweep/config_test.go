@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -89,7 +89,7 @@ func TestValidate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.cfg.Validate()
-			var fe *results.FieldError
+			var fe *fielderr.Error
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Validate: %v, want %q", err, tt.want)
 			}

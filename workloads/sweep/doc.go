@@ -10,7 +10,7 @@
 // judgement of a step on its measurements' medians (p99 against the SLO,
 // errors, violations, keeping up with the rate) and running the steps on a lab, a canceled ctx returning what was
 // measured. Its Config serialises into the summary; its errors name Config
-// fields by JSON path (results.FieldError), which a CLI maps to its flags:
+// fields by JSON path (fielderr.Error), which a CLI maps to its flags:
 // the tags of Config (internal/flagtag). Literal reads a Config as flags
 // give it, a zero being zero rather than the default.
 //

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )
@@ -18,9 +18,9 @@ type queue struct{}
 
 func (queue) Measure(_ context.Context, cfg lab.Config, _ lab.Observers) (lab.Cell, error) {
 	w := float64(cfg.Workload.Workers)
-	return lab.Cell{Run: results.Run{Workers: cfg.Workload.Workers,
-		LatencyUS:  map[string]results.Percentiles{"cycle": {Count: 1000, P99: 50 * w}},
-		Throughput: results.Throughput{CyclesPerS: 1000 * w}, Counts: results.Counts{Attempts: 1000}}}, nil
+	return lab.Cell{Run: schema.Run{Workers: cfg.Workload.Workers,
+		LatencyUS:  map[string]schema.Percentiles{"cycle": {Count: 1000, P99: 50 * w}},
+		Throughput: schema.Throughput{CyclesPerS: 1000 * w}, Counts: schema.Counts{Attempts: 1000}}}, nil
 }
 
 // Find how many workers keep the p99 of a lock cycle under 2 ms: double

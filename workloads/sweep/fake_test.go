@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -43,17 +43,17 @@ func (f *fakeLab) Measure(ctx context.Context, cfg lab.Config, _ lab.Observers) 
 	} else if f.capacity > 0 {
 		cps = min(cps, f.capacity)
 	}
-	p := results.Percentiles{Count: 1000, P99: f.p99(load)}
+	p := schema.Percentiles{Count: 1000, P99: f.p99(load)}
 	if q := f.noisy[load]; len(q) > 0 {
 		p.P99, f.noisy[load] = q[0], q[1:]
 	}
 	if p.P99 < 0 {
-		p = results.Percentiles{}
+		p = schema.Percentiles{}
 	}
-	run := results.Run{Name: cfg.Name(), Workers: cfg.Workload.Workers, LatencyUS: map[string]results.Percentiles{"cycle": p},
-		Throughput: results.Throughput{CyclesPerS: cps}, Counts: results.Counts{Attempts: 10000, Cycles: 1000}}
+	run := schema.Run{Name: cfg.Name(), Workers: cfg.Workload.Workers, LatencyUS: map[string]schema.Percentiles{"cycle": p},
+		Throughput: schema.Throughput{CyclesPerS: cps}, Counts: schema.Counts{Attempts: 10000, Cycles: 1000}}
 	if f.left[cfg.Workload.Prefix] {
-		run.Counts.SplitBrain, run.LatencyUS["cycle"] = 8000, results.Percentiles{Count: 1000, P99: 10e6}
+		run.Counts.SplitBrain, run.LatencyUS["cycle"] = 8000, schema.Percentiles{Count: 1000, P99: 10e6}
 	}
 	if f.leaves && load > f.capacity {
 		if f.left == nil {

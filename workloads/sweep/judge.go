@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -19,13 +20,13 @@ const keepUp = 0.9
 // c: the p99 of c.Op within c.SLO, errors within c.MaxErrorRate of the
 // attempts, no violation, an open loop within 10 % of its rate, not
 // interrupted. Reason lists every failure.
-func judge(c Config, cell lab.Config, run results.Run) capacity.Step {
+func judge(c Config, cell lab.Config, run schema.Run) capacity.Step {
 	c = c.withDefaults()
 	p99 := run.LatencyUS[c.Op].P99
 	st := capacity.Step{Workers: cell.Workload.Workers, Rate: cell.Workload.Rate, CyclesPerS: run.Throughput.CyclesPerS, P99US: p99,
 		Errors: run.Counts.Errors + run.Counts.Timeouts + run.Counts.ReleaseErrors}
 	var why []string
-	if !results.Measured(run, c.Op) {
+	if !schema.Measured(run, c.Op) {
 		// Nothing completed (every attempt failed): no p99 to hold to the SLO.
 		why = append(why, "no "+c.Op+" measured")
 	}
@@ -55,7 +56,7 @@ func judge(c Config, cell lab.Config, run results.Run) capacity.Step {
 // (one is one too many) and cut short when any was. One measurement's
 // burst of timeouts thus fails a step no more than its p99 does. The
 // step carries the samples' count and spread.
-func judgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
+func judgeMedians(c Config, cell lab.Config, runs []schema.Run) capacity.Step {
 	c = c.withDefaults()
 	if len(runs) == 1 {
 		st := judge(c, cell, runs[0])
@@ -63,9 +64,9 @@ func judgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
 		return st
 	}
 	var p99s, cps []float64
-	med := results.Run{LatencyUS: map[string]results.Percentiles{}}
+	med := schema.Run{LatencyUS: map[string]schema.Percentiles{}}
 	for _, r := range runs {
-		if results.Measured(r, c.Op) {
+		if schema.Measured(r, c.Op) {
 			p99s = append(p99s, r.LatencyUS[c.Op].P99)
 		}
 		cps = append(cps, r.Throughput.CyclesPerS)
@@ -73,13 +74,13 @@ func judgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
 		med.Interrupted = med.Interrupted || r.Interrupted
 	}
 	byErrors := slices.Clone(runs)
-	slices.SortStableFunc(byErrors, func(a, b results.Run) int { return cmp.Compare(errorShare(a), errorShare(b)) })
+	slices.SortStableFunc(byErrors, func(a, b schema.Run) int { return cmp.Compare(errorShare(a), errorShare(b)) })
 	m := byErrors[(len(byErrors)-1)/2].Counts
 	med.Counts.Attempts, med.Counts.Errors, med.Counts.Timeouts, med.Counts.ReleaseErrors = m.Attempts, m.Errors, m.Timeouts, m.ReleaseErrors
 	if len(p99s) > 0 {
-		med.LatencyUS[c.Op] = results.Percentiles{Count: int64(len(p99s)), P99: results.Median(p99s)}
+		med.LatencyUS[c.Op] = schema.Percentiles{Count: int64(len(p99s)), P99: stats.Median(p99s)}
 	}
-	med.Throughput.CyclesPerS = results.Median(cps)
+	med.Throughput.CyclesPerS = stats.Median(cps)
 	st := judge(c, cell, med)
 	st.Samples = len(runs)
 	if len(p99s) > 0 {
@@ -91,7 +92,7 @@ func judgeMedians(c Config, cell lab.Config, runs []results.Run) capacity.Step {
 
 // errorShare is the share of r's attempts that failed as Judge counts
 // them (errors, timeouts, failed releases); 1 for no attempt.
-func errorShare(r results.Run) float64 {
+func errorShare(r schema.Run) float64 {
 	if r.Counts.Attempts == 0 {
 		return 1
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -13,10 +13,10 @@ func TestJudge(t *testing.T) {
 	cfg := Config{Op: "cycle", SLO: 2 * time.Millisecond}
 	strict := cfg
 	strict.MaxErrorRate = noErrors
-	run := func(p99 float64, cps float64, errs, viol int64) results.Run {
-		return results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {Count: 1000, P99: p99}},
-			Throughput: results.Throughput{CyclesPerS: cps},
-			Counts:     results.Counts{Attempts: 10000, Errors: errs, Violations: viol}}
+	run := func(p99 float64, cps float64, errs, viol int64) schema.Run {
+		return schema.Run{LatencyUS: map[string]schema.Percentiles{"cycle": {Count: 1000, P99: p99}},
+			Throughput: schema.Throughput{CyclesPerS: cps},
+			Counts:     schema.Counts{Attempts: 10000, Errors: errs, Violations: viol}}
 	}
 	interrupted := run(1500, 900, 0, 0)
 	interrupted.Interrupted = true
@@ -27,7 +27,7 @@ func TestJudge(t *testing.T) {
 		name string
 		cfg  Config
 		cell lab.Config
-		run  results.Run
+		run  schema.Run
 		ok   bool
 		why  string
 	}{
@@ -42,8 +42,8 @@ func TestJudge(t *testing.T) {
 		{"closed loop: no rate to keep", cfg, closed, run(1500, 10, 0, 0), true, ""},
 		{"interrupted", cfg, closed, interrupted, false, "interrupted"},
 		{"every reason", cfg, open, run(2500, 100, 50, 1), false, "over the SLO 2ms; 50 errors/timeouts in 10000 attempts; 1 violations; kept up with 10% of the rate"},
-		{"no cycle measured (p99 0 of nothing)", cfg, closed, results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {}},
-			Counts: results.Counts{Attempts: 10000}}, false, "no cycle measured"},
+		{"no cycle measured (p99 0 of nothing)", cfg, closed, schema.Run{LatencyUS: map[string]schema.Percentiles{"cycle": {}},
+			Counts: schema.Counts{Attempts: 10000}}, false, "no cycle measured"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,21 +63,21 @@ func TestJudge(t *testing.T) {
 // violation anywhere fails it; the step carries the spread.
 func TestJudgeMedians(t *testing.T) {
 	cfg := Config{Op: "cycle", SLO: 2 * time.Millisecond}
-	run := func(p99, cps float64, errs, viol int64) results.Run {
-		return results.Run{LatencyUS: map[string]results.Percentiles{"cycle": {Count: 1000, P99: p99}},
-			Throughput: results.Throughput{CyclesPerS: cps}, Counts: results.Counts{Attempts: 10000, Errors: errs, Violations: viol}}
+	run := func(p99, cps float64, errs, viol int64) schema.Run {
+		return schema.Run{LatencyUS: map[string]schema.Percentiles{"cycle": {Count: 1000, P99: p99}},
+			Throughput: schema.Throughput{CyclesPerS: cps}, Counts: schema.Counts{Attempts: 10000, Errors: errs, Violations: viol}}
 	}
 	for _, tc := range []struct {
 		name string
-		runs []results.Run
+		runs []schema.Run
 		ok   bool
 		why  string
 	}{
-		{"one slow measurement of three holds", []results.Run{run(1000, 900, 0, 0), run(5000, 700, 0, 0), run(1500, 950, 0, 0)}, true, ""},
-		{"two slow ones fail", []results.Run{run(3000, 900, 0, 0), run(2500, 700, 0, 0), run(1000, 950, 0, 0)}, false, "p99 2.5ms over the SLO 2ms"},
-		{"one burst of timeouts holds", []results.Run{run(1000, 900, 0, 0), run(1000, 900, 50, 0), run(1000, 900, 1, 0)}, true, ""},
-		{"errors in most fail", []results.Run{run(1000, 900, 40, 0), run(1000, 900, 50, 0), run(1000, 900, 1, 0)}, false, "40 errors/timeouts in 10000 attempts"},
-		{"one violation fails", []results.Run{run(1000, 900, 0, 0), run(1000, 900, 0, 1), run(1000, 900, 0, 0)}, false, "1 violations"},
+		{"one slow measurement of three holds", []schema.Run{run(1000, 900, 0, 0), run(5000, 700, 0, 0), run(1500, 950, 0, 0)}, true, ""},
+		{"two slow ones fail", []schema.Run{run(3000, 900, 0, 0), run(2500, 700, 0, 0), run(1000, 950, 0, 0)}, false, "p99 2.5ms over the SLO 2ms"},
+		{"one burst of timeouts holds", []schema.Run{run(1000, 900, 0, 0), run(1000, 900, 50, 0), run(1000, 900, 1, 0)}, true, ""},
+		{"errors in most fail", []schema.Run{run(1000, 900, 40, 0), run(1000, 900, 50, 0), run(1000, 900, 1, 0)}, false, "40 errors/timeouts in 10000 attempts"},
+		{"one violation fails", []schema.Run{run(1000, 900, 0, 0), run(1000, 900, 0, 1), run(1000, 900, 0, 0)}, false, "1 violations"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := judgeMedians(cfg, lab.Config{}, tc.runs)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -31,7 +31,7 @@ func TestLiteral(t *testing.T) {
 			tc.set(&c)
 			lit, err := c.Literal()
 			if tc.want != "" {
-				var fe *results.FieldError
+				var fe *fielderr.Error
 				if !errors.As(err, &fe) || err.Error() != tc.want {
 					t.Fatalf("err %v, want a FieldError %q", err, tc.want)
 				}
@@ -53,7 +53,7 @@ func TestLiteral(t *testing.T) {
 func TestValidateFirstStepAsCell(t *testing.T) {
 	c := DefaultConfig()
 	c.By, c.Start = ByWorkers, lab.MaxWorkers+1
-	var fe *results.FieldError
+	var fe *fielderr.Error
 	if err := c.Validate(); !errors.As(err, &fe) || fe.Field != "base.workload.workers" {
 		t.Fatalf("err %v, want a field error of base.workload.workers", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -42,7 +42,7 @@ type result struct {
 // the step below it confirmed (down from there until one holds), then
 // the bisection. Every measurement has keys of its own (a fresh
 // Workload.Prefix), so keys a cut-short cycle left held cannot block the
-// next one. An invalid cfg is a *results.FieldError (see Validate) before
+// next one. An invalid cfg is a *fielderr.Error (see Validate) before
 // anything is measured. A ctx canceled mid-sweep is not an error: the
 // result holds what was measured.
 func Run(ctx context.Context, m measurer, cfg Config, obs Observers) (result, error) {
@@ -102,7 +102,7 @@ func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured 
 				break
 			}
 		}
-		runs := make([]results.Run, len(samples[load]))
+		runs := make([]schema.Run, len(samples[load]))
 		for i, k := range samples[load] {
 			runs[i] = cells[k].Run
 		}
@@ -140,7 +140,7 @@ func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured 
 
 // AddTo puts r's runs (every step measured) and whether it was interrupted
 // into sum.
-func (r result) AddTo(sum *results.Summary) {
+func (r result) AddTo(sum *schema.Summary) {
 	for _, c := range r.Cells {
 		sum.Runs = append(sum.Runs, c.Run)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -152,7 +152,7 @@ func TestRunMeasureError(t *testing.T) {
 	}
 	f = &fakeLab{p99: under(1e9)}
 	_, err = Run(context.Background(), f, Config{Factor: 0.5}, Observers{})
-	var fe *results.FieldError
+	var fe *fielderr.Error
 	if !errors.As(err, &fe) || fe.Field != "factor" || len(f.measured) != 0 {
 		t.Fatalf("err %v, %d measured: want a FieldError on factor, nothing measured", err, len(f.measured))
 	}

@@ -9,7 +9,8 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Table makes w write res as a sweep's result, as compare.Table does a
@@ -17,7 +18,7 @@ import (
 // sweep.json (the sweeps) into w's Out. When stdout is taken by CSV,
 // benchmark lines or the JSON, the knees are printed on log now instead.
 func Table(w *output.Writer, res result, c Config, log io.Writer) {
-	w.Print = func(out io.Writer, _ []results.Run) error { WriteKnees(out, res.Sweeps, c); return nil }
+	w.Print = func(out io.Writer, _ []schema.Run) error { WriteKnees(out, res.Sweeps, c); return nil }
 	w.Files = map[string]any{"sweep.json": res.Sweeps}
 	if (w.Format != "" && w.Format != output.Table) || w.JSON == "-" {
 		WriteKnees(log, res.Sweeps, c)
@@ -30,11 +31,11 @@ func Table(w *output.Writer, res result, c Config, log io.Writer) {
 // measurements; or why no load held. A line says what was stepped.
 func WriteKnees(w io.Writer, sweeps []capacity.Sweep, c Config) {
 	c = c.withDefaults()
-	fmt.Fprintln(w, results.Wrap(fmt.Sprintf("knee: highest load with %s p99 < %v and errors within %g%% of attempts; a failing step, "+
+	fmt.Fprintln(w, render.Wrap(fmt.Sprintf("knee: highest load with %s p99 < %v and errors within %g%% of attempts; a failing step, "+
 		"the step below it and each bisection step are judged on the median of %d measurements (their range in brackets)",
-		c.Op, c.SLO, 100*c.maxErrorRate(), c.repeat()), results.TableWidth))
-	fmt.Fprintln(w, results.Wrap(byText(c), results.TableWidth))
-	t := results.NewTable(w, results.TableWidth)
+		c.Op, c.SLO, 100*c.maxErrorRate(), c.repeat()), render.TableWidth))
+	fmt.Fprintln(w, render.Wrap(byText(c), render.TableWidth))
+	t := render.NewTable(w, render.TableWidth)
 	t.Header("strategy", "knee", "capacity in", "cycles/s", c.Op+"\np99 µs")
 	var notes []string
 	for _, s := range sweeps {
@@ -66,7 +67,7 @@ func WriteKnees(w io.Writer, sweeps []capacity.Sweep, c Config) {
 	})
 	_ = t.Render()
 	for _, n := range notes {
-		fmt.Fprintln(w, results.Wrap(n, results.TableWidth))
+		fmt.Fprintln(w, render.Wrap(n, render.TableWidth))
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -67,10 +67,10 @@ func TestResultAddTo(t *testing.T) {
 		interrupted bool
 	}{
 		{result{}, 0, false},
-		{result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}, {Run: results.Run{Name: "b"}}}}, 2, false},
-		{result{Cells: []lab.Cell{{Run: results.Run{Name: "a"}}}, Interrupted: true}, 1, true},
+		{result{Cells: []lab.Cell{{Run: schema.Run{Name: "a"}}, {Run: schema.Run{Name: "b"}}}}, 2, false},
+		{result{Cells: []lab.Cell{{Run: schema.Run{Name: "a"}}}, Interrupted: true}, 1, true},
 	} {
-		sum := &results.Summary{Runs: []results.Run{{Name: "before"}}}
+		sum := &schema.Summary{Runs: []schema.Run{{Name: "before"}}}
 		c.res.AddTo(sum)
 		if len(sum.Runs) != 1+c.runs || sum.Interrupted != c.interrupted || sum.Runs[0].Name != "before" {
 			t.Errorf("%+v: runs %d interrupted %v", c.res, len(sum.Runs), sum.Interrupted)

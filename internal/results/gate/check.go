@@ -4,14 +4,16 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Source is one summary given to the gate, with the path it was read from
 // (for messages).
 type Source struct {
 	Path    string
-	Summary *results.Summary
+	Summary *schema.Summary
 }
 
 // Input is what the gate judges: the current build's summaries and,
@@ -28,7 +30,7 @@ type Input struct {
 
 // FieldError is bad input, named by the Options or Input field it is
 // in (Go field names: the gate's options have no JSON form).
-type FieldError = results.FieldError
+type FieldError = fielderr.Error
 
 func fieldErr(field, value, format string, a ...any) *FieldError {
 	return &FieldError{Field: field, Value: value, Err: fmt.Errorf(format, a...)}
@@ -37,7 +39,7 @@ func fieldErr(field, value, format string, a ...any) *FieldError {
 // Check validates opt and in, then judges the current runs against opt's
 // thresholds and, when in has a baseline, against it. Refused (a
 // *FieldError): invalid options, a side without summaries, a summary
-// results.Summary.Validate refuses (unknown schema, no runs, a run given
+// schema.Summary.Validate refuses (unknown schema, no runs, a run given
 // twice, nothing measured, impossible values, counts missing), the same
 // run given twice or on both sides (it would count as agreeing samples, or
 // compare a run with itself), a run name with fewer than Count runs on a
@@ -64,7 +66,7 @@ func Check(in Input, opt Options) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
-	var base []results.Run
+	var base []schema.Run
 	var env []string
 	if len(in.Baseline) > 0 {
 		first = nil // a config differing across the sides is the environment's
@@ -84,11 +86,11 @@ func Check(in Input, opt Options) (Verdict, error) {
 // runsOf checks one side's summaries and returns their runs.
 // runsOf checks one side's summaries and returns their runs; seen holds
 // the runs of both sides by identity.
-func runsOf(side string, srcs []Source, count int, op string, first **Source, warnings *[]*FieldError, seen map[string]string) ([]results.Run, error) {
+func runsOf(side string, srcs []Source, count int, op string, first **Source, warnings *[]*FieldError, seen map[string]string) ([]schema.Run, error) {
 	if len(srcs) == 0 {
 		return nil, fieldErr(side, "", "has no summaries")
 	}
-	var runs []results.Run
+	var runs []schema.Run
 	for i := range srcs {
 		src := &srcs[i]
 		s, path := src.Summary, fmt.Sprintf("%q", src.Path)
@@ -96,21 +98,21 @@ func runsOf(side string, srcs []Source, count int, op string, first **Source, wa
 			return nil, &FieldError{Field: side, Value: path, Err: err}
 		}
 		for _, r := range s.Runs {
-			if prev, ok := seen[results.RunID(s, r)]; ok {
+			if prev, ok := seen[schema.RunID(s, r)]; ok {
 				return nil, fieldErr(side, path, "run %q is the same run as in %q (repeated runs are samples, a baseline another measurement: give distinct runs)", r.Name, prev)
 			}
 		}
 		for _, r := range s.Runs {
-			seen[results.RunID(s, r)] = src.Path
+			seen[schema.RunID(s, r)] = src.Path
 		}
 		for _, r := range s.Runs {
-			if op != "" && !results.Measured(r, op) {
+			if op != "" && !schema.Measured(r, op) {
 				return nil, &FieldError{Field: "LatencyOp", Value: op, Err: fieldErr(side, path, "run %q never measured %s latency", r.Name, op)}
 			}
 		}
 		if *first == nil {
 			*first = src
-		} else if !results.SameConfig((*first).Summary.Config, s.Config) {
+		} else if !record.SameConfig((*first).Summary.Config, s.Config) {
 			*warnings = append(*warnings, fieldErr(side, path, "was measured with a different config than %q", (*first).Path))
 		}
 		if s.Interrupted {

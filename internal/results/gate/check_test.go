@@ -10,18 +10,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // src is a summary of runs started at t (a run's identity), as the gate
 // reads it from path.
-func src(path string, t int64, runs ...results.Run) Source {
-	return Source{Path: path, Summary: &results.Summary{Schema: results.Schema, Started: time.Unix(t, 0),
+func src(path string, t int64, runs ...schema.Run) Source {
+	return Source{Path: path, Summary: &schema.Summary{Schema: schema.Schema, Started: time.Unix(t, 0),
 		Config: json.RawMessage(`{"workload":{"workers":4}}`), Runs: runs}}
 }
 
-func withAcquire(r results.Run) results.Run {
-	r.LatencyUS = map[string]results.Percentiles{"cycle": r.LatencyUS["cycle"], "acquire": {Count: 100, P99: 300}}
+func withAcquire(r schema.Run) schema.Run {
+	r.LatencyUS = map[string]schema.Percentiles{"cycle": r.LatencyUS["cycle"], "acquire": {Count: 100, P99: 300}}
 	return r
 }
 
@@ -30,11 +30,11 @@ func withAcquire(r results.Run) results.Run {
 func TestCheck(t *testing.T) {
 	good := run("a", 10000, 1000)
 	noCycle := good
-	noCycle.LatencyUS = map[string]results.Percentiles{"acquire": {Count: 5, P99: 1}}
+	noCycle.LatencyUS = map[string]schema.Percentiles{"acquire": {Count: 5, P99: 1}}
 	negative := good
 	negative.Counts.Attempts, negative.Counts.Acquired = -5, -5
 	noCounts := good
-	noCounts.Counts = results.Counts{}
+	noCounts.Counts = schema.Counts{}
 	nothing := good
 	nothing.NothingMeasured = true
 	unknownSchema := src("v9", 1, good)
@@ -50,7 +50,7 @@ func TestCheck(t *testing.T) {
 		return o
 	}
 	// sides of n runs each, every one its own summary
-	side := func(path string, t0 int64, rs []results.Run) []Source {
+	side := func(path string, t0 int64, rs []schema.Run) []Source {
 		var out []Source
 		for i, r := range rs {
 			out = append(out, src(fmt.Sprintf("%s%d", path, i), t0+int64(i), r))
@@ -130,10 +130,10 @@ func TestCheck(t *testing.T) {
 // verdict, and refused with StrictEnv.
 func TestCheckEnv(t *testing.T) {
 	cur, base := src("c", 1, run("a", 10000, 1000)), src("b", 2, run("a", 10000, 1000))
-	cur.Summary.Host = results.Host{CPUs: 2, CPUModel: "AMD EPYC", Kernel: "6.8"}
-	base.Summary.Host = results.Host{CPUs: 4, CPUModel: "AMD EPYC", Kernel: "6.1"}
-	base.Summary.Servers = []results.Server{{Kind: "redis", Version: "7.2.4"}}
-	cur.Summary.Servers = []results.Server{{Kind: "redis", Version: "7.0.15"}}
+	cur.Summary.Host = schema.Host{CPUs: 2, CPUModel: "AMD EPYC", Kernel: "6.8"}
+	base.Summary.Host = schema.Host{CPUs: 4, CPUModel: "AMD EPYC", Kernel: "6.1"}
+	base.Summary.Servers = []schema.Server{{Kind: "redis", Version: "7.2.4"}}
+	cur.Summary.Servers = []schema.Server{{Kind: "redis", Version: "7.0.15"}}
 	in := Input{Current: []Source{cur}, Baseline: []Source{base}}
 	v, err := Check(in, DefaultOptions())
 	if err != nil {

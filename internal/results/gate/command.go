@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // summaryEnv is the environment variable that tells a side's command
@@ -25,7 +25,7 @@ const summaryEnv = "LOCKBENCH_SUMMARY"
 // lockbench run then writes what it measured) and, 10 s later, killed.
 func command(script, dir string) Measure {
 	n := 0
-	return func(ctx context.Context) (*results.Summary, error) {
+	return func(ctx context.Context) (*schema.Summary, error) {
 		n++
 		path := filepath.Join(dir, fmt.Sprintf("summary-%d.json", n))
 		cmd := exec.CommandContext(ctx, "sh", "-c", script)
@@ -38,7 +38,7 @@ func command(script, dir string) Measure {
 		if err := cmd.Run(); err != nil {
 			return nil, fmt.Errorf("%v: %s", err, lastLine(stderr.String()))
 		}
-		s, err := results.ReadSummary(path)
+		s, err := schema.ReadSummary(path)
 		if err != nil {
 			return nil, fmt.Errorf("no summary from the command (it must write $%s): %v", summaryEnv, err)
 		}

@@ -5,14 +5,15 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Env lists how base's environment differs from cur's in what shapes the
 // numbers besides the code under test: core count, CPU model, kernel, OS
 // and architecture, the servers' versions, and the run config. A fact one
 // side did not record is not compared. Empty when alike.
-func Env(cur, base *results.Summary) []string {
+func Env(cur, base *schema.Summary) []string {
 	var out []string
 	diff := func(what, c, b string) {
 		if c != "" && b != "" && c != b {
@@ -27,14 +28,14 @@ func Env(cur, base *results.Summary) []string {
 	diff("kernel", ch.Kernel, bh.Kernel)
 	diff("os/arch", ch.OS+"/"+ch.Arch, bh.OS+"/"+bh.Arch)
 	diff("servers", serverVersions(cur), serverVersions(base))
-	if len(cur.Config) > 0 && len(base.Config) > 0 && !results.SameConfig(cur.Config, base.Config) {
+	if len(cur.Config) > 0 && len(base.Config) > 0 && !record.SameConfig(cur.Config, base.Config) {
 		out = append(out, "config differs")
 	}
 	return out
 }
 
 // serverVersions are the distinct kind/version pairs of s's servers.
-func serverVersions(s *results.Summary) string {
+func serverVersions(s *schema.Summary) string {
 	set := map[string]bool{}
 	for _, sv := range s.Servers {
 		if sv.Version != "" {

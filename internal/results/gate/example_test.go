@@ -6,19 +6,19 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/gate"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // A CI gate in a program: six runs of the current build against six of
 // the baseline and a threshold, and bad input as a field-named error.
 func ExampleCheck() {
 	summary := func(started int64, cyclesPerS, p99 float64) gate.Source {
-		return gate.Source{Path: fmt.Sprint(started, ".json"), Summary: &results.Summary{
-			Schema: results.Schema, Started: time.Unix(started, 0),
-			Runs: []results.Run{{Name: "redlock/rueidis/pipeline/contended", DurationS: 1,
-				Throughput: results.Throughput{CyclesPerS: cyclesPerS},
-				Counts:     results.Counts{Attempts: 1000, Acquired: 1000, Cycles: 1000},
-				LatencyUS:  map[string]results.Percentiles{"cycle": {Count: 1000, P99: p99}}}},
+		return gate.Source{Path: fmt.Sprint(started, ".json"), Summary: &schema.Summary{
+			Schema: schema.Schema, Started: time.Unix(started, 0),
+			Runs: []schema.Run{{Name: "redlock/rueidis/pipeline/contended", DurationS: 1,
+				Throughput: schema.Throughput{CyclesPerS: cyclesPerS},
+				Counts:     schema.Counts{Attempts: 1000, Acquired: 1000, Cycles: 1000},
+				LatencyUS:  map[string]schema.Percentiles{"cycle": {Count: 1000, P99: p99}}}},
 		}}
 	}
 	var in gate.Input

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Judge checks cur (runs grouped by name; repeated runs are samples)
@@ -13,11 +13,11 @@ import (
 // baseline: every metric of opt.judged for every run name, each judged
 // pass, regressed or inconclusive at opt.Alpha with the Holm correction
 // over all of them (judgeShifts).
-func Judge(cur, base []results.Run, opt Options) Verdict { return judge(cur, base, opt, false) }
+func Judge(cur, base []schema.Run, opt Options) Verdict { return judge(cur, base, opt, false) }
 
 // judge is Judge; paired: the i-th runs of a name on both sides were
 // measured in one round (PairedShiftTest).
-func judge(cur, base []results.Run, opt Options, paired bool) Verdict {
+func judge(cur, base []schema.Run, opt Options, paired bool) Verdict {
 	var res Verdict
 	curBy, names := groupRuns(cur)
 	for _, t := range opt.Thresholds {
@@ -96,12 +96,12 @@ func noRow(run, check string, o Outcome, note string) Row {
 
 // measured is a run with its metrics, read once.
 type measured struct {
-	run    results.Run
+	run    schema.Run
 	fields map[string]float64
 }
 
 // groupRuns groups runs by name, names sorted.
-func groupRuns(runs []results.Run) (map[string][]measured, []string) {
+func groupRuns(runs []schema.Run) (map[string][]measured, []string) {
 	by := map[string][]measured{}
 	var names []string
 	for _, r := range runs {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 func TestMannWhitney(t *testing.T) {
@@ -98,17 +98,17 @@ func TestParseThreshold(t *testing.T) {
 
 // run is a plausible run of name: counts that add up, cycles/s and the
 // p99 of cycle.
-func run(name string, cyclesPerS, p99 float64) results.Run {
-	return results.Run{Name: name, DurationS: 1, Throughput: results.Throughput{CyclesPerS: cyclesPerS},
-		Counts:    results.Counts{Attempts: 100, Acquired: 100, Cycles: 100},
-		LatencyUS: map[string]results.Percentiles{"cycle": {Count: 100, P99: p99}}}
+func run(name string, cyclesPerS, p99 float64) schema.Run {
+	return schema.Run{Name: name, DurationS: 1, Throughput: schema.Throughput{CyclesPerS: cyclesPerS},
+		Counts:    schema.Counts{Attempts: 100, Acquired: 100, Cycles: 100},
+		LatencyUS: map[string]schema.Percentiles{"cycle": {Count: 100, P99: p99}}}
 }
 
 // runs are n runs of name around cyclesPerS and p99, each ±spread apart
 // in a fixed pattern (samples with noise, deterministically).
-func runs(name string, n int, cyclesPerS, p99, spread float64) []results.Run {
+func runs(name string, n int, cyclesPerS, p99, spread float64) []schema.Run {
 	pattern := []float64{0, 1, -1, 0.5, -0.5, 0.8, -0.8, 0.2, -0.2, 0.6, -0.6}
-	out := make([]results.Run, n)
+	out := make([]schema.Run, n)
 	for i := range out {
 		f := 1 + spread*pattern[i%len(pattern)]
 		out[i] = run(name, cyclesPerS*f, p99/f)
@@ -125,13 +125,13 @@ func TestGate(t *testing.T) {
 	}
 	tests := []struct {
 		name       string
-		cur, base  []results.Run
+		cur, base  []schema.Run
 		thresholds []Threshold
 		outcome    Outcome
 		check      string // a row with that outcome (for pass: every row)
 	}{
 		{"the same samples", cur, runs("a", 8, 10000, 1000, 0.02), nil, pass, ""},
-		{"one run a side cannot decide", cur[:1], []results.Run{run("a", 13000, 1000)}, nil, Inconclusive, "cycles_per_s"},
+		{"one run a side cannot decide", cur[:1], []schema.Run{run("a", 13000, 1000)}, nil, Inconclusive, "cycles_per_s"},
 		{"30% drop", cur, runs("a", 8, 14300, 1000, 0.02), nil, Regressed, "cycles_per_s"},
 		{"3% drop within 10% tolerance", cur, runs("a", 8, 10300, 1000, 0.01), nil, pass, ""},
 		{"p99 up 50%", runs("a", 8, 10000, 1500, 0.02), cur, nil, Regressed, "cycle.p99"},
@@ -203,7 +203,7 @@ func TestJudgeHolm(t *testing.T) {
 		{[]string{"a"}, Regressed},
 		{[]string{"a", "b", "c", "d"}, Inconclusive},
 	} {
-		var cur, base []results.Run
+		var cur, base []schema.Run
 		for _, n := range tc.names {
 			cur = append(cur, runs(n, 4, 5000, 1000, 0.01)...)
 			base = append(base, runs(n, 4, 10000, 1000, 0.01)...)

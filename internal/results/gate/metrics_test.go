@@ -6,18 +6,19 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestEveryCSVColumnIsAMetric: each numeric column of the runs CSV names a
 // metric the gate reads, with the CSV's value (error_rate included).
 func TestEveryCSVColumnIsAMetric(t *testing.T) {
-	s, err := results.ReadSummary("../../../results/testdata/v1/compare-ceiling.json")
+	s, err := schema.ReadSummary("../../../results/schema/testdata/v1/compare-ceiling.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := results.WriteCSV(&buf, s.Runs); err != nil {
+	if err := render.WriteCSV(&buf, s.Runs); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&buf).ReadAll()

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Options configure a CI gate.
@@ -56,8 +56,8 @@ func (o Options) Validate() error {
 	if !(o.Alpha > 0 && o.Alpha < 1) {
 		return fieldErr("Alpha", fmt.Sprint(o.Alpha), "want a value in (0, 1)")
 	}
-	if !results.KnownOp(o.LatencyOp) {
-		return fieldErr("LatencyOp", fmt.Sprintf("%q", o.LatencyOp), "want one of %s", results.OpNames())
+	if !schema.KnownOp(o.LatencyOp) {
+		return fieldErr("LatencyOp", fmt.Sprintf("%q", o.LatencyOp), "want one of %s", schema.OpNames())
 	}
 	_, err := o.judged()
 	return err

@@ -4,7 +4,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // readInput reads the summaries of both sides: each path a summary file or
@@ -29,7 +30,7 @@ func readSources(field string, paths []string) ([]Source, error) {
 	for _, p := range paths {
 		s, err := readSummaryPath(p)
 		if err != nil {
-			return nil, results.Invalid(field, p, "%v", err)
+			return nil, fielderr.Invalid(field, p, "%v", err)
 		}
 		out = append(out, Source{Path: p, Summary: s})
 	}
@@ -37,9 +38,9 @@ func readSources(field string, paths []string) ([]Source, error) {
 }
 
 // readSummaryPath reads a summary file, or DIR/summary.json.
-func readSummaryPath(p string) (*results.Summary, error) {
+func readSummaryPath(p string) (*schema.Summary, error) {
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
 		p = filepath.Join(p, "summary.json")
 	}
-	return results.ReadSummary(p)
+	return schema.ReadSummary(p)
 }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestReadInput: a side's path is a summary file or a run directory; one
@@ -17,7 +17,7 @@ func TestReadInput(t *testing.T) {
 	if err := os.Mkdir(run, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := src("", 1, results.Run{Name: "a"}).Summary
+	s := src("", 1, schema.Run{Name: "a"}).Summary
 	file := filepath.Join(dir, "b.json")
 	for _, p := range []string{filepath.Join(run, "summary.json"), file} {
 		if err := s.WriteJSON(p); err != nil {

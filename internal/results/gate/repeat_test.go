@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // rounds is one summary of a compare --repeat: every name measured once
 // per round (Repeat 1…), at the given cycles/s.
 func rounds(path string, t int64, cps map[string][]float64) Source {
-	var runs []results.Run
+	var runs []schema.Run
 	for name, xs := range cps {
 		for i, x := range xs {
 			r := run(name, x, 1000)

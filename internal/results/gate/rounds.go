@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Measure measures one side once and returns its summary.
-type Measure func(ctx context.Context) (*results.Summary, error)
+type Measure func(ctx context.Context) (*schema.Summary, error)
 
 // Looks are the round counts at which UntilDecided judges, and Spend the
 // share of α each look spends. The shares add up to 1 (Bonferroni over the
@@ -51,7 +51,7 @@ type Rounds struct {
 // the verdict is that of the last look (or of the rounds measured, when
 // the budget ended the session between looks). A measurement that fails is
 // an error of BaseCmd or HeadCmd; bad input from a side
-// (results.Summary.Validate) one of Baseline or Current.
+// (schema.Summary.Validate) one of Baseline or Current.
 func untilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
 	if err := opt.Validate(); err != nil {
 		return Verdict{}, err

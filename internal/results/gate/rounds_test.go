@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // fakeSides measure base and head from fixed patterns on a fake clock that
@@ -18,20 +18,20 @@ type fakeSides struct {
 	n     int
 }
 
-func (f *fakeSides) measure(side string, cyclesPerS, spread float64, schema string) Measure {
+func (f *fakeSides) measure(side string, cyclesPerS, spread float64, version string) Measure {
 	pattern := []float64{0, 1, -1, 0.5, -0.5, 0.8, -0.8, 0.2, -0.2, 0.6, -0.6, 0.9, -0.9, 0.3, -0.3}
 	i := 0
 	if side == "head" {
 		i = 7 // noise of its own, not the baseline's
 	}
-	return func(ctx context.Context) (*results.Summary, error) {
+	return func(ctx context.Context) (*schema.Summary, error) {
 		f.now = f.now.Add(time.Second)
 		f.order = append(f.order, side)
 		f.n++
 		x := cyclesPerS * (1 + spread*pattern[i%len(pattern)])
 		i++
 		s := src("", int64(f.n), run("a", x, 1000)).Summary
-		s.Schema = schema
+		s.Schema = version
 		return s, nil
 	}
 }
@@ -48,15 +48,15 @@ func TestUntilDecided(t *testing.T) {
 	}{
 		// Pairs of rounds: 8 is the first look whose smallest p (1/2^8) is
 		// below α/7.
-		{"the same build", 10000, 0.01, time.Hour, results.Schema, pass, Looks[0], "decided after 8 rounds", ""},
-		{"half the throughput", 5000, 0.01, time.Hour, results.Schema, Regressed, Looks[0], "decided after 8 rounds", ""},
-		{"too noisy for the budget", 9000, 0.5, 20 * time.Second, results.Schema, Inconclusive, 10, "budget spent", ""},
+		{"the same build", 10000, 0.01, time.Hour, schema.Schema, pass, Looks[0], "decided after 8 rounds", ""},
+		{"half the throughput", 5000, 0.01, time.Hour, schema.Schema, Regressed, Looks[0], "decided after 8 rounds", ""},
+		{"too noisy for the budget", 9000, 0.5, 20 * time.Second, schema.Schema, Inconclusive, 10, "budget spent", ""},
 		{"a side writes an unknown schema", 10000, 0.01, time.Hour, "lockbench/v9", 0, 0, "", "unknown schema version"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeSides{now: time.Unix(0, 0)}
-			r := Rounds{Base: f.measure("base", 10000, tc.spread, results.Schema), Head: f.measure("head", tc.head, tc.spread, tc.schema),
+			r := Rounds{Base: f.measure("base", 10000, tc.spread, schema.Schema), Head: f.measure("head", tc.head, tc.spread, tc.schema),
 				Budget: tc.budget, Now: func() time.Time { return f.now }}
 			v, err := untilDecided(context.Background(), r, DefaultOptions())
 			if tc.err != "" {
@@ -90,13 +90,13 @@ func TestUntilDecided(t *testing.T) {
 func TestUntilDecidedInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &fakeSides{now: time.Unix(0, 0)}
-	base := f.measure("base", 10000, 0.01, results.Schema)
+	base := f.measure("base", 10000, 0.01, schema.Schema)
 	n := 0
-	head := func(c context.Context) (*results.Summary, error) {
+	head := func(c context.Context) (*schema.Summary, error) {
 		if n++; n == 3 {
 			cancel()
 		}
-		return f.measure("head", 10000, 0.01, results.Schema)(c)
+		return f.measure("head", 10000, 0.01, schema.Schema)(c)
 	}
 	v, err := untilDecided(ctx, Rounds{Base: base, Head: head, Budget: time.Hour, Now: func() time.Time { return f.now }}, DefaultOptions())
 	if err != nil || v.Outcome != Inconclusive || !strings.Contains(v.Rounds, "interrupted") {

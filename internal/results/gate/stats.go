@@ -4,11 +4,11 @@ import (
 	"math"
 	"sort"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // median of xs (NaN for none); xs is not modified.
-func median(xs []float64) float64 { return results.Median(xs) }
+func median(xs []float64) float64 { return stats.Median(xs) }
 
 // mannWhitney is the two-sided Mann-Whitney U test of whether samples a and
 // b come from the same distribution. It returns U of a and the p-value:

@@ -8,7 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Threshold is a k6-style check over a run's JSON fields, e.g.
@@ -31,7 +33,7 @@ func ParseThresholds(exprs []string) ([]Threshold, error) {
 	for _, e := range exprs {
 		t, err := ParseThreshold(e)
 		if err != nil {
-			return nil, results.Invalid("Thresholds", e, "%v", err)
+			return nil, fielderr.Invalid("Thresholds", e, "%v", err)
 		}
 		out = append(out, t)
 	}
@@ -131,11 +133,11 @@ func (t Threshold) Applies(name string) bool {
 // did not record it.
 var metricPaths = func() []string {
 	one := 1.0
-	r := results.Run{LatencyUS: map[string]results.Percentiles{}, ServiceUS: map[string]results.Percentiles{},
-		Repeat: 1, AddedRTTUS: 1, MissedStarts: 1, Cost: &results.Cost{}, VsSequential: &one, OfCeiling: &one}
-	for _, op := range results.Ops() {
-		r.LatencyUS[op.String()] = results.Percentiles{}
-		r.ServiceUS[op.String()] = results.Percentiles{}
+	r := schema.Run{LatencyUS: map[string]schema.Percentiles{}, ServiceUS: map[string]schema.Percentiles{},
+		Repeat: 1, AddedRTTUS: 1, MissedStarts: 1, Cost: &schema.Cost{}, VsSequential: &one, OfCeiling: &one}
+	for _, op := range schema.Ops() {
+		r.LatencyUS[op.String()] = schema.Percentiles{}
+		r.ServiceUS[op.String()] = schema.Percentiles{}
 	}
 	var out []string
 	for p := range flatten(r) {
@@ -172,7 +174,7 @@ func resolveMetric(name string) (string, bool) {
 
 // Metric reads a numeric field of r by (short) name; an error when the
 // name is unknown or the run has no such field (an op it never recorded).
-func Metric(r results.Run, name string) (float64, error) {
+func Metric(r schema.Run, name string) (float64, error) {
 	p, ok := resolveMetric(name)
 	if !ok && strings.HasPrefix(name, "extra.") {
 		p, ok = name, true // backend-specific fields: by full path only
@@ -199,9 +201,9 @@ var derivedMetrics = []string{"error_rate", "attempts_per_cycle"}
 
 // flatten is a Run's numeric JSON fields as dotted paths, with the derived
 // metrics.
-func flatten(r results.Run) map[string]float64 {
+func flatten(r schema.Run) map[string]float64 {
 	out := r.Fields()
-	out["error_rate"] = results.ErrorRate(r)
+	out["error_rate"] = render.ErrorRate(r)
 	if c := r.Counts; c.Cycles > 0 {
 		out["attempts_per_cycle"] = float64(c.Attempts) / float64(c.Cycles)
 	}
@@ -216,7 +218,7 @@ func csvLatency(name string) (op, pct string, ok bool) {
 		return "", "", false
 	}
 	i := strings.LastIndex(rest, "_")
-	if i < 0 || !results.KnownOp(rest[:i]) {
+	if i < 0 || !schema.KnownOp(rest[:i]) {
 		return "", "", false
 	}
 	return rest[:i], rest[i+1:], true

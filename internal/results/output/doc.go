@@ -15,6 +15,6 @@
 // (ReadReport, WriteReport, MergeRequest). It imports results,
 // internal/results/capacity, internal/results/outpath and internal/results/prom only; it binds no flags: its request
 // types carry flag tags (internal/flagtag), its errors name the
-// destination (Error.Dest) or the field (*results.FieldError), and the CLI
+// destination (Error.Dest) or the field (*fielderr.Error), and the CLI
 // names the flag.
 package output

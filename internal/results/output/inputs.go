@@ -7,18 +7,20 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/internal/results/outpath"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // ReadReport is the HTML report of inputs: run directories (summary.json,
 // .hlog files, sweep.json) or summary files (a summary.json with the .hlog
 // files beside it). An input that does not read is an *Error of Dest
 // "report"; an empty title is "lockbench report".
-func ReadReport(title string, generated time.Time, inputs []string) (*results.Report, error) {
+func ReadReport(title string, generated time.Time, inputs []string) (*render.Report, error) {
 	if title == "" {
 		title = "lockbench report"
 	}
-	rep := &results.Report{Title: title, Generated: generated.UTC().Truncate(time.Second)}
+	rep := &render.Report{Title: title, Generated: generated.UTC().Truncate(time.Second)}
 	for _, in := range inputs {
 		if err := addReportInput(rep, in); err != nil {
 			return nil, &Error{Dest: "report", Path: in, Err: err}
@@ -29,13 +31,13 @@ func ReadReport(title string, generated time.Time, inputs []string) (*results.Re
 
 // addReportInput adds a directory (summary.json, .hlog files, sweep.json)
 // or a summary file (with the .hlog files beside it, if any).
-func addReportInput(rep *results.Report, path string) error {
+func addReportInput(rep *render.Report, path string) error {
 	dir := path
 	if st, err := os.Stat(path); err != nil {
 		return err
 	} else if !st.IsDir() {
 		if filepath.Base(path) != "summary.json" {
-			s, err := results.ReadSummary(path)
+			s, err := schema.ReadSummary(path)
 			if err != nil {
 				return err
 			}
@@ -44,7 +46,7 @@ func addReportInput(rep *results.Report, path string) error {
 		}
 		dir = filepath.Dir(path)
 	}
-	d, err := results.ReadRunDir(dir)
+	d, err := record.ReadRunDir(dir)
 	if err != nil {
 		return err
 	}
@@ -62,10 +64,10 @@ func addReportInput(rep *results.Report, path string) error {
 // ReadMergeInputs reads the run directories (or summary files) that merge
 // combines into out: an input that does not read is an *Error of Dest
 // "merge", out inside an input's directory one of Dest "out".
-func ReadMergeInputs(out string, inputs []string) ([]*results.RunDir, error) {
-	var dirs []*results.RunDir
+func ReadMergeInputs(out string, inputs []string) ([]*record.RunDir, error) {
+	var dirs []*record.RunDir
 	for _, in := range inputs {
-		d, err := results.ReadRunPath(in)
+		d, err := record.ReadRunPath(in)
 		if err != nil {
 			return nil, &Error{Dest: "merge", Path: in, Err: err}
 		}
@@ -79,7 +81,7 @@ func ReadMergeInputs(out string, inputs []string) ([]*results.RunDir, error) {
 
 // WriteMerged writes a merged summary, its config and interval logs into
 // the claimed directory d.
-func WriteMerged(d *outpath.Dir, sum *results.Summary, logs map[string]results.RunLogs) error {
+func WriteMerged(d *outpath.Dir, sum *schema.Summary, logs map[string]record.RunLogs) error {
 	l := make(map[string]Logs, len(logs))
 	for name, rl := range logs {
 		l[name] = MergedLogs(rl)

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/lockbench/lockbench/internal/results/outpath"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // MergeHelp is what merge does and refuses, in the words of
@@ -79,11 +80,11 @@ func (r MergeRequest) Validate() error {
 	return nil
 }
 
-// Merge reads r's inputs (ReadMergeInputs), merges them (results.Merge)
+// Merge reads r's inputs (ReadMergeInputs), merges them (record.Merge)
 // and writes the merged run into Out (WriteMerged). An error that is the
 // inputs' fault is also ErrBadInput; a failed write is an *Error of Dest
 // "out".
-func (r MergeRequest) Merge() (*results.Summary, error) {
+func (r MergeRequest) Merge() (*schema.Summary, error) {
 	d, err := outpath.Claim(r.Out)
 	if err != nil {
 		return nil, badInput{&Error{Dest: "out", Path: r.Out, Err: err}}
@@ -93,8 +94,8 @@ func (r MergeRequest) Merge() (*results.Summary, error) {
 	if err != nil {
 		return nil, badInput{err}
 	}
-	sum, logs, err := results.Merge(dirs, r.Force)
-	if errors.Is(err, results.ErrConfigMismatch) || errors.Is(err, results.ErrNotConcurrent) || errors.Is(err, results.ErrDuplicateRun) || errors.Is(err, results.ErrInvalidSummary) {
+	sum, logs, err := record.Merge(dirs, r.Force)
+	if errors.Is(err, record.ErrConfigMismatch) || errors.Is(err, record.ErrNotConcurrent) || errors.Is(err, record.ErrDuplicateRun) || errors.Is(err, schema.ErrInvalidSummary) {
 		return nil, badInput{fmt.Errorf("merge: %w", err)}
 	}
 	if err != nil {

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestMergeRequestValidate: the checks before anything is read, in order.
@@ -45,13 +46,13 @@ func TestMergeRequestValidate(t *testing.T) {
 // mergeable writes a run directory of one run measured from started.
 func mergeable(t *testing.T, dir string, started time.Time, workers int) {
 	t.Helper()
-	sum, err := results.NewSummary(started, map[string]any{"workload": "uncontended"})
+	sum, err := schema.NewSummary(started, map[string]any{"workload": "uncontended"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum.Runs = []results.Run{{Name: "a", Backend: "redlock", Workers: workers, DurationS: 10,
-		Counts: results.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}}
-	h := results.NewHistogram()
+	sum.Runs = []schema.Run{{Name: "a", Backend: "redlock", Workers: workers, DurationS: 10,
+		Counts: schema.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}}
+	h := record.NewHistogram()
 	if err := h.RecordValue(1000); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestMergeRequestMerge(t *testing.T) {
 	}{
 		{"missing input", output.MergeRequest{Inputs: []string{a, filepath.Join(dir, "none")}, Out: out}, "merge", nil},
 		{"out inside an input", output.MergeRequest{Inputs: []string{a, b}, Out: filepath.Join(a, "sub")}, "out", nil},
-		{"the same run twice", output.MergeRequest{Inputs: []string{a, a}, Out: out}, "", results.ErrDuplicateRun},
+		{"the same run twice", output.MergeRequest{Inputs: []string{a, a}, Out: out}, "", record.ErrDuplicateRun},
 	} {
 		_, err := c.req.Merge()
 		var e *output.Error
@@ -99,7 +100,7 @@ func TestMergeRequestMerge(t *testing.T) {
 	if len(sum.Runs) != 1 || sum.Runs[0].Workers != 5 {
 		t.Fatalf("merged runs %+v: want one of 5 workers", sum.Runs)
 	}
-	if _, err := results.ReadRunDir(out); err != nil {
+	if _, err := record.ReadRunDir(out); err != nil {
 		t.Fatal(err)
 	}
 }

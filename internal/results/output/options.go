@@ -5,7 +5,8 @@ import (
 	"io"
 
 	"github.com/lockbench/lockbench/internal/results/prom"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // Options are how a measuring command shows and writes its result, as a
@@ -34,7 +35,7 @@ func (o *Options) Validate() error {
 		o.Format = Table
 	case Table, CSV, GoBench:
 	default:
-		return results.Invalid("Format", o.Format, "want %s, %s or %s", Table, CSV, GoBench)
+		return fielderr.Invalid("Format", o.Format, "want %s, %s or %s", Table, CSV, GoBench)
 	}
 	return nil
 }
@@ -42,7 +43,7 @@ func (o *Options) Validate() error {
 // Writer is the one Writer of a command's result from o, printing on
 // stdout (nil: os.Stdout).
 func (o Options) Writer(stdout io.Writer) Writer {
-	return Writer{Stdout: stdout, Format: o.Format, JSON: o.JSON, Out: o.Out, TableOptions: results.TableOptions{Wide: o.Wide}}
+	return Writer{Stdout: stdout, Format: o.Format, JSON: o.JSON, Out: o.Out, TableOptions: render.TableOptions{Wide: o.Wide}}
 }
 
 // Log is where a command's phases, fault events and warnings go: stderr,
@@ -60,7 +61,7 @@ func (o Options) Log(stderr io.Writer) io.Writer {
 func (o Options) ServeMetrics(stderr io.Writer) (e *prom.Exporter, stop func(), err error) {
 	e, srv, err := prom.Serve(o.MetricsAddr)
 	if err != nil {
-		return nil, nil, &results.FieldError{Field: "MetricsAddr", Value: fmt.Sprintf("%q", o.MetricsAddr), Err: err}
+		return nil, nil, &fielderr.Error{Field: "MetricsAddr", Value: fmt.Sprintf("%q", o.MetricsAddr), Err: err}
 	}
 	if e != nil && !o.Quiet {
 		fmt.Fprintf(stderr, "metrics at http://%s/metrics\n", srv.Addr())

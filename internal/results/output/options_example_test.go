@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Options as a command of one's own takes them: checked before anything
@@ -19,7 +19,7 @@ func ExampleOptions() {
 	if err := opt.Validate(); err != nil {
 		panic(err)
 	}
-	sum := &results.Summary{Runs: []results.Run{{Name: "mine/uncontended", Workers: 4}}}
+	sum := &schema.Summary{Runs: []schema.Run{{Name: "mine/uncontended", Workers: 4}}}
 	var stdout strings.Builder
 	w := opt.Writer(&stdout)
 	if err := w.Check(); err != nil { // the JSON file and Out directory can be written

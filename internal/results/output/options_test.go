@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // TestOptionsValidate: a known format passes (empty is the table), any
@@ -28,7 +28,7 @@ func TestOptionsValidate(t *testing.T) {
 	} {
 		o := output.Options{Format: c.format}
 		err := o.Validate()
-		var fe *results.FieldError
+		var fe *fielderr.Error
 		switch {
 		case c.err != "" && (!errors.As(err, &fe) || fe.Field != "Format" || err.Error() != c.err):
 			t.Errorf("%q: error %v, want a field error %q", c.format, err, c.err)
@@ -80,7 +80,7 @@ func TestOptionsServeMetrics(t *testing.T) {
 	defer taken.Close()
 	for _, addr := range []string{"nope:bad:addr", taken.Addr().String()} {
 		_, _, err := output.Options{MetricsAddr: addr}.ServeMetrics(&b)
-		var fe *results.FieldError
+		var fe *fielderr.Error
 		if !errors.As(err, &fe) || fe.Field != "MetricsAddr" || !strings.HasPrefix(err.Error(), `MetricsAddr "`+addr+`": `) {
 			t.Errorf("%s: error %v, want a field error of MetricsAddr naming it", addr, err)
 		}

@@ -3,13 +3,14 @@ package output
 import (
 	"fmt"
 	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 	"io"
 	"os"
 	"time"
 
 	"golang.org/x/term"
-
-	"github.com/lockbench/lockbench/results"
 )
 
 // progress tells the user on stderr where a command is. Plain lines when
@@ -72,21 +73,21 @@ func (p *progress) Begin(name string, warmup time.Duration) {
 }
 
 // Tick is the once-a-second report of the cell.
-func (p *progress) Tick(elapsed time.Duration, iv, total *results.Interval) {
+func (p *progress) Tick(elapsed time.Duration, iv, total *record.Interval) {
 	if !p.live {
-		fmt.Fprintln(p.w, results.ProgressLine(elapsed, iv, total))
+		fmt.Fprintln(p.w, render.ProgressLine(elapsed, iv, total))
 		return
 	}
 	secs := iv.End.Sub(iv.Start).Seconds()
 	rate := 0.0
 	if secs > 0 {
-		rate = float64(iv.Count(results.OpCycle, results.OK)) / secs
+		rate = float64(iv.Count(schema.OpCycle, schema.OK)) / secs
 	}
 	p.redraw(fmt.Sprintf("now: %.0f cycles/s", rate))
 }
 
 // End leaves the cell's line with its result.
-func (p *progress) End(r results.Run) {
+func (p *progress) End(r schema.Run) {
 	if !p.live {
 		return
 	}
@@ -114,7 +115,7 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // fitTerminal is opt with, unless it has one, the width of the terminal w
 // is.
-func fitTerminal(w io.Writer, opt results.TableOptions) results.TableOptions {
+func fitTerminal(w io.Writer, opt render.TableOptions) render.TableOptions {
 	if f, ok := redact.File(w); ok && opt.MaxWidth == 0 && isTerminal(f) {
 		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
 			opt.MaxWidth = width

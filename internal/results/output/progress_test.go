@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestProgressPlain: outside a terminal every phase is a whole line: the
@@ -13,12 +14,12 @@ import (
 func TestProgressPlain(t *testing.T) {
 	var b strings.Builder
 	p := &progress{w: &b, n: 2, start: time.Now(), per: time.Second}
-	reg := results.NewRegistry(false)
-	reg.NewRecorder().Record(results.OpCycle, results.OK, 0, 0, 1000)
+	reg := record.NewRegistry(false)
+	reg.NewRecorder().Record(schema.OpCycle, schema.OK, 0, 0, 1000)
 	iv := reg.Tick()
 	p.Begin("redlock/goredis/fanout/uncontended", 2*time.Second)
 	p.Tick(time.Second, iv, reg.Total())
-	p.End(results.Run{})
+	p.End(schema.Run{})
 	p.Begin("redlock/goredis/auto/uncontended", 0)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	want := []string{"cell 1 of 2: redlock/goredis/fanout/uncontended (~0:02 left)", "warmup 2s…", "now:", "cell 2 of 2: redlock/goredis/auto/uncontended (~0:01 left)"}
@@ -41,7 +42,7 @@ func TestProgressLive(t *testing.T) {
 	var b strings.Builder
 	p := &progress{w: &b, n: 16, live: true, width: 40, start: time.Now(), per: 2 * time.Second}
 	p.Begin("redlock/rueidis/sequential/uncontended", time.Second)
-	p.End(results.Run{Throughput: results.Throughput{CyclesPerS: 1234}})
+	p.End(schema.Run{Throughput: schema.Throughput{CyclesPerS: 1234}})
 	out := b.String()
 	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
 		t.Errorf("want one finished line, got %q", out)

@@ -7,7 +7,9 @@ import (
 	"sort"
 
 	"github.com/lockbench/lockbench/internal/results/outpath"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Formats of stdout.
@@ -18,7 +20,7 @@ const (
 )
 
 // Logs are one run's interval log files, named as they are written into
-// an output directory; *results.IntervalLog is one, MergedLogs another.
+// an output directory; *record.IntervalLog is one, MergedLogs another.
 type Logs interface {
 	Files(run string) ([]outpath.NamedFile, error)
 }
@@ -41,10 +43,10 @@ type Writer struct {
 	// claims Out for the write.
 	Dir *outpath.Dir
 	// TableOptions are the runs table's columns and width (MaxWidth 0: a
-	// terminal's width when stdout is one, else results.TableWidth).
-	TableOptions results.TableOptions
+	// terminal's width when stdout is one, else render.TableWidth).
+	TableOptions render.TableOptions
 	// Print replaces the runs table (a scenario prints its own).
-	Print func(io.Writer, []results.Run) error
+	Print func(io.Writer, []schema.Run) error
 	// Below is printed under the table (compare's ratios, a sweep's knees).
 	Below func(io.Writer)
 	// Files are extra JSON files written into Out (a sweep's sweep.json).
@@ -58,7 +60,7 @@ type Error = outpath.Error
 // Write prints sum on stdout, then writes the JSON file and the output
 // directory. logs are the runs' interval logs by run name (nil entries
 // and runs without logs are skipped).
-func (w Writer) Write(sum *results.Summary, logs map[string]Logs) error {
+func (w Writer) Write(sum *schema.Summary, logs map[string]Logs) error {
 	stdout := w.Stdout
 	if stdout == nil {
 		stdout = os.Stdout
@@ -79,12 +81,12 @@ func (w Writer) Write(sum *results.Summary, logs map[string]Logs) error {
 	return nil
 }
 
-func (w Writer) print(stdout io.Writer, sum *results.Summary) error {
+func (w Writer) print(stdout io.Writer, sum *schema.Summary) error {
 	switch {
 	case w.Format == GoBench:
-		return results.WriteGoBench(stdout, sum)
+		return render.WriteGoBench(stdout, sum)
 	case w.Format == CSV:
-		return results.WriteCSV(stdout, sum.Runs)
+		return render.WriteCSV(stdout, sum.Runs)
 	case w.JSON == "-" || w.NoTable:
 		return nil
 	case w.Print != nil:
@@ -92,7 +94,7 @@ func (w Writer) print(stdout io.Writer, sum *results.Summary) error {
 			return err
 		}
 	default:
-		if err := results.WriteTable(stdout, sum.Runs, fitTerminal(stdout, w.TableOptions)); err != nil {
+		if err := render.WriteTable(stdout, sum.Runs, fitTerminal(stdout, w.TableOptions)); err != nil {
 			return err
 		}
 	}
@@ -103,7 +105,7 @@ func (w Writer) print(stdout io.Writer, sum *results.Summary) error {
 }
 
 // writeJSON writes the summary to path, or to stdout for "-".
-func writeJSON(stdout io.Writer, path string, sum *results.Summary) error {
+func writeJSON(stdout io.Writer, path string, sum *schema.Summary) error {
 	if path != "-" {
 		return sum.WriteJSON(path)
 	}
@@ -119,7 +121,7 @@ func writeJSON(stdout io.Writer, path string, sum *results.Summary) error {
 // (so a summary.json always has its logs beside it), the extra files,
 // summary.json and config.json. What an earlier result lockbench wrote
 // there and this one does not replace is removed.
-func (w Writer) writeDir(sum *results.Summary, logs map[string]Logs) error {
+func (w Writer) writeDir(sum *schema.Summary, logs map[string]Logs) error {
 	d := w.Dir
 	if d == nil {
 		var err error
@@ -176,7 +178,7 @@ func indented(v any) ([]byte, error) {
 
 // MergedLogs are a merged run's interval logs (histograms per op), as merge
 // read them.
-type MergedLogs results.RunLogs
+type MergedLogs record.RunLogs
 
 // Files are one <run>.<op>.hlog per op.
 func (m MergedLogs) Files(run string) ([]outpath.NamedFile, error) {
@@ -187,11 +189,11 @@ func (m MergedLogs) Files(run string) ([]outpath.NamedFile, error) {
 	sort.Strings(ops)
 	var files []outpath.NamedFile
 	for _, op := range ops {
-		b, err := results.EncodeHlog(m[op])
+		b, err := record.EncodeHlog(m[op])
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, outpath.NamedFile{Name: results.Slug(run) + "." + op + ".hlog", Data: b})
+		files = append(files, outpath.NamedFile{Name: record.Slug(run) + "." + op + ".hlog", Data: b})
 	}
 	return files, nil
 }

@@ -14,17 +14,18 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/outpath"
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
-func summary(t *testing.T) *results.Summary {
+func summary(t *testing.T) *schema.Summary {
 	t.Helper()
-	sum, err := results.NewSummary(time.Now(), map[string]any{"workload": "uncontended"})
+	sum, err := schema.NewSummary(time.Now(), map[string]any{"workload": "uncontended"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum.Runs = []results.Run{{Name: "redlock/goredis/fanout/uncontended", Backend: "redlock", Client: "goredis", Mux: "fanout",
-		Workload: "uncontended", Masters: 3, Workers: 4, DurationS: 1, Throughput: results.Throughput{CyclesPerS: 10}, Counts: results.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}}
+	sum.Runs = []schema.Run{{Name: "redlock/goredis/fanout/uncontended", Backend: "redlock", Client: "goredis", Mux: "fanout",
+		Workload: "uncontended", Masters: 3, Workers: 4, DurationS: 1, Throughput: schema.Throughput{CyclesPerS: 10}, Counts: schema.Counts{Cycles: 10, Attempts: 10, Acquired: 10}}}
 	return sum
 }
 
@@ -32,7 +33,7 @@ func summary(t *testing.T) *results.Summary {
 type fakeLogs struct{}
 
 func (fakeLogs) Files(run string) ([]outpath.NamedFile, error) {
-	return []outpath.NamedFile{{Name: results.Slug(run) + ".cycle.hlog", Data: []byte("log")}}, nil
+	return []outpath.NamedFile{{Name: record.Slug(run) + ".cycle.hlog", Data: []byte("log")}}, nil
 }
 
 func ls(t *testing.T, dir string) []string {
@@ -60,7 +61,7 @@ func TestWriteStdout(t *testing.T) {
 		{"table", output.Writer{}, func(s string) bool { return strings.Contains(s, "redlock/goredis/fanout") }},
 		{"below the table", output.Writer{Below: func(w io.Writer) { io.WriteString(w, "KNEE\n") }},
 			func(s string) bool { return strings.HasSuffix(s, "KNEE\n") }},
-		{"own print", output.Writer{Print: func(w io.Writer, _ []results.Run) error { _, err := io.WriteString(w, "OWN\n"); return err }},
+		{"own print", output.Writer{Print: func(w io.Writer, _ []schema.Run) error { _, err := io.WriteString(w, "OWN\n"); return err }},
 			func(s string) bool { return s == "OWN\n" }},
 		{"csv", output.Writer{Format: output.CSV}, func(s string) bool { return strings.HasPrefix(s, "name,backend,") }},
 		{"gobench", output.Writer{Format: output.GoBench}, func(s string) bool { return strings.Contains(s, "\nBenchmark") }},
@@ -98,7 +99,7 @@ func TestWriteOutDir(t *testing.T) {
 	if err := w.Write(sum, map[string]output.Logs{sum.Runs[0].Name: fakeLogs{}}); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{outpath.LockName, outpath.ManifestName, "config.json", "extra.json", "notes.txt", results.Slug(sum.Runs[0].Name) + ".cycle.hlog", "summary.json"}
+	want := []string{outpath.LockName, outpath.ManifestName, "config.json", "extra.json", "notes.txt", record.Slug(sum.Runs[0].Name) + ".cycle.hlog", "summary.json"}
 	sort.Strings(want)
 	if got := ls(t, dir); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("dir holds %v, want %v", got, want)

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // BenchmarkRecord is the per-sample cost a worker pays, without and with
@@ -19,7 +20,7 @@ func BenchmarkRecord(b *testing.B) {
 			name = "exporter=on"
 		}
 		b.Run(name, func(b *testing.B) {
-			reg := results.NewRegistry(false)
+			reg := record.NewRegistry(false)
 			rec := reg.NewRecorder()
 			e := New()
 			cell := e.Cell(Labels{Backend: "redlock", Client: "goredis", Mux: "fanout", Workload: "uncontended", Masters: 5}, 1)
@@ -39,7 +40,7 @@ func BenchmarkRecord(b *testing.B) {
 			}()
 			b.ResetTimer()
 			for i := range b.N {
-				rec.Record(results.OpCycle, results.OK, 0, 0, int64(20_000+i%100_000))
+				rec.Record(schema.OpCycle, schema.OK, 0, 0, int64(20_000+i%100_000))
 			}
 			b.StopTimer()
 			stop.Store(true)
@@ -51,7 +52,7 @@ func BenchmarkRecord(b *testing.B) {
 // BenchmarkObserve is the exporter's work on one tick of a busy interval
 // (every op with 10⁵ samples spread from 20 µs to 120 ms), and a scrape.
 func BenchmarkObserve(b *testing.B) {
-	reg := results.NewRegistry(false)
+	reg := record.NewRegistry(false)
 	rec := reg.NewRecorder()
 	e := New()
 	cell := e.Cell(Labels{Backend: "redlock"}, 1)
@@ -60,8 +61,8 @@ func BenchmarkObserve(b *testing.B) {
 		for range b.N {
 			b.StopTimer()
 			for i := range 100_000 {
-				for _, op := range results.Ops() {
-					rec.Record(op, results.OK, 0, 0, int64(20_000+i*1200))
+				for _, op := range schema.Ops() {
+					rec.Record(op, schema.OK, 0, 0, int64(20_000+i*1200))
 				}
 			}
 			iv := reg.Tick()

@@ -17,7 +17,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Labels name a cell; every series of the cell carries them.
@@ -119,10 +120,10 @@ type Cell struct {
 	masters int
 	// Guarded by e.mu.
 	workers    int
-	counts     [results.NumOps][results.NumOutcomes]uint64
-	buckets    [results.NumOps][]uint64 // per bucket, not cumulative; last = +Inf
-	sums       [results.NumOps]float64
-	hcount     [results.NumOps]uint64
+	counts     [schema.NumOps][schema.NumOutcomes]uint64
+	buckets    [schema.NumOps][]uint64 // per bucket, not cumulative; last = +Inf
+	sums       [schema.NumOps]float64
+	hcount     [schema.NumOps]uint64
 	violations uint64
 	dropped    uint64
 	masterErrs []MasterErrors
@@ -154,15 +155,15 @@ func (e *Exporter) Cell(l Labels, workers int) *Cell {
 // Observe adds one merged interval and sets the violations seen so far
 // (the referee's running count). Call it from the tick, after Registry.Tick
 // and before the next one.
-func (c *Cell) Observe(iv *results.Interval, violations int64) {
+func (c *Cell) Observe(iv *record.Interval, violations int64) {
 	if c == nil {
 		return
 	}
 	// Read the histograms outside the lock: a scrape waits only for the adds.
-	var add [results.NumOps][]uint64
-	var sums [results.NumOps]float64
-	var n [results.NumOps]uint64
-	for _, op := range results.Ops() {
+	var add [schema.NumOps][]uint64
+	var sums [schema.NumOps]float64
+	var n [schema.NumOps]uint64
+	for _, op := range schema.Ops() {
 		h := iv.Latency(op)
 		if h == nil || h.TotalCount() == 0 {
 			continue
@@ -184,7 +185,7 @@ func (c *Cell) Observe(iv *results.Interval, violations int64) {
 	defer c.e.mu.Unlock()
 	for op := range c.counts {
 		for o := range c.counts[op] {
-			c.counts[op][o] += uint64(iv.Count(results.Op(op), results.Outcome(o)))
+			c.counts[op][o] += uint64(iv.Count(schema.Op(op), schema.Outcome(o)))
 		}
 		if add[op] != nil {
 			for i, v := range add[op] {
@@ -245,16 +246,16 @@ func (c *Cell) collect(ch chan<- prometheus.Metric) {
 	counter := func(d *prometheus.Desc, v uint64, lv []string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), lv...)
 	}
-	counter(descCycles, c.counts[results.OpCycle][results.OK], c.labels)
-	for o := range results.NumOutcomes {
-		counter(descAttempts, c.counts[results.OpAcquire][o], with(o.String()))
+	counter(descCycles, c.counts[schema.OpCycle][schema.OK], c.labels)
+	for o := range schema.NumOutcomes {
+		counter(descAttempts, c.counts[schema.OpAcquire][o], with(o.String()))
 	}
-	for _, o := range []results.Outcome{results.OK, results.Timeout, results.Error} {
-		counter(descReleases, c.counts[results.OpRelease][o], with(o.String()))
+	for _, o := range []schema.Outcome{schema.OK, schema.Timeout, schema.Error} {
+		counter(descReleases, c.counts[schema.OpRelease][o], with(o.String()))
 	}
 	var gaveUp uint64
-	for o, v := range c.counts[results.OpAcquireTotal] {
-		if results.Outcome(o) != results.OK {
+	for o, v := range c.counts[schema.OpAcquireTotal] {
+		if schema.Outcome(o) != schema.OK {
 			gaveUp += v
 		}
 	}
@@ -266,8 +267,8 @@ func (c *Cell) collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(descWorkers, prometheus.GaugeValue, float64(c.workers), c.labels...)
 	ch <- prometheus.MustNewConstMetric(descMasters, prometheus.GaugeValue, float64(c.masters), c.labels...)
-	for _, op := range results.Ops() {
-		if op == results.OpExtend && c.hcount[op] == 0 {
+	for _, op := range schema.Ops() {
+		if op == schema.OpExtend && c.hcount[op] == 0 {
 			continue // most runs never extend
 		}
 		cum := make(map[float64]uint64, len(Buckets))

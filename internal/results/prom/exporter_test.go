@@ -10,7 +10,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 var testLabels = Labels{Backend: "redlock", Client: "goredis", Mux: "fanout", Workload: "contended", Masters: 5}
@@ -47,29 +48,29 @@ func metricWith(f *dto.MetricFamily, name, value string) *dto.Metric {
 func TestObserveSumsIntervals(t *testing.T) {
 	e := New()
 	c := e.Cell(testLabels, 3)
-	reg := results.NewRegistry(false)
+	reg := record.NewRegistry(false)
 	rec := reg.NewRecorder()
 	lat := []time.Duration{30 * time.Microsecond, 700 * time.Microsecond, 40 * time.Millisecond, 2 * time.Second}
-	outcomes := []results.Outcome{results.OK, results.Busy, results.SplitBrain, results.Timeout, results.Error}
+	outcomes := []schema.Outcome{schema.OK, schema.Busy, schema.SplitBrain, schema.Timeout, schema.Error}
 	for tick := range 3 {
 		for i, d := range lat {
-			rec.Record(results.OpAcquire, outcomes[(i+tick)%len(outcomes)], 0, 0, int64(d))
-			rec.Record(results.OpCycle, results.OK, 0, 0, int64(d))
+			rec.Record(schema.OpAcquire, outcomes[(i+tick)%len(outcomes)], 0, 0, int64(d))
+			rec.Record(schema.OpCycle, schema.OK, 0, 0, int64(d))
 		}
-		rec.Record(results.OpRelease, results.Timeout, 0, 0, 1000)
-		rec.Count(results.OpAcquireTotal, results.Busy, 1)
+		rec.Record(schema.OpRelease, schema.Timeout, 0, 0, 1000)
+		rec.Count(schema.OpAcquireTotal, schema.Busy, 1)
 		c.Observe(reg.Tick(), int64(tick))
 	}
 	total := reg.Total()
 	fams := gather(t, e)
 
-	if got, want := fams[MetricCycles].GetMetric()[0].GetCounter().GetValue(), float64(total.Count(results.OpCycle, results.OK)); got != want {
+	if got, want := fams[MetricCycles].GetMetric()[0].GetCounter().GetValue(), float64(total.Count(schema.OpCycle, schema.OK)); got != want {
 		t.Errorf("cycles %v, registry %v", got, want)
 	}
 	for _, o := range outcomes {
 		m := metricWith(fams[MetricAttempts], "outcome", o.String())
-		if m == nil || m.GetCounter().GetValue() != float64(total.Count(results.OpAcquire, o)) {
-			t.Errorf("attempts{outcome=%s} = %v, registry %d", o, m, total.Count(results.OpAcquire, o))
+		if m == nil || m.GetCounter().GetValue() != float64(total.Count(schema.OpAcquire, o)) {
+			t.Errorf("attempts{outcome=%s} = %v, registry %d", o, m, total.Count(schema.OpAcquire, o))
 		}
 	}
 	if m := metricWith(fams[MetricReleases], "outcome", "timeout"); m.GetCounter().GetValue() != 3 {
@@ -82,8 +83,8 @@ func TestObserveSumsIntervals(t *testing.T) {
 		t.Errorf("violations %v, want the last value given (2)", v)
 	}
 	h := metricWith(fams[MetricDuration], "op", "acquire").GetHistogram()
-	if h.GetSampleCount() != uint64(total.Latency(results.OpAcquire).TotalCount()) {
-		t.Errorf("histogram count %d, registry %d", h.GetSampleCount(), total.Latency(results.OpAcquire).TotalCount())
+	if h.GetSampleCount() != uint64(total.Latency(schema.OpAcquire).TotalCount()) {
+		t.Errorf("histogram count %d, registry %d", h.GetSampleCount(), total.Latency(schema.OpAcquire).TotalCount())
 	}
 	wantSum := 3 * (30e-6 + 700e-6 + 40e-3 + 2)
 	if s := h.GetSampleSum(); s < wantSum*0.999 || s > wantSum*1.001 {
@@ -118,12 +119,12 @@ func TestObserveSumsIntervals(t *testing.T) {
 func TestCellsKeepApart(t *testing.T) {
 	e := New()
 	a, b := e.Cell(testLabels, 1), e.Cell(Labels{Backend: "redlock", Client: "rueidis", Mux: "auto", Workload: "contended", Masters: 5}, 1)
-	reg := results.NewRegistry(false)
+	reg := record.NewRegistry(false)
 	rec := reg.NewRecorder()
-	rec.Record(results.OpCycle, results.OK, 0, 0, 1000)
+	rec.Record(schema.OpCycle, schema.OK, 0, 0, 1000)
 	a.Observe(reg.Tick(), 0)
-	rec.Record(results.OpCycle, results.OK, 0, 0, 1000)
-	rec.Record(results.OpCycle, results.OK, 0, 0, 1000)
+	rec.Record(schema.OpCycle, schema.OK, 0, 0, 1000)
+	rec.Record(schema.OpCycle, schema.OK, 0, 0, 1000)
 	b.Observe(reg.Tick(), 0)
 	f := gather(t, e)[MetricCycles]
 	for client, want := range map[string]float64{"goredis": 1, "rueidis": 2} {
@@ -145,8 +146,8 @@ func TestNilCell(t *testing.T) {
 func TestLint(t *testing.T) {
 	e := New()
 	c := e.Cell(testLabels, 1)
-	reg := results.NewRegistry(false)
-	reg.NewRecorder().Record(results.OpAcquire, results.OK, 0, 0, 1000)
+	reg := record.NewRegistry(false)
+	reg.NewRecorder().Record(schema.OpAcquire, schema.OK, 0, 0, 1000)
 	c.Observe(reg.Tick(), 0)
 	problems, err := testutil.CollectAndLint(e)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Metric names of several generators' figures merged (one generator
@@ -47,7 +47,7 @@ type Merged struct {
 	Reporting        int
 	Cycles, Attempts int64
 	CyclesPerS       float64
-	LatencyUS        map[string]results.Percentiles
+	LatencyUS        map[string]schema.Percentiles
 }
 
 // mergedCell is a cell's merged series. A nil *MergedCell ignores Set.
@@ -94,7 +94,7 @@ func (c *mergedCell) collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descMergedRate, prometheus.GaugeValue, c.last.CyclesPerS, c.labels...)
 	ch <- prometheus.MustNewConstMetric(descMergedAttempts, prometheus.CounterValue, float64(c.last.Attempts), c.labels...)
 	ch <- prometheus.MustNewConstMetric(descMergedReporting, prometheus.GaugeValue, float64(c.last.Reporting), c.labels...)
-	for _, op := range results.Ops() {
+	for _, op := range schema.Ops() {
 		p, ok := c.last.LatencyUS[op.String()]
 		if !ok {
 			continue

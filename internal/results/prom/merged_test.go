@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestMergedSeries: the merged figures are exported under their own names
@@ -17,7 +17,7 @@ func TestMergedSeries(t *testing.T) {
 	l := Labels{Backend: "redlock", Client: "goredis", Mux: "fanout", Workload: "contended", Masters: 3}
 	c := e.Merged(l, 4)
 	c.Set(Merged{Reporting: 4, Cycles: 1200, Attempts: 1500, CyclesPerS: 400,
-		LatencyUS: map[string]results.Percentiles{"cycle": {Count: 1200, Mean: 500, P50: 400, P90: 900, P99: 2000, P999: 4000}}})
+		LatencyUS: map[string]schema.Percentiles{"cycle": {Count: 1200, Mean: 500, P50: 400, P90: 900, P99: 2000, P999: 4000}}})
 	want := `
 # HELP lockbench_merged_cycles_total Lock cycles completed in the measured window by every generator of the run together, as of each one's latest published second.
 # TYPE lockbench_merged_cycles_total counter

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestServe: /metrics over HTTP shows a cell's counters rising between two
@@ -19,7 +20,7 @@ func TestServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	cell := e.Cell(testLabels, 2)
-	reg := results.NewRegistry(false)
+	reg := record.NewRegistry(false)
 	rec := reg.NewRecorder()
 	scrape := func() string {
 		t.Helper()
@@ -36,7 +37,7 @@ func TestServe(t *testing.T) {
 	}
 	for i, want := range []string{"} 1\n", "} 3\n"} {
 		for range i + 1 {
-			rec.Record(results.OpCycle, results.OK, 0, 0, 50_000)
+			rec.Record(schema.OpCycle, schema.OK, 0, 0, 50_000)
 		}
 		cell.Observe(reg.Tick(), 0)
 		body := scrape()

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/redact"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/fielderr"
 )
 
 // Config makes a process one of several generators of a run. Errors name
@@ -58,61 +58,61 @@ const IndexEnv = "JOB_COMPLETION_INDEX"
 func (c Config) On() bool { return c.Generators > 1 }
 
 // Resolve takes Index from $JOB_COMPLETION_INDEX when unset and checks
-// the config: a *results.FieldError naming the field.
+// the config: a *fielderr.Error naming the field.
 func (c *Config) Resolve() error {
 	if c.Generators < 0 {
-		return results.Invalid("Generators", c.Generators, "must not be negative")
+		return fielderr.Invalid("Generators", c.Generators, "must not be negative")
 	}
 	if !c.On() {
 		if c.Index > 0 || len(c.Coord) > 0 {
-			return results.Invalid("Generators", c.Generators, "is needed (at least 2) with an index or a coordination store")
+			return fielderr.Invalid("Generators", c.Generators, "is needed (at least 2) with an index or a coordination store")
 		}
 		return nil
 	}
 	if c.Index < -1 {
-		return results.Invalid("Index", c.Index, "must be 0 or more (below %d)", c.Generators)
+		return fielderr.Invalid("Index", c.Index, "must be 0 or more (below %d)", c.Generators)
 	}
 	if c.Index < 0 {
 		env, ok := os.LookupEnv(IndexEnv)
 		if !ok {
-			return results.Invalid("Index", c.Index, "not given and $%s is not set", IndexEnv)
+			return fielderr.Invalid("Index", c.Index, "not given and $%s is not set", IndexEnv)
 		}
 		i, err := strconv.Atoi(strings.TrimSpace(env))
 		if err != nil {
-			return results.Invalid("Index", env, "$%s is not a number", IndexEnv)
+			return fielderr.Invalid("Index", env, "$%s is not a number", IndexEnv)
 		}
 		c.Index = i
 	}
 	switch {
 	case c.Index >= c.Generators:
-		return results.Invalid("Index", c.Index, "must be below %d generators", c.Generators)
+		return fielderr.Invalid("Index", c.Index, "must be below %d generators", c.Generators)
 	case len(c.Coord) == 0:
-		return results.Invalid("Coord", "", "the generators need an etcd they all reach")
+		return fielderr.Invalid("Coord", "", "the generators need an etcd they all reach")
 	case c.Prefix == "" || strings.Contains(c.Prefix, "/"):
-		return results.Invalid("Prefix", c.Prefix, "must be a non-empty name without '/'")
+		return fielderr.Invalid("Prefix", c.Prefix, "must be a non-empty name without '/'")
 	case c.JoinTimeout <= 0:
-		return results.Invalid("JoinTimeout", c.JoinTimeout, "must be positive")
+		return fielderr.Invalid("JoinTimeout", c.JoinTimeout, "must be positive")
 	}
 	for _, e := range c.Coord {
 		if err := checkCoord(e); err != nil {
-			return results.Invalid("Coord", e, "%v", err)
+			return fielderr.Invalid("Coord", e, "%v", err)
 		}
 	}
 	if (c.CoordCert == "") != (c.CoordKey == "") {
-		return results.Invalid("CoordCert", c.CoordCert, "goes with CoordKey (%q): give both or neither", c.CoordKey)
+		return fielderr.Invalid("CoordCert", c.CoordCert, "goes with CoordKey (%q): give both or neither", c.CoordKey)
 	}
 	for _, f := range []struct{ field, path string }{{"CoordCACert", c.CoordCACert}, {"CoordCert", c.CoordCert}, {"CoordKey", c.CoordKey}} {
 		if f.path == "" {
 			continue
 		}
 		if _, err := os.Stat(f.path); err != nil {
-			return results.Invalid(f.field, f.path, "not readable: %v", errors.Unwrap(err))
+			return fielderr.Invalid(f.field, f.path, "not readable: %v", errors.Unwrap(err))
 		}
 	}
 	if c.CoordUser != "" && c.CoordPassword == "" {
 		c.CoordPassword = os.Getenv(CoordPasswordEnv)
 		if c.CoordPassword == "" {
-			return results.Invalid("CoordUser", c.CoordUser, "set its password in $%s", CoordPasswordEnv)
+			return fielderr.Invalid("CoordUser", c.CoordUser, "set its password in $%s", CoordPasswordEnv)
 		}
 	}
 	redact.Add(c.CoordPassword)

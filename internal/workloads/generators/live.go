@@ -12,7 +12,8 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/lockbench/lockbench/internal/results/gate"
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // snapshot is one generator's totals so far, published once a second:
@@ -26,10 +27,10 @@ type snapshot struct {
 
 // NewSnapshot encodes total, elapsed into the measured window. It is
 // called on the once-a-second tick, never per sample.
-func NewSnapshot(elapsed time.Duration, total *results.Interval) snapshot {
-	s := snapshot{ElapsedNS: int64(elapsed), Cycles: total.Count(results.OpCycle, results.OK),
-		Attempts: total.Total(results.OpAcquire), Hists: map[string][]byte{}}
-	for _, op := range results.Ops() {
+func NewSnapshot(elapsed time.Duration, total *record.Interval) snapshot {
+	s := snapshot{ElapsedNS: int64(elapsed), Cycles: total.Count(schema.OpCycle, schema.OK),
+		Attempts: total.Total(schema.OpAcquire), Hists: map[string][]byte{}}
+	for _, op := range schema.Ops() {
 		h := total.Latency(op)
 		if h == nil || h.TotalCount() == 0 {
 			continue
@@ -100,7 +101,7 @@ func (p *Publisher) Stop() { close(p.ch); <-p.done }
 // Merged is the generators' latest snapshots merged.
 type Merged struct {
 	Reporting int
-	Run       results.Run // throughput, counts and latencies of the merge
+	Run       schema.Run // throughput, counts and latencies of the merge
 }
 
 // Merge merges the latest snapshot of every generator that sent one:
@@ -123,7 +124,7 @@ func (m *Member) Merge() Merged {
 // mergeSnapshots merges snapshots: histograms exactly (HDR merge), counts
 // summed, throughput as the sum of each generator's rate.
 func mergeSnapshots(snaps []snapshot) Merged {
-	out := Merged{Reporting: len(snaps), Run: results.Run{LatencyUS: map[string]results.Percentiles{}}}
+	out := Merged{Reporting: len(snaps), Run: schema.Run{LatencyUS: map[string]schema.Percentiles{}}}
 	hists := map[string]*hdrhistogram.Histogram{}
 	for _, s := range snaps {
 		out.Run.Counts.Cycles += s.Cycles
@@ -140,14 +141,14 @@ func mergeSnapshots(snaps []snapshot) Merged {
 			if t, ok := hists[op]; ok {
 				t.Merge(h)
 			} else {
-				t = results.NewHistogram()
+				t = record.NewHistogram()
 				t.Merge(h)
 				hists[op] = t
 			}
 		}
 	}
 	for op, h := range hists {
-		out.Run.LatencyUS[op] = results.Summarize(h)
+		out.Run.LatencyUS[op] = record.Summarize(h)
 	}
 	return out
 }
@@ -166,7 +167,7 @@ func liveThresholds(ts []gate.Threshold) []gate.Threshold {
 
 // breach is the first of ts the merged run breaks, as a reason; "" when
 // none does (a metric the run has not recorded yet holds).
-func breach(r results.Run, ts []gate.Threshold) string {
+func breach(r schema.Run, ts []gate.Threshold) string {
 	for _, t := range ts {
 		if !t.Applies(r.Name) {
 			continue
@@ -216,7 +217,7 @@ func (m *Member) Watch(ctx context.Context, name string, ts []gate.Threshold, lo
 // liveLine is one line of the merged view.
 func liveLine(mg Merged, of int) string {
 	s := fmt.Sprintf("generators: %d/%d reporting, merged %.0f cycles/s", mg.Reporting, of, mg.Run.Throughput.CyclesPerS)
-	if p, ok := mg.Run.LatencyUS[results.OpCycle.String()]; ok {
+	if p, ok := mg.Run.LatencyUS[schema.OpCycle.String()]; ok {
 		s += fmt.Sprintf(", cycle p50 %.0f µs p99 %.0f µs", p.P50, p.P99)
 	}
 	return strings.TrimSpace(s)

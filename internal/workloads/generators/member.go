@@ -20,7 +20,11 @@ import (
 
 // leaseTTL is how long a generator's keys outlive its last keepalive: a
 // generator killed outright is noticed by the others within about this.
-const leaseTTL = 2
+// Keepalives go every third of it, so a generator whose process is not
+// scheduled for this long (a machine at a load of several times its
+// cores, a stop-the-world pause, a network hiccup) is taken for dead and
+// the run is aborted: 2 s lapsed on a 2-core machine at a load of ~17.
+const leaseTTL = 5
 
 // Member is this process as one generator of a run.
 type Member struct {

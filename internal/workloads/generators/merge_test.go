@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/results"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // snapshotOf is a generator's snapshot whose cycle histogram holds samples.
 func snapshotOf(t *testing.T, samples []int64) snapshot {
 	t.Helper()
-	h := results.NewHistogram()
+	h := record.NewHistogram()
 	for _, v := range samples {
 		if err := h.RecordValue(v); err != nil {
 			t.Fatal(err)
@@ -23,7 +24,7 @@ func snapshotOf(t *testing.T, samples []int64) snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return snapshot{ElapsedNS: int64(time.Second), Cycles: int64(len(samples)), Hists: map[string][]byte{results.OpCycle.String(): b}}
+	return snapshot{ElapsedNS: int64(time.Second), Cycles: int64(len(samples)), Hists: map[string][]byte{schema.OpCycle.String(): b}}
 }
 
 // sig3 rounds v to three significant figures.
@@ -46,12 +47,12 @@ func TestMergedPercentilesAreOneHistogramsProperty(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(seed, 7))
 			gens := 1 + rnd.IntN(8)
 			split := make([][]int64, gens)
-			all := results.NewHistogram()
+			all := record.NewHistogram()
 			n := 1 + rnd.IntN(5000)
 			scale := math.Pow(10, 2+4*rnd.Float64()) // 100 ns … 1 s medians
 			for range n {
 				v := int64(scale * math.Exp(rnd.NormFloat64()*(0.2+2*rnd.Float64())))
-				v = min(max(v, results.LowestNS), results.HighestNS)
+				v = min(max(v, record.LowestNS), record.HighestNS)
 				g := rnd.IntN(gens)
 				split[g] = append(split[g], v)
 				if err := all.RecordValue(v); err != nil {
@@ -63,7 +64,7 @@ func TestMergedPercentilesAreOneHistogramsProperty(t *testing.T) {
 				snaps = append(snaps, snapshotOf(t, s))
 			}
 			mg := mergeSnapshots(snaps)
-			got, want := mg.Run.LatencyUS[results.OpCycle.String()], results.Summarize(all)
+			got, want := mg.Run.LatencyUS[schema.OpCycle.String()], record.Summarize(all)
 			if mg.Run.Counts.Cycles != int64(n) || got.Count != int64(n) {
 				t.Fatalf("merged %d cycles, histogram count %d; want %d", mg.Run.Counts.Cycles, got.Count, n)
 			}
