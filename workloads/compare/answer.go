@@ -49,7 +49,7 @@ type Standing struct {
 	// of this machine's cell, not another run's.
 	Rerun Range `json:"rerun"`
 	// Rank from 1; cells whose intervals overlap or whose medians lie
-	// within TieWithin, directly or through a chain of cells, share the
+	// within tieWithin, directly or through a chain of cells, share the
 	// rank of the best of them (Tied).
 	Rank int  `json:"rank"`
 	Tied bool `json:"tied"`
@@ -96,7 +96,7 @@ func rank(rows [][]schema.Run) Answer {
 			xs[j] = r.Throughput.CyclesPerS
 		}
 		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: stats.MedianInterval(xs, stats.Confidence),
-			Rerun: rerunRange(xs, RerunLevel)})
+			Rerun: rerunRange(xs, rerunLevel)})
 		if i == 0 || len(s) < a.Rounds {
 			a.Rounds = len(s)
 		}
@@ -143,19 +143,19 @@ func mastersOf(name string) int {
 // ones only when no round completed).
 func complete(row []schema.Run) []schema.Run { return stats.Samples(row) }
 
-// TieWithin is the smallest difference of medians an answer calls a
+// tieWithin is the smallest difference of medians an answer calls a
 // difference: cells closer than that share a rank even when their
 // intervals do not overlap. The intervals hold within-run noise only;
 // runs of one cell minutes apart on one idle 2-core machine differ by
 // more (docs/answers.md has the measurement), so a smaller lead would not
 // survive a rerun.
-const TieWithin = 0.10
+const tieWithin = 0.10
 
 // rankStandings orders standings best first and gives each its rank. Cells that
 // cannot be told apart share a rank, and so does a chain of them (A ties
 // B, B ties C): two cells tie when their intervals overlap or their
-// medians are within TieWithin of each other. Each cell's reach is its
-// interval widened, where narrower, to its median ÷ and × √(1+TieWithin),
+// medians are within tieWithin of each other. Each cell's reach is its
+// interval widened, where narrower, to its median ÷ and × √(1+tieWithin),
 // so reaches overlap exactly when either holds (up to rounding of the two
 // rules into one); the groups are the connected stretches of the reaches'
 // union, which are disjoint and so ordered. A group's cells rank as its
@@ -186,8 +186,8 @@ func rankStandings(st []Standing) {
 }
 
 // reachLo and reachHi are the ends of s's reach (Rank).
-func reachLo(s Standing) float64 { return min(s.Rate.Lo, s.Rate.Median/math.Sqrt(1+TieWithin)) }
-func reachHi(s Standing) float64 { return max(s.Rate.Hi, s.Rate.Median*math.Sqrt(1+TieWithin)) }
+func reachLo(s Standing) float64 { return min(s.Rate.Lo, s.Rate.Median/math.Sqrt(1+tieWithin)) }
+func reachHi(s Standing) float64 { return max(s.Rate.Hi, s.Rate.Median*math.Sqrt(1+tieWithin)) }
 
 // budget is what a compare spent on its answers: rounds of cells, each
 // cell its warmup and duration, and the wall time it took.

@@ -50,9 +50,9 @@ func TestRank(t *testing.T) {
 }
 
 // TestRankInvariants: over many random intervals, two cells whose
-// intervals overlap, or whose medians lie within TieWithin, have the same
+// intervals overlap, or whose medians lie within tieWithin, have the same
 // rank; of two cells with different ranks, the better one's interval lies
-// wholly above the other's and its median more than TieWithin above; ranks
+// wholly above the other's and its median more than tieWithin above; ranks
 // never decrease down the list.
 func TestRankInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -72,10 +72,10 @@ func TestRankInvariants(t *testing.T) {
 				if a.Rate.Overlaps(b.Rate) && a.Rank != b.Rank {
 					t.Fatalf("trial %d: %+v and %+v overlap but rank %d and %d", trial, a.Rate, b.Rate, a.Rank, b.Rank)
 				}
-				if within(a.Rate.Median, b.Rate.Median, TieWithin*0.99) && a.Rank != b.Rank {
-					t.Fatalf("trial %d: medians %g and %g within %g but rank %d and %d", trial, a.Rate.Median, b.Rate.Median, TieWithin, a.Rank, b.Rank)
+				if within(a.Rate.Median, b.Rate.Median, tieWithin*0.99) && a.Rank != b.Rank {
+					t.Fatalf("trial %d: medians %g and %g within %g but rank %d and %d", trial, a.Rate.Median, b.Rate.Median, tieWithin, a.Rank, b.Rank)
 				}
-				if a.Rank != b.Rank && !(a.Rate.Lo > b.Rate.Hi && a.Rate.Median > b.Rate.Median*(1+TieWithin)) {
+				if a.Rank != b.Rank && !(a.Rate.Lo > b.Rate.Hi && a.Rate.Median > b.Rate.Median*(1+tieWithin)) {
 					t.Fatalf("trial %d: rank %d %+v is not above rank %d %+v", trial, a.Rank, a.Rate, b.Rank, b.Rate)
 				}
 			}

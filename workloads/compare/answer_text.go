@@ -123,7 +123,7 @@ func answerLine(a Answer) string {
 		leaders = append(leaders[:maxNamed], fmt.Sprintf("and %d more", len(leaders)-maxNamed))
 	}
 	line := fmt.Sprintf("indistinguishable at this budget: %s (their intervals overlap or their medians lie within %.0f %%)",
-		strings.Join(leaders, ", "), 100*TieWithin)
+		strings.Join(leaders, ", "), 100*tieWithin)
 	if a.Lead == nil {
 		return line
 	}

@@ -5,9 +5,9 @@ import (
 	"slices"
 )
 
-// RerunLevel is the chance asked of a rerun range: that another compare
+// rerunLevel is the chance asked of a rerun range: that another compare
 // with as many rounds, on the same machine, puts the cell's median in it.
-const RerunLevel = 0.95
+const rerunLevel = 0.95
 
 // Range is a rerun range: [Lo, Hi] from a cell's rounds and the chance
 // Level that another run's median of as many rounds falls in it.
