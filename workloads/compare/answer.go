@@ -49,7 +49,7 @@ type Standing struct {
 	// of this machine's cell, not another run's.
 	Rerun Range `json:"rerun"`
 	// Rank from 1; cells whose intervals overlap or whose medians lie
-	// within tieWithin, directly or through a chain of cells, share the
+	// within 10 % (tieWithin), directly or through a chain of cells, share the
 	// rank of the best of them (Tied).
 	Rank int  `json:"rank"`
 	Tied bool `json:"tied"`
@@ -185,7 +185,7 @@ func rankStandings(st []Standing) {
 	}
 }
 
-// reachLo and reachHi are the ends of s's reach (Rank).
+// reachLo and reachHi are the ends of s's reach (rankStandings).
 func reachLo(s Standing) float64 { return min(s.Rate.Lo, s.Rate.Median/math.Sqrt(1+tieWithin)) }
 func reachHi(s Standing) float64 { return max(s.Rate.Hi, s.Rate.Median*math.Sqrt(1+tieWithin)) }
 

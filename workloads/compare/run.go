@@ -40,7 +40,7 @@ type Result struct {
 	// Took is the wall time from Started to the last cell's end.
 	Took time.Duration
 	// Runs are the measured cells sorted by throughput, with their ratios
-	// (Ratios): with Config.Repeat > 1 one run per cell and round, sorted
+	// (setRatios): with Config.Repeat > 1 one run per cell and round, sorted
 	// by the cell's median, its rounds in order. A run's name ends in
 	// /<N>m when several masters counts were compared and in /rtt=<d> when
 	// round trips were added.

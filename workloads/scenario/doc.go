@@ -3,7 +3,7 @@
 // faults, a client-pause round with fencing tokens, or a Sentinel failover),
 // an expected outcome, and the measured outcome set beside it.
 //
-// It owns the catalogue (Names, Lookup, All), the measured outcome of a
+// It owns the catalogue (Lookup, All), the measured outcome of a
 // fault run (outcomeOf: violations from the referee, availability before,
 // during and after the faults, recovery), the judge (Expect.Met), the
 // client-pause fencing rounds (Redlock, etcd, ZooKeeper) and the failover
@@ -14,7 +14,7 @@
 // It builds on workloads/lab, compose, drivers and results; it must not
 // import cmd, and nothing under drivers, multiplex, results or compose may
 // import it. A Request runs scenarios as a command line gives them: the
-// tables (Tables) and the summary JSON (WriteJSON, through internal/results/output);
+// tables (WriteTable) and the summary JSON (WriteJSON, through internal/results/output);
 // flags and exit statuses are the CLI's.
 //
 // Imported by cmd/lockbench.

@@ -44,7 +44,7 @@ func (r Request) Pick() ([]Scenario, error) {
 
 // Run measures list with run (Run, or a fake), each scenario's start told
 // on stderr and its counters exported to metrics (nil: none), printing a
-// table per kind (Tables) on stdout, or on stderr when the JSON takes
+// table per kind (tablesTo) on stdout, or on stderr when the JSON takes
 // stdout. Once every scenario ran it writes
 // the JSON file, when asked, with every row, also those whose outcome
 // differs from the expected; differ names those scenarios. A failed write
