@@ -13,13 +13,13 @@ import (
 // fewer batches than the limit are in flight (inflight.go).
 //
 // While more than one batch may be in flight, a command whose key is in a
-// batch still in flight waits in the queue until that batch is answered: batches in flight
-// at once travel on their own connections and may reach the master in any
-// order, so without this two contenders for one key could be seen in one
-// order by some masters and in the other by the rest (a split vote that
-// one batch in flight never makes). Commands of one key therefore reach a
-// master in queue order, as with one writer, while different keys travel
-// at once.
+// batch still in flight waits in the queue until that batch is answered:
+// batches in flight at once travel on their own connections and may reach
+// the master in any order, so without this two contenders for one key
+// could be seen in one order by some masters and in the other by the rest
+// (a split vote that one batch in flight never makes). Commands of one key
+// therefore reach a master in queue order, as with one writer, while
+// different keys travel at once.
 type lane struct {
 	node  BatchNode
 	idx   int
