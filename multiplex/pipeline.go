@@ -25,21 +25,23 @@ const DefaultBatch = 256
 // N writes overlap and latency stays flat in N, while one round trip carries
 // many lockers' commands.
 //
-// Each master has a lane: a queue and Options.MaxInFlight long-lived writer
-// goroutines. A batch leaves as soon as commands are queued and fewer than
-// MaxInFlight batches of that master are in flight, so at a distance the
-// commands that arrive while a batch travels leave at once instead of
-// waiting for its reply; replies are matched to callers by position within
-// their batch, and a command whose key is in a batch still in flight waits
-// for that batch, so each master sees a key's commands in queue order. Batches in flight at once each hold their own connection:
-// go-redis's Pipelined takes a pool connection per call, and rueidis's
-// DoMulti does too with auto-pipelining off (as this strategy dials it;
-// with auto-pipelining on it would share one pipelined connection). A batch
-// runs under
-// the strategy's own context, bounded by the longest per-master timeout in
-// it, never under a caller's: a caller that gives up (ctx done, timeout)
-// abandons its slot, and the batch, the connection and every other caller in
-// it carry on undisturbed.
+// Each master has a lane: a queue and long-lived writer goroutines. A batch
+// leaves as soon as commands are queued and fewer batches of that master
+// than its limit are in flight: Options.MaxInFlight if set, else a limit
+// that adapts to the master's distance (inflight.go): 1 close by, so the
+// commands that arrive while a batch travels leave together as the next
+// one; up to DefaultMaxInFlight far away, so they leave at once instead of
+// waiting for its reply. Replies are matched to callers by position within
+// their batch, and while more than one batch may be in flight a command
+// whose key is in a batch still in flight waits for that batch, so each
+// master sees a key's commands in queue order. Batches in flight at once
+// each hold their own connection: go-redis's Pipelined takes a pool
+// connection per call, and rueidis's DoMulti does too with auto-pipelining
+// off (as this strategy dials it; with auto-pipelining on it would share
+// one pipelined connection). A batch runs under the strategy's own context,
+// bounded by the longest per-master timeout in it, never under a caller's:
+// a caller that gives up (ctx done, timeout) abandons its slot, and the
+// batch, the connection and every other caller in it carry on undisturbed.
 type Pipeline struct {
 	lanes  []*lane
 	ctx    context.Context
@@ -62,9 +64,6 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 	if opt.Batch == 0 {
 		opt.Batch = DefaultBatch
 	}
-	if opt.MaxInFlight == 0 {
-		opt.MaxInFlight = DefaultMaxInFlight
-	}
 	if len(nodes) > maxLanes {
 		return nil, fmt.Errorf("multiplex: pipeline: %d masters, at most %d", len(nodes), maxLanes)
 	}
@@ -80,7 +79,7 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 	n := len(nodes)
 	p.calls.New = func() any { return newCall(n) }
 	for _, l := range p.lanes {
-		for range opt.MaxInFlight {
+		for range l.limit.most {
 			p.wg.Add(1)
 			go func() {
 				defer p.wg.Done()
@@ -187,11 +186,3 @@ func stoppedTimer() *time.Timer {
 	t.Stop()
 	return t
 }
-
-// DefaultMaxInFlight is the Pipeline's batches in flight per master when
-// Options.MaxInFlight is 0. One keeps the batches large: at RTT 0 and 64
-// workers two or four in flight cost 1.3–2.0× the writes and up to 1.4×
-// the client CPU per cycle. More in flight pays off for far masters and
-// spare CPU (docs/strategies.md); a key's commands still reach each master
-// in queue order whatever the setting (lane.go).
-const DefaultMaxInFlight = 1
