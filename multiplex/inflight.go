@@ -8,7 +8,7 @@ import "time"
 // wire's bound, and a lane has no more commands at once than workers.
 const DefaultMaxInFlight = 8
 
-// FarRoundTrip is the fastest recent batch round trip from which an
+// farRoundTrip is the fastest recent batch round trip from which an
 // adaptive lane lets more than one batch travel at once. A batch's round
 // trip is the wire's plus its CPU work; the fastest of many is about the
 // wire alone: 23–37 µs on loopback, whatever the load (2-core machine,
@@ -16,7 +16,7 @@ const DefaultMaxInFlight = 8
 // and more with 250 µs added. Waiting for a batch so far away costs its
 // callers up to a round trip, far more than the ~20 µs of CPU a write of
 // its own costs on each side.
-const FarRoundTrip = 200 * time.Microsecond
+const farRoundTrip = 200 * time.Microsecond
 
 // floorWindow is how long a round trip counts towards the floor: the floor
 // is the fastest batch of the current window and the one before, so a
@@ -70,7 +70,7 @@ func (f *flightLimit) observe(end time.Time, rtt time.Duration) {
 	if f.prevN > 0 {
 		floor = min(floor, f.prev)
 	}
-	if floor >= FarRoundTrip && f.curN+f.prevN >= floorSamples {
+	if floor >= farRoundTrip && f.curN+f.prevN >= floorSamples {
 		f.now = f.most
 	} else {
 		f.now = 1

@@ -18,7 +18,7 @@ var errClosed = errors.New("multiplex: pipeline closed")
 // workers, and a lone worker's batch is 1 whatever the cap.
 const DefaultBatch = 256
 
-// Pipeline queues the commands of many concurrent lockers per master and
+// pipeline queues the commands of many concurrent lockers per master and
 // flushes each master's queue as one pipeline (BatchNode.DoBatch) when it
 // drains, a batch fills or Options.FlushDelay passes: "poor man's
 // multiplexing". A Broadcast enqueues on every master before waiting, so the
@@ -42,7 +42,7 @@ const DefaultBatch = 256
 // bounded by the longest per-master timeout in it, never under a caller's:
 // a caller that gives up (ctx done, timeout) abandons its slot, and the
 // batch, the connection and every other caller in it carry on undisturbed.
-type Pipeline struct {
+type pipeline struct {
 	lanes  []*lane
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -50,14 +50,14 @@ type Pipeline struct {
 	calls  sync.Pool
 }
 
-var _ Strategy = (*Pipeline)(nil)
+var _ Strategy = (*pipeline)(nil)
 
 func init() {
-	Register("pipeline", func(nodes []Node, opt Options) (Strategy, error) { return NewPipeline(nodes, opt) })
+	Register("pipeline", func(nodes []Node, opt Options) (Strategy, error) { return newPipeline(nodes, opt) })
 }
 
-// NewPipeline builds a Pipeline over nodes, which must all be BatchNodes.
-func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
+// newPipeline builds a Pipeline over nodes, which must all be BatchNodes.
+func newPipeline(nodes []Node, opt Options) (*pipeline, error) {
 	if opt.Batch < 0 || opt.FlushDelay < 0 || opt.MaxInFlight < 0 {
 		return nil, fmt.Errorf("multiplex: pipeline: batch %d, flush delay %v and max in flight %d must not be negative", opt.Batch, opt.FlushDelay, opt.MaxInFlight)
 	}
@@ -67,7 +67,7 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 	if len(nodes) > maxLanes {
 		return nil, fmt.Errorf("multiplex: pipeline: %d masters, at most %d", len(nodes), maxLanes)
 	}
-	p := &Pipeline{lanes: make([]*lane, len(nodes))}
+	p := &pipeline{lanes: make([]*lane, len(nodes))}
 	for i, n := range nodes {
 		bn, ok := n.(BatchNode)
 		if !ok {
@@ -90,12 +90,12 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 	return p, nil
 }
 
-func (p *Pipeline) N() int { return len(p.lanes) }
+func (p *pipeline) N() int { return len(p.lanes) }
 
 // Close stops the writers and waits for the batches in flight, each ending
 // within its budget with its callers answered; commands still queued are
 // answered Failed.
-func (p *Pipeline) Close() error {
+func (p *pipeline) Close() error {
 	p.cancel()
 	p.wg.Wait()
 	return nil
@@ -134,7 +134,7 @@ func (c *call) answer(i int, r Reply) {
 	}
 }
 
-func (p *Pipeline) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
+func (p *pipeline) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 	if err := ctx.Err(); err != nil {
 		for i := range out {
 			out[i] = Reply{Status: Failed, Err: err}

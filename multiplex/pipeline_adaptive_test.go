@@ -22,7 +22,7 @@ func stillWaiting(t *testing.T, done <-chan struct{}, msg string) {
 // broadcastRounds runs callers concurrent callers of rounds broadcasts
 // each, caller c's on key k(c mod 5), so callers share keys and some wait
 // for theirs, and fails the test unless every caller got its own replies.
-func broadcastRounds(t *testing.T, p *Pipeline, callers, rounds int) {
+func broadcastRounds(t *testing.T, p *pipeline, callers, rounds int) {
 	t.Helper()
 	var wg sync.WaitGroup
 	errs := make(chan error, callers)
@@ -59,14 +59,14 @@ func farClock(step time.Duration) func() time.Time {
 func stoppedClock() time.Time { return time.Unix(0, 0) }
 
 // setClock gives every lane of p clock; call it before the first Broadcast.
-func setClock(p *Pipeline, clock func() time.Time) {
+func setClock(p *pipeline, clock func() time.Time) {
 	for _, l := range p.lanes {
 		l.clock = clock
 	}
 }
 
 // limits reads every lane's limit of batches in flight.
-func limits(p *Pipeline) []int {
+func limits(p *pipeline) []int {
 	out := make([]int, len(p.lanes))
 	for i, l := range p.lanes {
 		l.mu.Lock()
@@ -97,7 +97,7 @@ func TestPipelineAdaptiveInFlight(t *testing.T) {
 			for _, f := range fs {
 				f.delay = tc.delay
 			}
-			p, err := NewPipeline(nodes, Options{})
+			p, err := newPipeline(nodes, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +146,7 @@ func TestPipelineKeyWaitsForItsBatch(t *testing.T) {
 			for _, f := range fs {
 				f.from = tc.warm
 			}
-			p, err := NewPipeline(nodes, tc.opt)
+			p, err := newPipeline(nodes, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -117,12 +117,12 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 
 // broadcastAsync runs one Broadcast of token (its key too) in its own
 // goroutine; the replies are ready when done is closed.
-func broadcastAsync(p *Pipeline, ctx context.Context, token string, timeout time.Duration) (out []Reply, done chan struct{}) {
+func broadcastAsync(p *pipeline, ctx context.Context, token string, timeout time.Duration) (out []Reply, done chan struct{}) {
 	return broadcastKey(p, ctx, token, token, timeout)
 }
 
 // broadcastKey is broadcastAsync with a key of its own.
-func broadcastKey(p *Pipeline, ctx context.Context, key, token string, timeout time.Duration) (out []Reply, done chan struct{}) {
+func broadcastKey(p *pipeline, ctx context.Context, key, token string, timeout time.Duration) (out []Reply, done chan struct{}) {
 	out, done = make([]Reply, p.N()), make(chan struct{})
 	go func() {
 		defer close(done)
@@ -147,7 +147,7 @@ func waitStarted(t *testing.T, fs []*flightNode, n int) {
 // holdAndQueue starts held callers one by one, each once the previous
 // one's batch has left on every master, then queued callers at once; caller
 // i's token is i.
-func holdAndQueue(t *testing.T, p *Pipeline, fs []*flightNode, held, queued int) (outs [][]Reply, dones []chan struct{}) {
+func holdAndQueue(t *testing.T, p *pipeline, fs []*flightNode, held, queued int) (outs [][]Reply, dones []chan struct{}) {
 	t.Helper()
 	for i := range held + queued {
 		out, done := broadcastAsync(p, context.Background(), fmt.Sprint(i), time.Minute)
@@ -195,7 +195,7 @@ func TestPipelineInFlightReplyOrder(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			const masters, callers, rounds = 3, 32, 30
 			nodes, fs := newFlightNodes(masters, 0, true)
-			p, err := NewPipeline(nodes, Options{Batch: tc.batch, MaxInFlight: tc.maxInFlight})
+			p, err := newPipeline(nodes, Options{Batch: tc.batch, MaxInFlight: tc.maxInFlight})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -220,7 +220,7 @@ func TestPipelineMaxInFlight(t *testing.T) {
 	for _, maxInFlight := range []int{1, 2, 4} {
 		t.Run(fmt.Sprint(maxInFlight, " in flight"), func(t *testing.T) {
 			nodes, fs := newFlightNodes(2, maxInFlight, false)
-			p, err := NewPipeline(nodes, Options{MaxInFlight: maxInFlight})
+			p, err := newPipeline(nodes, Options{MaxInFlight: maxInFlight})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -276,7 +276,7 @@ func TestPipelineSlowBatch(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nodes, fs := newFlightNodes(3, 1, false)
-			p, err := NewPipeline(nodes, Options{MaxInFlight: tc.maxInFlight})
+			p, err := newPipeline(nodes, Options{MaxInFlight: tc.maxInFlight})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -328,7 +328,7 @@ func TestPipelineCloseInFlight(t *testing.T) {
 	for _, maxInFlight := range []int{1, 2, 4} {
 		t.Run(fmt.Sprint(maxInFlight, " in flight"), func(t *testing.T) {
 			nodes, fs := newFlightNodes(2, maxInFlight, false)
-			p, err := NewPipeline(nodes, Options{MaxInFlight: maxInFlight})
+			p, err := newPipeline(nodes, Options{MaxInFlight: maxInFlight})
 			if err != nil {
 				t.Fatal(err)
 			}
