@@ -8,30 +8,35 @@ import (
 
 // lane is one master's queue and its writers. Each writer is a long-lived
 // goroutine that takes up to a batch of queued commands, runs them as one
-// DoBatch and answers them by position, so a lane has at most as many
-// batches in flight as it has writers, and a batch leaves as soon as
-// commands are queued and a writer is free.
+// DoBatch and answers them by position. A lane has as many writers as its
+// flightLimit's most, and a batch leaves as soon as commands are queued and
+// fewer batches than the limit are in flight (inflight.go).
 //
-// With more than one writer, a command whose key is in a batch still in
-// flight waits in the queue until that batch is answered: batches in flight
-// at once travel on their own connections and may reach the master in any
-// order, so without this two contenders for one key could be seen in one
-// order by some masters and in the other by the rest (a split vote that
-// one batch in flight never makes). Commands of one key therefore reach a
-// master in queue order, as with one writer, while different keys travel
-// at once.
+// While more than one batch may be in flight, a command whose key is in a
+// batch still in flight waits in the queue until that batch is answered:
+// batches in flight at once travel on their own connections and may reach
+// the master in any order, so without this two contenders for one key
+// could be seen in one order by some masters and in the other by the rest
+// (a split vote that one batch in flight never makes). Commands of one key
+// therefore reach a master in queue order, as with one writer, while
+// different keys travel at once.
 type lane struct {
 	node  BatchNode
 	idx   int
 	batch int
 	delay time.Duration
 
-	mu     sync.Mutex
-	queue  []pending
-	busy   map[string]int // keyed lanes: commands in flight per key
-	closed bool
-	wake   chan struct{} // capacity 1: "the queue holds commands no writer has claimed"
-	full   chan struct{} // capacity 1: "the queue reached a batch"
+	clock func() time.Time // time.Now; a test seam
+	timed bool             // the limit adapts: time every batch
+
+	mu       sync.Mutex
+	queue    []pending
+	limit    flightLimit
+	inFlight int            // batches taken and not yet done
+	busy     map[string]int // commands in flight per key, of the batches taken keyed
+	closed   bool
+	wake     chan struct{} // capacity 1: "the queue holds commands no writer has claimed"
+	full     chan struct{} // capacity 1: "the queue reached a batch"
 }
 
 // pending is one command queued on one lane.
@@ -41,9 +46,11 @@ type pending struct {
 }
 
 func newLane(node BatchNode, idx int, opt Options) *lane {
-	l := &lane{node: node, idx: idx, batch: opt.Batch, delay: opt.FlushDelay,
-		wake: make(chan struct{}, 1), full: make(chan struct{}, 1)}
-	if opt.MaxInFlight > 1 {
+	l := &lane{node: node, idx: idx, batch: opt.Batch, delay: opt.FlushDelay, clock: time.Now,
+		limit: newFlightLimit(opt.MaxInFlight),
+		wake:  make(chan struct{}, 1), full: make(chan struct{}, 1)}
+	l.timed = l.limit.adaptive
+	if l.limit.most > 1 {
 		l.busy = map[string]int{}
 	}
 	return l
@@ -58,9 +65,10 @@ func (l *lane) enqueue(p pending) {
 	}
 	l.queue = append(l.queue, p)
 	n := len(l.queue)
+	keyed := l.limit.now > 1
 	l.mu.Unlock()
 	switch {
-	case n == 1 || l.busy != nil: // keyed: the commands queued may all wait for their keys
+	case n == 1 || keyed: // keyed: the commands queued may all wait for their keys
 		signal(l.wake)
 	case n == l.batch && l.delay > 0:
 		signal(l.full)
@@ -76,41 +84,55 @@ func signal(c chan struct{}) {
 }
 
 // take moves up to a batch of queued commands into spare (emptied) and
-// returns them. The writer holding the wake signal is the only one that
+// returns them, and whether their keys were marked in flight (done
+// releases them). The writer holding the wake signal is the only one that
 // takes, so the signal stands for "commands wait and nobody has claimed
 // them": when more than a batch waits, take passes the signal on to the
-// next free writer. A queue of at most a batch is swapped out whole, so
-// enqueuers never wait on a copy.
-func (l *lane) take(spare []pending) []pending {
-	if l.busy != nil {
-		return l.takeKeyed(spare)
-	}
+// next free writer; with the limit's batches in flight it takes nothing,
+// and done wakes a writer. Under a limit of 1 no other batch is in flight
+// and none can leave before this one is done (the limit moves only in
+// done), so no key needs marking: a queue of at most a batch is swapped
+// out whole, and enqueuers never wait on a copy.
+func (l *lane) take(spare []pending) ([]pending, bool) {
 	l.mu.Lock()
+	if l.inFlight >= l.limit.now {
+		l.mu.Unlock()
+		return spare[:0], false
+	}
+	if l.limit.now > 1 {
+		return l.takeKeyed(spare), true
+	}
 	q := l.queue
-	if len(q) <= l.batch {
+	switch {
+	case len(q) == 0:
+		l.mu.Unlock()
+		return spare[:0], false
+	case len(q) <= l.batch:
+		l.inFlight++
 		l.queue = spare[:0]
 		l.mu.Unlock()
-		return q
+		return q, false
 	}
+	l.inFlight++
 	spare = append(spare[:0], q[:l.batch]...)
 	rest := copy(q, q[l.batch:])
 	clear(q[rest:])
 	l.queue = q[:rest]
 	l.mu.Unlock()
 	signal(l.wake)
-	return spare
+	return spare, false
 }
 
-// takeKeyed is take for a lane with several writers: it moves up to a
-// batch of the queued commands whose keys no batch in flight holds into
-// spare, in queue order, leaves the others queued in order, and marks the
-// taken keys in flight until done releases them. Several commands of one
-// free key may share the batch (one connection keeps their order). The wake
-// signal is passed on only when the batch filled with commands left over;
-// commands left because their key is in flight are woken for by done.
+// takeKeyed is take under a limit above 1, called with l.mu held, which
+// it releases: it moves up to a batch of the queued commands whose keys no
+// batch in flight holds into spare, in queue order, leaves the others
+// queued in order, and marks the taken keys in flight until done releases
+// them. Several commands of one free key may share the batch (one
+// connection keeps their order). The wake signal is passed on only when the
+// batch filled with commands left over; commands left because their key is
+// in flight are woken for by done.
 func (l *lane) takeKeyed(spare []pending) []pending {
 	spare = spare[:0]
-	l.mu.Lock()
 	q, rest := l.queue, 0
 	for _, p := range q {
 		if len(spare) < l.batch && l.busy[p.cmd.Key] == 0 {
@@ -125,6 +147,9 @@ func (l *lane) takeKeyed(spare []pending) []pending {
 	for _, p := range spare {
 		l.busy[p.cmd.Key]++
 	}
+	if len(spare) > 0 {
+		l.inFlight++
+	}
 	more := len(spare) == l.batch && rest > 0
 	l.mu.Unlock()
 	if more {
@@ -133,17 +158,26 @@ func (l *lane) takeKeyed(spare []pending) []pending {
 	return spare
 }
 
-// done releases the keys of a keyed lane's answered batch q and, when
-// commands wait, wakes a writer: some may have waited for these keys.
-func (l *lane) done(q []pending) {
-	if l.busy == nil {
-		return
+// done ends answered batch q, taken at start (zero when the limit is
+// fixed): it releases q's keys if take marked them, feeds the batch's round
+// trip to the limit and, when commands wait, wakes a writer: some may have
+// waited for these keys or for a batch to end.
+func (l *lane) done(q []pending, keyed bool, start time.Time) {
+	var end time.Time
+	if !start.IsZero() {
+		end = l.clock()
 	}
 	l.mu.Lock()
-	for _, p := range q {
-		if l.busy[p.cmd.Key]--; l.busy[p.cmd.Key] <= 0 {
-			delete(l.busy, p.cmd.Key)
+	l.inFlight--
+	if keyed {
+		for _, p := range q {
+			if l.busy[p.cmd.Key]--; l.busy[p.cmd.Key] <= 0 {
+				delete(l.busy, p.cmd.Key)
+			}
 		}
+	}
+	if !start.IsZero() {
+		l.limit.observe(end, end.Sub(start))
 	}
 	waiting := len(l.queue) > 0
 	l.mu.Unlock()
@@ -182,7 +216,7 @@ func (l *lane) write(ctx context.Context) {
 		if l.delay > 0 {
 			l.linger(ctx, timer)
 		}
-		q := l.take(spare)
+		q, keyed := l.take(spare)
 		if len(q) == 0 {
 			spare = q
 			continue
@@ -193,8 +227,12 @@ func (l *lane) write(ctx context.Context) {
 			cmds = append(cmds, p.cmd)
 			budget = max(budget, p.cmd.Timeout)
 		}
+		var start time.Time
+		if l.timed {
+			start = l.clock()
+		}
 		l.flush(ctx, cmds, out[:len(q)], budget)
-		l.done(q)
+		l.done(q, keyed, start)
 		for j, p := range q {
 			p.c.answer(l.idx, out[j])
 		}

@@ -18,29 +18,31 @@ var errClosed = errors.New("multiplex: pipeline closed")
 // workers, and a lone worker's batch is 1 whatever the cap.
 const DefaultBatch = 256
 
-// Pipeline queues the commands of many concurrent lockers per master and
+// pipeline queues the commands of many concurrent lockers per master and
 // flushes each master's queue as one pipeline (BatchNode.DoBatch) when it
 // drains, a batch fills or Options.FlushDelay passes: "poor man's
 // multiplexing". A Broadcast enqueues on every master before waiting, so the
 // N writes overlap and latency stays flat in N, while one round trip carries
 // many lockers' commands.
 //
-// Each master has a lane: a queue and Options.MaxInFlight long-lived writer
-// goroutines. A batch leaves as soon as commands are queued and fewer than
-// MaxInFlight batches of that master are in flight, so at a distance the
-// commands that arrive while a batch travels leave at once instead of
-// waiting for its reply; replies are matched to callers by position within
-// their batch, and a command whose key is in a batch still in flight waits
-// for that batch, so each master sees a key's commands in queue order. Batches in flight at once each hold their own connection:
-// go-redis's Pipelined takes a pool connection per call, and rueidis's
-// DoMulti does too with auto-pipelining off (as this strategy dials it;
-// with auto-pipelining on it would share one pipelined connection). A batch
-// runs under
-// the strategy's own context, bounded by the longest per-master timeout in
-// it, never under a caller's: a caller that gives up (ctx done, timeout)
-// abandons its slot, and the batch, the connection and every other caller in
-// it carry on undisturbed.
-type Pipeline struct {
+// Each master has a lane: a queue and long-lived writer goroutines. A batch
+// leaves as soon as commands are queued and fewer batches of that master
+// than its limit are in flight: Options.MaxInFlight if set, else a limit
+// that adapts to the master's distance (inflight.go): 1 close by, so the
+// commands that arrive while a batch travels leave together as the next
+// one; up to DefaultMaxInFlight far away, so they leave at once instead of
+// waiting for its reply. Replies are matched to callers by position within
+// their batch, and while more than one batch may be in flight a command
+// whose key is in a batch still in flight waits for that batch, so each
+// master sees a key's commands in queue order. Batches in flight at once
+// each hold their own connection: go-redis's Pipelined takes a pool
+// connection per call, and rueidis's DoMulti does too with auto-pipelining
+// off (as this strategy dials it; with auto-pipelining on it would share
+// one pipelined connection). A batch runs under the strategy's own context,
+// bounded by the longest per-master timeout in it, never under a caller's:
+// a caller that gives up (ctx done, timeout) abandons its slot, and the
+// batch, the connection and every other caller in it carry on undisturbed.
+type pipeline struct {
 	lanes  []*lane
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -48,27 +50,24 @@ type Pipeline struct {
 	calls  sync.Pool
 }
 
-var _ Strategy = (*Pipeline)(nil)
+var _ Strategy = (*pipeline)(nil)
 
 func init() {
-	Register("pipeline", func(nodes []Node, opt Options) (Strategy, error) { return NewPipeline(nodes, opt) })
+	Register("pipeline", func(nodes []Node, opt Options) (Strategy, error) { return newPipeline(nodes, opt) })
 }
 
-// NewPipeline builds a Pipeline over nodes, which must all be BatchNodes.
-func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
+// newPipeline builds a Pipeline over nodes, which must all be BatchNodes.
+func newPipeline(nodes []Node, opt Options) (*pipeline, error) {
 	if opt.Batch < 0 || opt.FlushDelay < 0 || opt.MaxInFlight < 0 {
 		return nil, fmt.Errorf("multiplex: pipeline: batch %d, flush delay %v and max in flight %d must not be negative", opt.Batch, opt.FlushDelay, opt.MaxInFlight)
 	}
 	if opt.Batch == 0 {
 		opt.Batch = DefaultBatch
 	}
-	if opt.MaxInFlight == 0 {
-		opt.MaxInFlight = DefaultMaxInFlight
-	}
 	if len(nodes) > maxLanes {
 		return nil, fmt.Errorf("multiplex: pipeline: %d masters, at most %d", len(nodes), maxLanes)
 	}
-	p := &Pipeline{lanes: make([]*lane, len(nodes))}
+	p := &pipeline{lanes: make([]*lane, len(nodes))}
 	for i, n := range nodes {
 		bn, ok := n.(BatchNode)
 		if !ok {
@@ -80,7 +79,7 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 	n := len(nodes)
 	p.calls.New = func() any { return newCall(n) }
 	for _, l := range p.lanes {
-		for range opt.MaxInFlight {
+		for range l.limit.most {
 			p.wg.Add(1)
 			go func() {
 				defer p.wg.Done()
@@ -91,12 +90,12 @@ func NewPipeline(nodes []Node, opt Options) (*Pipeline, error) {
 	return p, nil
 }
 
-func (p *Pipeline) N() int { return len(p.lanes) }
+func (p *pipeline) N() int { return len(p.lanes) }
 
 // Close stops the writers and waits for the batches in flight, each ending
 // within its budget with its callers answered; commands still queued are
 // answered Failed.
-func (p *Pipeline) Close() error {
+func (p *pipeline) Close() error {
 	p.cancel()
 	p.wg.Wait()
 	return nil
@@ -135,7 +134,7 @@ func (c *call) answer(i int, r Reply) {
 	}
 }
 
-func (p *Pipeline) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
+func (p *pipeline) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 	if err := ctx.Err(); err != nil {
 		for i := range out {
 			out[i] = Reply{Status: Failed, Err: err}
@@ -187,11 +186,3 @@ func stoppedTimer() *time.Timer {
 	t.Stop()
 	return t
 }
-
-// DefaultMaxInFlight is the Pipeline's batches in flight per master when
-// Options.MaxInFlight is 0. One keeps the batches large: at RTT 0 and 64
-// workers two or four in flight cost 1.3–2.0× the writes and up to 1.4×
-// the client CPU per cycle. More in flight pays off for far masters and
-// spare CPU (docs/strategies.md); a key's commands still reach each master
-// in queue order whatever the setting (lane.go).
-const DefaultMaxInFlight = 1

@@ -85,7 +85,7 @@ func TestPipelineMatchesReplies(t *testing.T) {
 				refuse[fmt.Sprint(i)] = true
 			}
 			nodes, fakes := fakeNodes(tc.masters, refuse)
-			p, err := NewPipeline(nodes, tc.opt)
+			p, err := newPipeline(nodes, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func TestPipelineCallerGivesUp(t *testing.T) {
 			nodes, fakes := fakeNodes(2, nil)
 			gate := make(chan struct{})
 			fakes[1].gate = gate
-			p, err := NewPipeline(nodes, Options{})
+			p, err := newPipeline(nodes, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +187,7 @@ func TestPipelineCallerGivesUp(t *testing.T) {
 // TestPipelineClose: a Broadcast after Close fails at once instead of hanging.
 func TestPipelineClose(t *testing.T) {
 	nodes, _ := fakeNodes(3, nil)
-	p, err := NewPipeline(nodes, Options{})
+	p, err := newPipeline(nodes, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestNewPipelineRejects(t *testing.T) {
 		{"more masters than a call's mask", func() []Node { n, _ := fakeNodes(maxLanes+1, nil); return n }(), Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if p, err := NewPipeline(tc.nodes, tc.opt); err == nil {
+			if p, err := newPipeline(tc.nodes, tc.opt); err == nil {
 				p.Close()
 				t.Fatal("accepted")
 			}
@@ -274,7 +274,7 @@ func TestCallWakesCallerOnce(t *testing.T) {
 // five instant masters (allocations are what matter here).
 func BenchmarkPipelineBroadcast(b *testing.B) {
 	nodes, _ := fakeNodes(5, nil)
-	p, _ := NewPipeline(nodes, Options{})
+	p, _ := newPipeline(nodes, Options{})
 	defer p.Close()
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
@@ -290,7 +290,7 @@ func BenchmarkPipelineBroadcast(b *testing.B) {
 // hour here: the test would not end otherwise).
 func TestPipelineFullBatchSkipsDelay(t *testing.T) {
 	nodes, fakes := fakeNodes(2, nil)
-	p, err := NewPipeline(nodes, Options{Batch: 4, FlushDelay: time.Hour})
+	p, err := newPipeline(nodes, Options{Batch: 4, FlushDelay: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 
 // Options tune the strategies that batch; others ignore them.
 type Options struct {
-	Batch       int           `json:"batch" flag:"batch" help:"pipeline mux: most commands per master per flush"`                                                                       // Pipeline: most commands per flush
-	FlushDelay  time.Duration `json:"flush_delay" flag:"flush-delay" help:"pipeline mux: wait this long for more commands before a flush"`                                              // Pipeline: wait this long for more commands before flushing
-	MaxInFlight int           `json:"max_in_flight" flag:"max-in-flight" help:"pipeline mux: most batches in flight per master (0: 1; more only for far masters and uncontended keys)"` // Pipeline: most batches in flight per master
+	Batch       int           `json:"batch" flag:"batch" help:"pipeline mux: most commands per master per flush"`                                                                                              // Pipeline: most commands per flush
+	FlushDelay  time.Duration `json:"flush_delay" flag:"flush-delay" help:"pipeline mux: wait this long for more commands before a flush"`                                                                     // Pipeline: wait this long for more commands before flushing
+	MaxInFlight int           `json:"max_in_flight" flag:"max-in-flight" help:"pipeline mux: batches in flight per master (0: adaptive, 1 while the master answers within 200µs, else up to 8; n: at most n)"` // Pipeline: most batches in flight per master
 }
 
 // Factory builds a Strategy over nodes.
