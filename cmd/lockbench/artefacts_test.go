@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
@@ -43,7 +44,7 @@ func TestOutHlogMatchesSummary(t *testing.T) {
 	if code := execute(context.Background(), runArgs(redis, out)); code != exitOK {
 		t.Fatalf("run: exit %d", code)
 	}
-	d, err := record.ReadRunDir(out)
+	d, err := rundir.ReadRunDir(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func TestMergeConcurrentRuns(t *testing.T) {
 		t.Errorf("merged workers %d, cycles/s %v", rm.Workers, rm.Throughput.CyclesPerS)
 	}
 	// The merged dir is itself mergeable and readable.
-	if _, err := record.ReadRunDir(m); err != nil {
+	if _, err := rundir.ReadRunDir(m); err != nil {
 		t.Fatal(err)
 	}
 

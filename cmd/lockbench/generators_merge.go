@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/internal/results/crossref"
 	"github.com/lockbench/lockbench/internal/results/gate"
 	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/internal/workloads/generators"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
@@ -176,7 +177,7 @@ func ints(xs []int) string {
 }
 
 // mergeResults merges the generators' output directories with
-// record.Merge (histograms interval by interval, counts summed) and
+// rundir.Merge (histograms interval by interval, counts summed) and
 // judges their grants across generators.
 func mergeResults(res []generators.Result, n int) (*schema.Summary, map[string]record.RunLogs, GeneratorsReport, error) {
 	rep := GeneratorsReport{Generators: n}
@@ -188,7 +189,7 @@ func mergeResults(res []generators.Result, n int) (*schema.Summary, map[string]r
 		return nil, nil, rep, err
 	}
 	defer os.RemoveAll(dir)
-	var dirs []*record.RunDir
+	var dirs []*rundir.RunDir
 	var timed []crossref.Timed
 	var first, last time.Time
 	for i, r := range res {
@@ -201,7 +202,7 @@ func mergeResults(res []generators.Result, n int) (*schema.Summary, map[string]r
 				return nil, nil, rep, err
 			}
 		}
-		rd, err := record.ReadRunDir(d)
+		rd, err := rundir.ReadRunDir(d)
 		if err != nil {
 			return nil, nil, rep, fmt.Errorf("generators: generator %d's result: %w", r.Generator, err)
 		}
@@ -226,7 +227,7 @@ func mergeResults(res []generators.Result, n int) (*schema.Summary, map[string]r
 		d := dirs[0]
 		return d.Summary, d.Logs, rep, nil
 	}
-	sum, logs, err := record.Merge(dirs, false)
+	sum, logs, err := rundir.Merge(dirs, false)
 	if err != nil {
 		return nil, nil, rep, err
 	}

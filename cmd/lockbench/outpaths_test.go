@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/outpath"
 	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
@@ -269,7 +270,7 @@ func TestConcurrentRunsShareNoOut(t *testing.T) {
 	if code := <-first; code != exitOK {
 		t.Fatalf("first run: exit %d", code)
 	}
-	d, err := record.ReadRunDir(out)
+	d, err := rundir.ReadRunDir(out)
 	must(t, err)
 	if len(d.Summary.Runs) != 1 || d.Summary.Runs[0].DurationS < 2 {
 		t.Fatalf("--out holds %d runs (%.1f s), want the first run's", len(d.Summary.Runs), d.Summary.Runs[0].DurationS)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/outpath"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
@@ -101,7 +102,7 @@ func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
 			t.Fatalf("run --mux %s: exit %d: %s", mux, code, stderr)
 		}
 	}
-	d, err := record.ReadRunDir(out)
+	d, err := rundir.ReadRunDir(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
@@ -41,7 +42,7 @@ func TestCompareRepeatOut(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "answers.json")); err != nil {
 		t.Errorf("answers.json: %v", err)
 	}
-	d, err := record.ReadRunDir(dir)
+	d, err := rundir.ReadRunDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

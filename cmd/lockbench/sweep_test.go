@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/internal/testenv"
-	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -39,7 +39,7 @@ func TestSweepFindsKnee(t *testing.T) {
 	if len(sw) != 1 || len(sw[0].Steps) != 2 || sw[0].Knee != 1 || sw[0].Steps[1].Workers != 2 {
 		t.Fatalf("sweep %+v", sw)
 	}
-	d, err := record.ReadRunDir(out)
+	d, err := rundir.ReadRunDir(out)
 	if err != nil || len(d.Summary.Runs) != 2 || len(d.Logs) != 2 {
 		t.Fatalf("out dir: %v, %d runs, %d logs", err, len(d.Summary.Runs), len(d.Logs))
 	}

@@ -194,7 +194,7 @@ func LogName(r schema.Run) string {
 type RunLogs map[string][]*hdrhistogram.Histogram
 
 // ReadRunLogs reads the .hlog files of run from dir. Ops without a file are
-// absent; no file at all is ErrNoLogs.
+// absent: a run with no file at all has empty logs.
 func ReadRunLogs(dir, run string) (RunLogs, error) {
 	logs := RunLogs{}
 	for _, op := range schema.Ops() {
@@ -207,14 +207,8 @@ func ReadRunLogs(dir, run string) (RunLogs, error) {
 		}
 		logs[op.String()] = hs
 	}
-	if len(logs) == 0 {
-		return nil, fmt.Errorf("%s: %w for run %q", dir, errNoLogs, run)
-	}
 	return logs, nil
 }
-
-// ErrNoLogs: a directory holds no interval logs for a run.
-var errNoLogs = errors.New("results: no .hlog files")
 
 // Total merges an op's intervals into one histogram (nil if absent).
 func (l RunLogs) Total(op string) *hdrhistogram.Histogram {

@@ -21,7 +21,7 @@ type Cell struct {
 	Registry *record.Registry    // the histograms
 	Hlog     *record.IntervalLog // one interval per second per op, for interval logs
 	// Merged are the interval logs of a cell several processes measured
-	// together, merged (record.Merge), in place of Hlog and Registry.
+	// together, merged (rundir.Merge), in place of Hlog and Registry.
 	Merged record.RunLogs
 }
 

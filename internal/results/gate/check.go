@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/results/fielderr"
-	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -112,7 +112,7 @@ func runsOf(side string, srcs []Source, count int, op string, first **Source, wa
 		}
 		if *first == nil {
 			*first = src
-		} else if !record.SameConfig((*first).Summary.Config, s.Config) {
+		} else if !rundir.SameConfig((*first).Summary.Config, s.Config) {
 			*warnings = append(*warnings, fieldErr(side, path, "was measured with a different config than %q", (*first).Path))
 		}
 		if s.Interrupted {

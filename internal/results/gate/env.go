@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -28,7 +28,7 @@ func Env(cur, base *schema.Summary) []string {
 	diff("kernel", ch.Kernel, bh.Kernel)
 	diff("os/arch", ch.OS+"/"+ch.Arch, bh.OS+"/"+bh.Arch)
 	diff("servers", serverVersions(cur), serverVersions(base))
-	if len(cur.Config) > 0 && len(base.Config) > 0 && !record.SameConfig(cur.Config, base.Config) {
+	if len(cur.Config) > 0 && len(base.Config) > 0 && !rundir.SameConfig(cur.Config, base.Config) {
 		out = append(out, "config differs")
 	}
 	return out

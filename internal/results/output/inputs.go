@@ -8,6 +8,7 @@ import (
 	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/internal/results/outpath"
 	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -46,7 +47,7 @@ func addReportInput(rep *render.Report, path string) error {
 		}
 		dir = filepath.Dir(path)
 	}
-	d, err := record.ReadRunDir(dir)
+	d, err := rundir.ReadRunDir(dir)
 	if err != nil {
 		return err
 	}
@@ -64,10 +65,10 @@ func addReportInput(rep *render.Report, path string) error {
 // ReadMergeInputs reads the run directories (or summary files) that merge
 // combines into out: an input that does not read is an *Error of Dest
 // "merge", out inside an input's directory one of Dest "out".
-func ReadMergeInputs(out string, inputs []string) ([]*record.RunDir, error) {
-	var dirs []*record.RunDir
+func ReadMergeInputs(out string, inputs []string) ([]*rundir.RunDir, error) {
+	var dirs []*rundir.RunDir
 	for _, in := range inputs {
-		d, err := record.ReadRunPath(in)
+		d, err := rundir.ReadRunPath(in)
 		if err != nil {
 			return nil, &Error{Dest: "merge", Path: in, Err: err}
 		}

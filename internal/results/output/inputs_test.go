@@ -9,7 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/outpath"
 	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 )
 
 // inputs writes a run directory and a lone summary file into a temp dir.
@@ -109,7 +109,7 @@ func TestWriteMerged(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "summary.json")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := record.ReadRunDir(out); err != nil {
+	if _, err := rundir.ReadRunDir(out); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/lockbench/lockbench/internal/results/outpath"
-	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -80,7 +80,7 @@ func (r MergeRequest) Validate() error {
 	return nil
 }
 
-// Merge reads r's inputs (ReadMergeInputs), merges them (record.Merge)
+// Merge reads r's inputs (ReadMergeInputs), merges them (rundir.Merge)
 // and writes the merged run into Out (WriteMerged). An error that is the
 // inputs' fault is also ErrBadInput; a failed write is an *Error of Dest
 // "out".
@@ -94,8 +94,8 @@ func (r MergeRequest) Merge() (*schema.Summary, error) {
 	if err != nil {
 		return nil, badInput{err}
 	}
-	sum, logs, err := record.Merge(dirs, r.Force)
-	if errors.Is(err, record.ErrConfigMismatch) || errors.Is(err, record.ErrNotConcurrent) || errors.Is(err, record.ErrDuplicateRun) || errors.Is(err, schema.ErrInvalidSummary) {
+	sum, logs, err := rundir.Merge(dirs, r.Force)
+	if errors.Is(err, rundir.ErrConfigMismatch) || errors.Is(err, rundir.ErrNotConcurrent) || errors.Is(err, rundir.ErrDuplicateRun) || errors.Is(err, schema.ErrInvalidSummary) {
 		return nil, badInput{fmt.Errorf("merge: %w", err)}
 	}
 	if err != nil {

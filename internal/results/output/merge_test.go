@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -80,7 +81,7 @@ func TestMergeRequestMerge(t *testing.T) {
 	}{
 		{"missing input", output.MergeRequest{Inputs: []string{a, filepath.Join(dir, "none")}, Out: out}, "merge", nil},
 		{"out inside an input", output.MergeRequest{Inputs: []string{a, b}, Out: filepath.Join(a, "sub")}, "out", nil},
-		{"the same run twice", output.MergeRequest{Inputs: []string{a, a}, Out: out}, "", record.ErrDuplicateRun},
+		{"the same run twice", output.MergeRequest{Inputs: []string{a, a}, Out: out}, "", rundir.ErrDuplicateRun},
 	} {
 		_, err := c.req.Merge()
 		var e *output.Error
@@ -100,7 +101,7 @@ func TestMergeRequestMerge(t *testing.T) {
 	if len(sum.Runs) != 1 || sum.Runs[0].Workers != 5 {
 		t.Fatalf("merged runs %+v: want one of 5 workers", sum.Runs)
 	}
-	if _, err := record.ReadRunDir(out); err != nil {
+	if _, err := rundir.ReadRunDir(out); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/outpath"
 	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -189,7 +190,7 @@ func (m MergedLogs) Files(run string) ([]outpath.NamedFile, error) {
 	sort.Strings(ops)
 	var files []outpath.NamedFile
 	for _, op := range ops {
-		b, err := record.EncodeHlog(m[op])
+		b, err := rundir.EncodeHlog(m[op])
 		if err != nil {
 			return nil, err
 		}

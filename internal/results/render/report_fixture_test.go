@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/internal/results/fixture"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -41,14 +42,14 @@ func fixtureCompareReport(t *testing.T) *Report {
 // merged run from Merge itself.
 func fixtureMergeReport(t *testing.T) *Report {
 	name := "redlock/goredis/fanout/uncontended"
-	var dirs []*record.RunDir
+	var dirs []*rundir.RunDir
 	for i := range 2 {
 		r, l := fixture.Run(t, name, i+1, 4)
 		s := fixture.Summary(r)
 		s.Started = s.Started.Add(time.Duration(i) * time.Second)
-		dirs = append(dirs, &record.RunDir{Dir: "in", Summary: s, Logs: map[string]record.RunLogs{name: l}})
+		dirs = append(dirs, &rundir.RunDir{Dir: "in", Summary: s, Logs: map[string]record.RunLogs{name: l}})
 	}
-	sum, logs, err := record.Merge(dirs, true)
+	sum, logs, err := rundir.Merge(dirs, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package record_test
+package rundir_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/lockbench/lockbench/internal/results/fixture"
+	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -18,7 +19,7 @@ import (
 // paced is an open-loop run of rate cycles/s measured for n intervals of
 // span ms each from startMs (ms since the epoch): its logs and its run, as a
 // run directory of its own.
-func paced(name string, startMs int64, n int, span int64, rate float64) *record.RunDir {
+func paced(name string, startMs int64, n int, span int64, rate float64) *rundir.RunDir {
 	logs := record.RunLogs{}
 	var total int64
 	for _, op := range []schema.Op{schema.OpCycle, schema.OpAcquire} {
@@ -43,7 +44,7 @@ func paced(name string, startMs int64, n int, span int64, rate float64) *record.
 		Counts: schema.Counts{Attempts: total, Acquired: total, Cycles: total}}
 	s := fixture.Summary(r)
 	s.Started = time.UnixMilli(startMs).UTC()
-	return &record.RunDir{Dir: name, Path: name + "/summary.json", Summary: s, Logs: map[string]record.RunLogs{r.Name: logs}}
+	return &rundir.RunDir{Dir: name, Path: name + "/summary.json", Summary: s, Logs: map[string]record.RunLogs{r.Name: logs}}
 }
 
 // TestMergeRateOverRealWindows: runs whose intervals do not line up merge
@@ -53,21 +54,21 @@ func TestMergeRateOverRealWindows(t *testing.T) {
 	t0 := int64(1_700_000_000_000)
 	for _, c := range []struct {
 		name   string
-		inputs []*record.RunDir
+		inputs []*rundir.RunDir
 		want   float64
 	}{
-		{"two 500/s runs started 1.4 s apart", []*record.RunDir{paced("a", t0, 5, 1000, 500), paced("b", t0+1400, 5, 1000, 500)}, 1000},
-		{"started 0.5 s apart", []*record.RunDir{paced("a", t0, 10, 1000, 500), paced("b", t0+500, 10, 1000, 500)}, 1000},
-		{"started 0.3 s apart, unequal rates", []*record.RunDir{paced("a", t0+200, 8, 1000, 300), paced("b", t0+500, 8, 1000, 700)}, 1000},
-		{"three runs, 0.1, 0.7 and 1.9 s", []*record.RunDir{paced("a", t0+100, 6, 1000, 200), paced("b", t0+700, 6, 1000, 200), paced("c", t0+1900, 6, 1000, 200)}, 600},
-		{"aligned", []*record.RunDir{paced("a", t0, 4, 1000, 250), paced("b", t0, 4, 1000, 250)}, 500},
-		{"half-second intervals against whole ones", []*record.RunDir{paced("a", t0, 12, 500, 400), paced("b", t0+250, 6, 1000, 400)}, 800},
+		{"two 500/s runs started 1.4 s apart", []*rundir.RunDir{paced("a", t0, 5, 1000, 500), paced("b", t0+1400, 5, 1000, 500)}, 1000},
+		{"started 0.5 s apart", []*rundir.RunDir{paced("a", t0, 10, 1000, 500), paced("b", t0+500, 10, 1000, 500)}, 1000},
+		{"started 0.3 s apart, unequal rates", []*rundir.RunDir{paced("a", t0+200, 8, 1000, 300), paced("b", t0+500, 8, 1000, 700)}, 1000},
+		{"three runs, 0.1, 0.7 and 1.9 s", []*rundir.RunDir{paced("a", t0+100, 6, 1000, 200), paced("b", t0+700, 6, 1000, 200), paced("c", t0+1900, 6, 1000, 200)}, 600},
+		{"aligned", []*rundir.RunDir{paced("a", t0, 4, 1000, 250), paced("b", t0, 4, 1000, 250)}, 500},
+		{"half-second intervals against whole ones", []*rundir.RunDir{paced("a", t0, 12, 500, 400), paced("b", t0+250, 6, 1000, 400)}, 800},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			for i, d := range c.inputs { // distinct identities
 				d.Summary.Host.Hostname = fmt.Sprint("host", i)
 			}
-			sum, _, err := record.Merge(c.inputs, false)
+			sum, _, err := rundir.Merge(c.inputs, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +109,7 @@ func TestMergeRefusesInvalidInput(t *testing.T) {
 			a, b := paced("a", t0, 3, 1000, 100), paced("b", t0+300, 3, 1000, 100)
 			b.Summary.Host.Hostname = "other"
 			c.spoil(b.Summary)
-			_, _, err := record.Merge([]*record.RunDir{a, b}, true)
+			_, _, err := rundir.Merge([]*rundir.RunDir{a, b}, true)
 			if !errors.Is(err, schema.ErrInvalidSummary) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "b/summary.json") {
 				t.Fatalf("Merge: %v, want ErrInvalidSummary naming b/summary.json and %q", err, c.want)
 			}
@@ -124,7 +125,7 @@ func TestMergeRefusesInvalidInput(t *testing.T) {
 	// Merge's own output is valid input again.
 	a, b := paced("a", t0, 3, 1000, 100), paced("b", t0+300, 3, 1000, 100)
 	b.Summary.Host.Hostname = "other"
-	m, _, err := record.Merge([]*record.RunDir{a, b}, false)
+	m, _, err := rundir.Merge([]*rundir.RunDir{a, b}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestMergedLogIntervals(t *testing.T) {
 	t0 := int64(1_700_000_000_000)
 	a, b := paced("a", t0, 6, 1000, 500), paced("b", t0+1400, 6, 1000, 500)
 	b.Summary.Host.Hostname = "other"
-	sum, logs, err := record.Merge([]*record.RunDir{a, b}, false)
+	sum, logs, err := rundir.Merge([]*rundir.RunDir{a, b}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package record
+package rundir
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -20,7 +21,7 @@ type RunDir struct {
 	Dir     string
 	Path    string // the summary file read
 	Summary *schema.Summary
-	Logs    map[string]RunLogs // by run name; absent when the dir has none
+	Logs    map[string]record.RunLogs // by run name; absent when the dir has none
 }
 
 // ReadRunDir reads DIR/summary.json and the interval logs of its runs.
@@ -36,16 +37,16 @@ func readRunFile(path string) (*RunDir, error) {
 		return nil, err
 	}
 	dir := filepath.Dir(path)
-	d := &RunDir{Dir: dir, Path: path, Summary: s, Logs: map[string]RunLogs{}}
+	d := &RunDir{Dir: dir, Path: path, Summary: s, Logs: map[string]record.RunLogs{}}
 	for _, r := range s.Runs {
-		l, err := ReadRunLogs(dir, LogName(r))
-		if errors.Is(err, errNoLogs) {
-			continue
-		}
+		l, err := record.ReadRunLogs(dir, record.LogName(r))
 		if err != nil {
 			return nil, err
 		}
-		d.Logs[LogName(r)] = l
+		if len(l) == 0 {
+			continue
+		}
+		d.Logs[record.LogName(r)] = l
 	}
 	return d, nil
 }
@@ -64,7 +65,7 @@ var ErrNotConcurrent = errors.New("results: runs did not overlap in time")
 // configs and runs that did not overlap (throughput is then total work
 // over total time). An input that does not Validate is refused (an error
 // wrapping ErrInvalidSummary).
-func Merge(dirs []*RunDir, force bool) (*schema.Summary, map[string]RunLogs, error) {
+func Merge(dirs []*RunDir, force bool) (*schema.Summary, map[string]record.RunLogs, error) {
 	if len(dirs) < 2 {
 		return nil, nil, fmt.Errorf("results: merge needs at least two runs")
 	}
@@ -84,7 +85,7 @@ func Merge(dirs []*RunDir, force bool) (*schema.Summary, map[string]RunLogs, err
 	}
 	out := *first
 	out.Runs = nil
-	outLogs := map[string]RunLogs{}
+	outLogs := map[string]record.RunLogs{}
 	var names []string
 	seen := map[string]bool{}
 	for _, d := range dirs {
@@ -93,7 +94,7 @@ func Merge(dirs []*RunDir, force bool) (*schema.Summary, map[string]RunLogs, err
 			out.Started = d.Summary.Started
 		}
 		for _, r := range d.Summary.Runs {
-			if n := LogName(r); !seen[n] { // a round of --repeat merges with the same round
+			if n := record.LogName(r); !seen[n] { // a round of --repeat merges with the same round
 				seen[n] = true
 				names = append(names, n)
 			}
@@ -101,11 +102,11 @@ func Merge(dirs []*RunDir, force bool) (*schema.Summary, map[string]RunLogs, err
 	}
 	for _, name := range names {
 		var runs []schema.Run
-		var logs []RunLogs
+		var logs []record.RunLogs
 		var ids []string
 		for _, d := range dirs {
 			for _, r := range d.Summary.Runs {
-				if LogName(r) != name {
+				if record.LogName(r) != name {
 					continue
 				}
 				l, ok := d.Logs[name]
@@ -126,7 +127,7 @@ func Merge(dirs []*RunDir, force bool) (*schema.Summary, map[string]RunLogs, err
 	return &out, outLogs, nil
 }
 
-func mergeRun(runs []schema.Run, logs []RunLogs, force bool) (schema.Run, RunLogs, error) {
+func mergeRun(runs []schema.Run, logs []record.RunLogs, force bool) (schema.Run, record.RunLogs, error) {
 	m := runs[0].WithoutExtra() // the inputs' own measures describe one input each
 	m.Workers, m.Counts, m.ServiceUS, m.MergedFrom = 0, schema.Counts{}, nil, len(runs)
 	var allocs, cycles float64
@@ -151,7 +152,7 @@ func mergeRun(runs []schema.Run, logs []RunLogs, force bool) (schema.Run, RunLog
 		m.AllocsPerCycle = allocs / cycles
 	}
 	m.SplitBrainRate, m.RetriesPerAcquire = m.Counts.Rates()
-	merged := RunLogs{}
+	merged := record.RunLogs{}
 	m.LatencyUS = map[string]schema.Percentiles{}
 	for _, op := range schema.Ops() {
 		var all [][]*hdrhistogram.Histogram
@@ -164,7 +165,7 @@ func mergeRun(runs []schema.Run, logs []RunLogs, force bool) (schema.Run, RunLog
 			continue
 		}
 		merged[op.String()] = alignIntervals(all)
-		m.LatencyUS[op.String()] = Summarize(merged.Total(op.String()))
+		m.LatencyUS[op.String()] = record.Summarize(merged.Total(op.String()))
 	}
 	if winEnd > winStart && winStart != math.MinInt64 {
 		secs := float64(winEnd-winStart) / 1e3
@@ -202,7 +203,7 @@ func alignIntervals(inputs [][]*hdrhistogram.Histogram) []*hdrhistogram.Histogra
 			sec := (h.StartTimeMs() + h.EndTimeMs()) / 2 / 1000
 			t, ok := by[sec]
 			if !ok {
-				t = NewHistogram()
+				t = record.NewHistogram()
 				t.SetStartTimeMs(h.StartTimeMs())
 				t.SetEndTimeMs(h.EndTimeMs())
 				t.SetTag(h.Tag())
