@@ -7,44 +7,30 @@ import (
 	"github.com/lockbench/lockbench/results/schema"
 )
 
-// Outcome is how one attempt ended, from the client's own view: the same
-// type the recorder counts (schema.Outcome), so no cast between two lists
-// can drift. The referee may reclassify a failed attempt with what no
-// client can see.
-type Outcome = schema.Outcome
-
-// The attempt outcomes under the names a lock driver speaks.
-const (
-	Acquired   = schema.OK         // a quorum granted the lock with validity left
-	Busy       = schema.Busy       // a quorum (or the backend) said another owner holds it
-	SplitBrain = schema.SplitBrain // no quorum either way: votes split among contenders
-	Timeout    = schema.Timeout    // masters too slow for a quorum, or validity used up
-	Error      = schema.Error      // masters failed
-	Canceled   = schema.Canceled   // the run's context ended mid-attempt; not counted anywhere
-)
-
-// Classify names the outcome of one Lock call. ctx is the caller's context:
+// Classify names the outcome of one Lock call, in the type the recorder
+// counts (schema.Outcome: no second list to drift from it; the referee may
+// reclassify a failed attempt with what no client can see). ctx is the caller's context:
 // an attempt cut short because the run is ending is Canceled, not a failure.
-func Classify(ctx context.Context, a Attempt, err error) Outcome {
+func Classify(ctx context.Context, a Attempt, err error) schema.Outcome {
 	switch {
 	case err == nil:
-		return Acquired
+		return schema.OK
 	case ctx.Err() != nil && (errors.Is(err, ctx.Err()) || errors.Is(err, context.Canceled)):
-		return Canceled
+		return schema.Canceled
 	case errors.Is(err, ErrBusy):
-		return Busy
+		return schema.Busy
 	case errors.Is(err, ErrTimeout), errors.Is(err, ErrExpired), errors.Is(err, context.DeadlineExceeded):
-		return Timeout
+		return schema.Timeout
 	case errors.Is(err, ErrNoQuorum):
 		// Votes split among contenders if every master answered; otherwise
 		// failures made the difference.
 		if a.Failed+a.TimedOut == 0 {
-			return SplitBrain
+			return schema.SplitBrain
 		}
 		if a.TimedOut >= a.Failed {
-			return Timeout
+			return schema.Timeout
 		}
-		return Error
+		return schema.Error
 	}
-	return Error
+	return schema.Error
 }

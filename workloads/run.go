@@ -293,12 +293,12 @@ func (w *worker) cycle(ctx context.Context, intended int64, key string) {
 		l, att, err := w.env.Locker.Lock(ctx, key)
 		e := clock.Now()
 		o := drivers.Classify(ctx, att, err)
-		if o == drivers.Canceled {
+		if o == schema.Canceled {
 			w.env.Referee.Failed(w.id, key, s, e, schema.Error) // clears the attempt
 			return
 		}
 		last = o
-		if o == drivers.Acquired {
+		if o == schema.OK {
 			w.rec.Record(schema.OpAcquire, last, s, s, e)
 			lease, granted, attemptStart = l, e, s
 			break

@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/single"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestRedislockConformance: bsm/redislock on the first of the masters.
@@ -73,7 +74,7 @@ func TestSingle(t *testing.T) {
 		if herr := topo.HealReplication(); herr != nil {
 			t.Fatal(herr)
 		}
-		if !errors.Is(err, single.ErrNotReplicated) || drivers.Classify(ctx, att, err) != drivers.Timeout {
+		if !errors.Is(err, single.ErrNotReplicated) || drivers.Classify(ctx, att, err) != schema.Timeout {
 			t.Fatalf("Lock with replication blocked: err = %v (%v), want ErrNotReplicated classified timeout", err, drivers.Classify(ctx, att, err))
 		}
 		s.WaitReplicas = 0

@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 func openPeer(t *testing.T, spec backends.Spec, at backends.Endpoints) drivers.Locker {
@@ -159,7 +160,7 @@ func TestRueidislockPausedMasterTimesOut(t *testing.T) {
 	}
 	defer r.Servers[0].Resume()
 	_, att, err := l.Lock(ctx, "rueidislock-paused")
-	if got := drivers.Classify(ctx, att, err); got != drivers.Timeout || !errors.Is(err, drivers.ErrTimeout) || att.TimedOut != 1 || att.Failed != 0 {
+	if got := drivers.Classify(ctx, att, err); got != schema.Timeout || !errors.Is(err, drivers.ErrTimeout) || att.TimedOut != 1 || att.Failed != 0 {
 		t.Fatalf("Lock on a paused master: %v, err = %v, attempt %+v; want a timeout (ErrTimeout, TimedOut 1, Failed 0)", got, err, att)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/multiplex"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // fakeMaster answers with a scripted status after a scripted delay and
@@ -112,15 +113,15 @@ func TestLockTallyAndOutcome(t *testing.T) {
 		name    string
 		masters []multiplex.Status
 		wantErr error
-		outcome drivers.Outcome
+		outcome schema.Outcome
 		tally   drivers.Attempt
 	}{
-		{"all grant", []multiplex.Status{ok, ok, ok, ok, ok}, nil, drivers.Acquired, drivers.Attempt{Masters: 5, Won: 5}},
-		{"bare majority", []multiplex.Status{ok, ok, ok, refused, failed}, nil, drivers.Acquired, drivers.Attempt{Masters: 5, Won: 3, HeldByOther: 1, Failed: 1}},
-		{"held elsewhere", []multiplex.Status{refused, refused, refused, ok, ok}, drivers.ErrBusy, drivers.Busy, drivers.Attempt{Masters: 5, Won: 2, HeldByOther: 3}},
-		{"split vote", []multiplex.Status{ok, ok, refused, refused, ok + 10}, drivers.ErrNoQuorum, drivers.Error, drivers.Attempt{Masters: 5, Won: 2, HeldByOther: 2, Failed: 1}},
-		{"votes split cleanly", []multiplex.Status{ok, ok, refused, refused}, drivers.ErrNoQuorum, drivers.SplitBrain, drivers.Attempt{Masters: 4, Won: 2, HeldByOther: 2}},
-		{"majority failed", []multiplex.Status{ok, ok, failed, failed, failed}, drivers.ErrNoQuorum, drivers.Error, drivers.Attempt{Masters: 5, Won: 2, Failed: 3}},
+		{"all grant", []multiplex.Status{ok, ok, ok, ok, ok}, nil, schema.OK, drivers.Attempt{Masters: 5, Won: 5}},
+		{"bare majority", []multiplex.Status{ok, ok, ok, refused, failed}, nil, schema.OK, drivers.Attempt{Masters: 5, Won: 3, HeldByOther: 1, Failed: 1}},
+		{"held elsewhere", []multiplex.Status{refused, refused, refused, ok, ok}, drivers.ErrBusy, schema.Busy, drivers.Attempt{Masters: 5, Won: 2, HeldByOther: 3}},
+		{"split vote", []multiplex.Status{ok, ok, refused, refused, ok + 10}, drivers.ErrNoQuorum, schema.Error, drivers.Attempt{Masters: 5, Won: 2, HeldByOther: 2, Failed: 1}},
+		{"votes split cleanly", []multiplex.Status{ok, ok, refused, refused}, drivers.ErrNoQuorum, schema.SplitBrain, drivers.Attempt{Masters: 4, Won: 2, HeldByOther: 2}},
+		{"majority failed", []multiplex.Status{ok, ok, failed, failed, failed}, drivers.ErrNoQuorum, schema.Error, drivers.Attempt{Masters: 5, Won: 2, Failed: 3}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

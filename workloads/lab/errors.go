@@ -35,7 +35,7 @@ func (c errorCapture) Lock(ctx context.Context, key string) (drivers.Lease, driv
 	lease, a, err := c.Locker.Lock(ctx, key)
 	if err != nil {
 		switch drivers.Classify(ctx, a, err) {
-		case drivers.Error, drivers.Timeout:
+		case schema.Error, schema.Timeout:
 			c.log.Failed(0, err)
 		}
 	} else {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // Opener opens a Locker whose locks live for ttl. The suite closes it.
@@ -230,7 +231,7 @@ func unlockSettled(ctx context.Context, lease drivers.Lease) error {
 	var err error
 	for range 5 {
 		err = lease.Unlock(ctx)
-		if drivers.Classify(ctx, drivers.Attempt{}, err) != drivers.Timeout {
+		if drivers.Classify(ctx, drivers.Attempt{}, err) != schema.Timeout {
 			return err
 		}
 	}
@@ -244,7 +245,7 @@ func unlockSettled(ctx context.Context, lease drivers.Lease) error {
 func LockSettled(ctx context.Context, l drivers.Locker, key string) (drivers.Lease, drivers.Attempt, error) {
 	for i := 0; ; i++ {
 		ls, att, err := l.Lock(ctx, key)
-		if i == 4 || drivers.Classify(ctx, att, err) != drivers.Timeout {
+		if i == 4 || drivers.Classify(ctx, att, err) != schema.Timeout {
 			return ls, att, err
 		}
 	}
@@ -293,7 +294,7 @@ func canceledContext(t *testing.T, open Opener) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Lock with a canceled context: err = %v, want context.Canceled", err)
 	}
-	if got := drivers.Classify(ctx, drivers.Attempt{}, err); got != drivers.Canceled {
+	if got := drivers.Classify(ctx, drivers.Attempt{}, err); got != schema.Canceled {
 		t.Fatalf("Classify = %v, want canceled (a shutdown is not a failure)", got)
 	}
 }
