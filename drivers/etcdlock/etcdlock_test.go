@@ -16,6 +16,7 @@ import (
 	"github.com/lockbench/lockbench/internal/compose/etcdmember"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // endpoints are a real one-member etcd (this test binary re-executed as an
@@ -271,5 +272,32 @@ func TestConfigValidate(t *testing.T) {
 		if got := c.TTLSeconds(); got != tc.want {
 			t.Errorf("TTLSeconds(%v) = %d, want %d", tc.ttl, got, tc.want)
 		}
+	}
+}
+
+// TestLeaseRanOutWhileWaiting: a queued attempt whose own lease (no
+// keep-alive) runs out before the holder's does lost its waiter key: the
+// attempt is a timeout (validity used up), not a server error.
+func TestLeaseRanOutWhileWaiting(t *testing.T) {
+	testenv.Servers(t)
+	cfg := DefaultConfig()
+	cfg.KeepAlive, cfg.Wait, cfg.TTL, cfg.WaitTimeout = false, true, 2*time.Second, slow.D(20*time.Second)
+	l := open(t, cfg)
+	ctx := context.Background()
+	key := "lapsed-waiter/" + t.Name()
+	a, _, err := l.Lock(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Unlock(ctx)
+	// The waiter's lease is granted after the holder's, so it runs out
+	// while the holder's key still stands; when that key goes too, the
+	// waiter finds its own gone.
+	_, att, err := l.Lock(ctx, key)
+	if got := drivers.Classify(ctx, att, err); got != schema.Timeout && got != schema.Busy {
+		t.Fatalf("a waiter whose lease ran out: %v classified %v, want Timeout (or Busy)", err, got)
+	}
+	if err != nil && !errors.Is(err, drivers.ErrBusy) && att.TimedOut != 1 {
+		t.Fatalf("attempt %+v: a lapsed waiter counts as timed out", att)
 	}
 }

@@ -94,6 +94,14 @@ func (l *locker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.A
 		return nil, att, fmt.Errorf("etcdlock: %s: waited %v: %w", key, l.cfg.WaitTimeout, drivers.ErrBusy)
 	}
 	l.pool.discard(s) // state unknown: revoking the lease removes any key it left
+	if errors.Is(err, concurrency.ErrSessionExpired) && ctx.Err() == nil {
+		// The attempt outlived its own lease (without keep-alive a lease
+		// lives TTL from its Grant: a long wait, or a slow machine), so its
+		// waiter key lapsed before the grant: validity used up, the
+		// outcome Redlock calls a timeout, not a failing server.
+		att.TimedOut = 1
+		return nil, att, fmt.Errorf("etcdlock: %s: the lease ran out before the grant: %w", key, drivers.ErrTimeout)
+	}
 	return nil, att, l.failed(ctx, actx, &att, err)
 }
 
