@@ -11,9 +11,9 @@ import (
 
 // Starved is the slowdown beyond which a test may call a liveness
 // judgement (a budget ran out, a window saw nothing) inconclusive: the
-// suite is meant to pass at a load average of twice the CPUs (Factor 2),
-// and at twice that again its threads wait for a CPU four times as long
-// as they run.
+// suite is meant to pass at a load average of twice the CPUs (a slowdown
+// of about 2); at twice that slowdown its threads wait for a CPU three
+// times as long as they run.
 const Starved = 4.0
 
 // CPUShare is how long the threads of this process ran and how long they
