@@ -87,12 +87,13 @@ func (l *ErrorLog) Answered(i int) {
 }
 
 // Failed counts a failed or timed-out command on master i.
-func (l *ErrorLog) Failed(i int, err error) {
+func (l *ErrorLog) Failed(i int, err error) { l.failedAt(i, err, time.Now().UnixNano()) }
+
+func (l *ErrorLog) failedAt(i int, err error, now int64) {
 	m := &l.masters[i]
-	now := time.Now().UnixNano()
 	m.total.Add(1)
-	m.first.CompareAndSwap(0, now)
-	m.failing.CompareAndSwap(0, now)
+	earliest(&m.first, now)
+	earliest(&m.failing, now)
 	m.streak.Add(1)
 	msg := "unknown error"
 	if ok, dial := NoAnswer(err); ok && dial {
@@ -133,6 +134,20 @@ func (l *ErrorLog) Failed(i int, err error) {
 	least.over.Store(least.n.Load())
 	least.msg.Store(kept)
 	least.n.Add(1)
+}
+
+// earliest sets v to ns when v is unset (0) or later. Goroutines that
+// failed at once note it in any order (one may be descheduled between
+// reading the clock and noting it): the first failure, and the first of a
+// streak, is the earliest clock reading, so a streak never starts before
+// the first failure.
+func earliest(v *atomic.Int64, ns int64) {
+	for {
+		old := v.Load()
+		if (old != 0 && old <= ns) || v.CompareAndSwap(old, ns) {
+			return
+		}
+	}
 }
 
 // count adds one to msg's slot if it is published.

@@ -141,3 +141,25 @@ func TestNormalizeErrorOneLine(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestErrorLogFailuresNotedOutOfOrder: failures noted in another order than
+// their clock readings (a goroutine descheduled in between) still give the
+// earliest as the first failure and the streak's start, so a master is
+// never said to have stopped answering before its first error.
+func TestErrorLogFailuresNotedOutOfOrder(t *testing.T) {
+	l := NewErrorLog(1)
+	err := errors.New("connection refused")
+	l.failedAt(0, err, 200)
+	l.failedAt(0, err, 100)
+	l.failedAt(0, err, 300)
+	r := l.Report()[0]
+	if r.First.UnixNano() != 100 || r.FailingSince.UnixNano() != 100 || r.Streak != 3 {
+		t.Fatalf("first %d, failing since %d, streak %d: want 100, 100, 3", r.First.UnixNano(), r.FailingSince.UnixNano(), r.Streak)
+	}
+	l.Answered(0)
+	l.failedAt(0, err, 500)
+	l.failedAt(0, err, 400)
+	if r := l.Report()[0]; r.First.UnixNano() != 100 || r.FailingSince.UnixNano() != 400 || r.Streak != 2 {
+		t.Fatalf("after an answer: first %d, failing since %d, streak %d: want 100, 400, 2", r.First.UnixNano(), r.FailingSince.UnixNano(), r.Streak)
+	}
+}

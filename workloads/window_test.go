@@ -24,6 +24,7 @@ type windowRun struct {
 	res       workloads.Result
 	intervals []record.Interval // Start, End and counts of each (histograms not kept)
 	acquired  []int64           // per interval
+	cpu       slow.CPUShare     // this process's CPU share during the run
 }
 
 func runWindow(t *testing.T, ctx context.Context, l drivers.Locker, cfg workloads.Config) windowRun {
@@ -37,11 +38,12 @@ func runWindow(t *testing.T, ctx context.Context, l drivers.Locker, cfg workload
 			out.intervals = append(out.intervals, record.Interval{Start: iv.Start, End: iv.End})
 			out.acquired = append(out.acquired, iv.Count(schema.OpAcquire, schema.OK))
 		}}
+	cpu := slow.WatchCPU()
 	res, err := workloads.Run(ctx, cfg, env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out.res = res
+	out.res, out.cpu = res, cpu.Share()
 	record.Fill(&out.run, reg.Total())
 	out.run.FillReferee(ref.Report())
 	return out
@@ -56,7 +58,12 @@ func checkWindow(t *testing.T, w windowRun, want time.Duration) {
 	c := w.run.Counts
 	t.Logf("duration_s %.4f, %d acquired, referee margins %d, %d intervals", w.run.DurationS, c.Acquired, w.run.ValidityMarginUS.Count, len(w.intervals))
 	if c.Acquired == 0 {
-		t.Fatalf("nothing acquired: %+v", c)
+		// Nothing to check the window against; liveness within a second
+		// says nothing on a machine too busy to run the workers.
+		if w.cpu.Slowdown() >= slow.Starved {
+			t.Skipf("inconclusive: nothing acquired (%+v) and %v", c, w.cpu)
+		}
+		t.Fatalf("nothing acquired: %+v (%v)", c, w.cpu)
 	}
 	if slack := 0.01*want.Seconds() + 0.010; math.Abs(w.run.DurationS-want.Seconds()) > slack {
 		t.Errorf("duration_s %.4f, want %.3f ± %.3f", w.run.DurationS, want.Seconds(), slack)

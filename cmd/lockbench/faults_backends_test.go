@@ -1,11 +1,13 @@
 package main
 
 import (
-	"github.com/lockbench/lockbench/internal/testenv"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // TestFaultBackends plays kill, stop and partition against the etcd,
@@ -54,6 +56,7 @@ func TestFaultBackends(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "s.json")
 			args := append([]string{"run", "-q", "--workload", "contended", "--keys", "2", "--workers", "8",
 				"--warmup", "0s", "--duration", "6s", "--json", out, "--fault", c.fault}, c.args...)
+			cpu := slow.WatchCPU()
 			_, stderr, code := cli(t, 2*time.Minute, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
@@ -76,8 +79,12 @@ func TestFaultBackends(t *testing.T) {
 			readJSON(t, out, &doc)
 			run := doc.Runs[0]
 			down, up := -1.0, -1.0
+			var lateReady []string // restarts not ready within the schedule's bound
 			for _, e := range run.Extra.Faults.Events {
-				if e.Err != "" {
+				switch {
+				case e.Err != "" && e.Action == "ready" && strings.Contains(e.Err, "deadline exceeded"):
+					lateReady = append(lateReady, e.Err)
+				case e.Err != "":
 					t.Errorf("fault event %+v failed", e)
 				}
 				if e.Action == c.down && down < 0 {
@@ -105,14 +112,25 @@ func TestFaultBackends(t *testing.T) {
 			quiet := down + 0.4*(up-down)
 			before, during, after := sum(0, down), sum(quiet, up-100), sum(up, 1e9)
 			t.Logf("grants before %d, during [%.0f ms, %.0f ms] %d (fault at %.0f ms), after %d; counts %v", before, quiet, up-100, during, down, after, run.Counts)
-			if before == 0 || after == 0 {
-				t.Errorf("grants before the fault %d, after the repair %d: want both > 0", before, after)
-			}
 			if during != 0 {
 				t.Errorf("%d grants while the server was down (%s..%s)", during, c.down, c.up)
 			}
 			if v := run.Counts["violations"]; v != 0 {
 				t.Errorf("%d violations", v)
+			}
+			if before == 0 || after == 0 || len(lateReady) > 0 {
+				// Liveness within the run's seconds: on a machine too busy
+				// to run the servers (a restarted cluster electing a
+				// leader, a JVM warming up) the run's length says nothing.
+				if share := cpu.Share(); share.Slowdown() >= slow.Starved {
+					t.Skipf("inconclusive: grants before the fault %d, after the repair %d, restarts not ready in time %q, and %v", before, after, lateReady, share)
+				}
+				if len(lateReady) > 0 {
+					t.Errorf("restarts not ready in time: %q", lateReady)
+				}
+				if before == 0 || after == 0 {
+					t.Errorf("grants before the fault %d, after the repair %d: want both > 0", before, after)
+				}
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/internal/compose/certs"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -122,7 +123,21 @@ func TestSecureMasters(t *testing.T) {
 			args := append([]string{"compare", "--redis", m.redis(r), "--clients", "goredis,rueidis",
 				"--muxes", "sequential,fanout,pipeline,auto", "--workloads", "uncontended", "--baselines", "redsync,rueidislock",
 				"--workers", "4", "--node-timeout", "1s", "--warmup", "200ms", "--duration", "200ms", "--rate", "500", "--json", js, "--out", out}, m.flags...)
+			cpu := slow.WatchCPU()
 			stdout, stderr, code := cliEnv(t, env, args...)
+			if code == exitNoProgress {
+				// A cell with no grant in its 200 ms window: its workers
+				// got no CPU, or it does not reach the masters. Only the
+				// first fails the test on a machine with CPUs to spare.
+				if share := cpu.Share(); share.Slowdown() >= slow.Starved {
+					for _, s := range m.secret(r) {
+						if strings.Contains(stderr, s) {
+							t.Errorf("compare stderr shows the password")
+						}
+					}
+					t.Skipf("inconclusive: a cell made no progress and %v\n%s", share, stderr)
+				}
+			}
 			if code != 0 {
 				t.Fatalf("compare: exit %d\n%s", code, stderr)
 			}

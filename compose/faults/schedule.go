@@ -105,9 +105,12 @@ func (s *Schedule) recordEvent(f Fault, e Event, err error) {
 	if err != nil {
 		e.Err = err.Error()
 	}
+	// Events of several masters and faults are recorded at once; the log
+	// is written under the same lock, so a writer that is not safe for
+	// concurrent use (a bytes.Buffer) gets whole lines in event order.
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.events = append(s.events, e)
-	s.mu.Unlock()
 	if s.t.Log != nil {
 		msg := ""
 		if err != nil {

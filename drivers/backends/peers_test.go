@@ -118,7 +118,7 @@ func TestRueidislock(t *testing.T) {
 		if err := a.Unlock(ctx); !errors.Is(err, drivers.ErrNotHeld) {
 			t.Fatalf("second Unlock: err = %v, want ErrNotHeld", err)
 		}
-		b, _, err := l.Lock(ctx, "rueidislock-busy")
+		b, _, err := drivertest.LockSettled(ctx, l, "rueidislock-busy")
 		if err != nil {
 			t.Fatalf("Lock after Unlock: %v", err)
 		}

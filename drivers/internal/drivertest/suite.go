@@ -109,9 +109,12 @@ const retryDelay, maxRetryDelay = 50 * time.Millisecond, 2 * time.Second
 func mutualExclusion(t *testing.T, open Opener, opt Options) {
 	l := openClosed(t, open, 10*time.Second)
 	k := key(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	const budget = 2 * time.Minute
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
-	var counter int // deliberately unsynchronised: the lock must protect it
+	cpu := slow.WatchCPU()
+	var counter int       // deliberately unsynchronised: the lock must protect it
+	var done atomic.Int64 // increments made, counted under no lock
 	var wg sync.WaitGroup
 	errs := make(chan error, opt.Workers)
 	for range opt.Workers {
@@ -123,8 +126,7 @@ func mutualExclusion(t *testing.T, open Opener, opt Options) {
 				lease, _, err := l.Lock(ctx, k)
 				if err != nil {
 					if ctx.Err() != nil {
-						errs <- ctx.Err()
-						return
+						return // the budget ran out: judged below
 					}
 					// Redlock's random retry delay, doubled on each failure:
 					// on a loaded machine an attempt outlasts a fixed 50 ms
@@ -145,6 +147,7 @@ func mutualExclusion(t *testing.T, open Opener, opt Options) {
 					// safety failure: the lock expires by itself.
 					t.Logf("unlock: %v", err)
 				}
+				done.Add(1)
 				i++
 			}
 		}()
@@ -154,8 +157,19 @@ func mutualExclusion(t *testing.T, open Opener, opt Options) {
 	for err := range errs {
 		t.Fatal(err)
 	}
+	// Safety first, whether or not every worker finished: each increment
+	// made under the lock is in the counter.
+	if n := int(done.Load()); counter != n {
+		t.Fatalf("counter = %d, want %d: %d updates lost to overlapping holders", counter, n, n-counter)
+	}
 	if want := opt.Workers * opt.Rounds; counter != want {
-		t.Fatalf("counter = %d, want %d: %d updates lost to overlapping holders", counter, want, want-counter)
+		// Liveness: a fixed budget says nothing on a machine too busy
+		// to run the workers and the servers.
+		share := cpu.Share()
+		if share.Slowdown() >= slow.Starved {
+			t.Skipf("inconclusive: %d of %d increments within %v, none lost; %v", counter, want, budget, share)
+		}
+		t.Fatalf("%d of %d increments within %v (%v)", counter, want, budget, share)
 	}
 }
 
@@ -209,12 +223,16 @@ func releaseKeepsOthersLock(t *testing.T, open Opener, opt Options) {
 		if errors.Is(err, drivers.ErrBusy) {
 			return
 		}
-		if err == nil && time.Until(b.ValidUntil()) <= 0 {
-			// B's own lease ran out before the grant was seen (a loaded
-			// machine: the releases above were asked again): the grant
-			// is legitimate and says nothing about A's Unlock.
-			_ = c.Unlock(ctx)
-			t.Skipf("inconclusive: B's lease ran out (%v ago) before a third Lock was granted", -time.Until(b.ValidUntil()))
+		if left := time.Until(b.ValidUntil()); left <= 0 {
+			// B's own lease ran out before the answer was seen (a loaded
+			// machine: the releases above were asked again, or the third
+			// Lock waited behind B until B's lease, and then its own,
+			// lapsed): a grant is legitimate, any other answer too, and
+			// neither says anything about A's Unlock.
+			if err == nil {
+				_ = c.Unlock(ctx)
+			}
+			t.Skipf("inconclusive: B's lease ran out (%v ago) before a third Lock answered (err = %v)", -left, err)
 		}
 		if err == nil {
 			_ = c.Unlock(ctx)

@@ -10,7 +10,10 @@
 // tests mostly wait on servers, lets more of them run at once than the
 // CPUs; CPU gives the tests that drive servers flat out one machine-wide
 // slot per CPU, across every test binary go test runs at once; NodeTimeout
-// is a client's per-master timeout so scaled. It owns nothing else and
+// is a client's per-master timeout so scaled; WatchCPU measures how long
+// the process waited for a CPU, so that a judgement of liveness within a
+// fixed time is skipped, saying why, when the machine starved it
+// (Starved). It owns nothing else and
 // imports no package of the project; only tests and test kits import it.
 package slow
 
