@@ -31,8 +31,8 @@ type Answer struct {
 	Standings []Standing `json:"standings"`
 	// Rounds is the fewest complete rounds a cell of the workload has.
 	Rounds int `json:"rounds"`
-	// Tie: the top cells share the first rank (their intervals overlap, or
-	// there are too few rounds to tell).
+	// Tie: the top cells share the first rank (no lead of more than
+	// tieWithin shown, or too few rounds to tell).
 	Tie bool `json:"tie"`
 	// Lead is the first cell's cycles/s over the second's, round by round
 	// (both measured in the same round, so on the same machine state):
@@ -48,11 +48,16 @@ type Standing struct {
 	// cell's median (rerunRange): wider than Rate, which holds the median
 	// of this machine's cell, not another run's.
 	Rerun Range `json:"rerun"`
-	// Rank from 1; cells whose intervals overlap or whose medians lie
-	// within 10 % (tieWithin), directly or through a chain of cells, share the
-	// rank of the best of them (Tied).
+	// Rank from 1 (rankPaired; rankStandings when the rounds cannot be
+	// paired): cells that cannot be told apart share the rank of the best
+	// of them (Tied).
 	Rank int  `json:"rank"`
 	Tied bool `json:"tied"`
+	// Behind is the paired ratio the rank was decided on: the cycles/s of
+	// the best cell of the rank above (of this cell's own rank when it
+	// shares it) over this cell's, round by round. Nil for the first cell
+	// and when the rounds could not be paired.
+	Behind *stats.MedianCI `json:"behind,omitempty"`
 }
 
 // Answers ranks runs measured in rounds (stats.Repeats) per workload,
@@ -101,29 +106,104 @@ func rank(rows [][]schema.Run) Answer {
 			a.Rounds = len(s)
 		}
 	}
-	rankStandings(a.Standings)
-	if len(a.Standings) < 2 {
-		return a
-	}
-	a.Tie = a.Standings[1].Rank == 1 || a.Rounds < minRounds
-	best, next := a.Standings[0].Cell, a.Standings[1].Cell
-	var ratios []float64
 	byName := map[string][]schema.Run{}
 	for _, row := range rows {
 		byName[row[0].Name] = complete(row)
 	}
-	for _, b := range byName[best] {
-		for _, n := range byName[next] {
-			if n.Repeat == b.Repeat && n.Throughput.CyclesPerS > 0 {
-				ratios = append(ratios, b.Throughput.CyclesPerS/n.Throughput.CyclesPerS)
-			}
-		}
+	if a.Rounds < minRounds || !rankPaired(a.Standings, byName) {
+		rankStandings(a.Standings)
 	}
-	if len(ratios) > 0 {
-		lead := stats.MedianInterval(ratios, stats.Confidence)
+	if len(a.Standings) < 2 {
+		return a
+	}
+	a.Tie = a.Standings[1].Rank == 1 || a.Rounds < minRounds
+	if lead, ok := pairedRatio(byName[a.Standings[0].Cell], byName[a.Standings[1].Cell]); ok {
 		a.Lead = &lead
 	}
 	return a
+}
+
+// pairedRatio is a's cycles/s over b's in each round both completed
+// (measured back to back on the same machine state, so what moved the
+// whole round cancels): the median ratio and its interval. False when no
+// round pairs.
+func pairedRatio(a, b []schema.Run) (stats.MedianCI, bool) {
+	var ratios []float64
+	for _, x := range a {
+		for _, y := range b {
+			if x.Repeat == y.Repeat && y.Throughput.CyclesPerS > 0 {
+				ratios = append(ratios, x.Throughput.CyclesPerS/y.Throughput.CyclesPerS)
+			}
+		}
+	}
+	if len(ratios) == 0 {
+		return stats.MedianCI{}, false
+	}
+	return stats.MedianInterval(ratios, stats.Confidence), true
+}
+
+// rankPaired ranks standings by paired rounds: cells in order of their
+// median share of each round's median cell, each rank led by its best
+// cell; the next cell shares that rank unless,
+// round by round, the rank's best ran more than tieWithin faster with the
+// interval's confidence (the paired ratio's interval lies wholly above
+// 1 + tieWithin), and then it leads a rank of its own. Pairing cancels
+// what moved the machine between rounds, which unpaired intervals carry,
+// so the ranks hold on a rerun; a lead under tieWithin is called a tie
+// even when it is consistent, because runs minutes apart differ by that
+// much. False, with st untouched, when some cell has fewer than minRounds
+// rounds paired with the cell it is judged against.
+func rankPaired(st []Standing, rounds map[string][]schema.Run) bool {
+	// The order: each cell's median share of its round's median cell, so a
+	// round the whole machine ran slow in moves no cell ahead of another.
+	byRound := map[int][]float64{}
+	for _, rs := range rounds {
+		for _, r := range rs {
+			byRound[r.Repeat] = append(byRound[r.Repeat], r.Throughput.CyclesPerS)
+		}
+	}
+	ref := map[int]float64{}
+	for k, xs := range byRound {
+		ref[k] = stats.Median(xs)
+	}
+	// Ties of the median share (the round's median cell has a share of
+	// exactly 1) go by the geometric mean of the shares, then by name:
+	// neither moves with a round's speed either.
+	score, geo := map[string]float64{}, map[string]float64{}
+	for name, rs := range rounds {
+		var shares []float64
+		logs := 0.0
+		for _, r := range rs {
+			if ref[r.Repeat] > 0 && r.Throughput.CyclesPerS > 0 {
+				share := r.Throughput.CyclesPerS / ref[r.Repeat]
+				shares = append(shares, share)
+				logs += math.Log(share)
+			}
+		}
+		score[name] = stats.Median(shares)
+		geo[name] = logs / float64(max(1, len(shares)))
+	}
+	order := slices.Clone(st)
+	slices.SortStableFunc(order, func(a, b Standing) int {
+		return cmp.Or(cmp.Compare(score[b.Cell], score[a.Cell]), cmp.Compare(geo[b.Cell], geo[a.Cell]), cmp.Compare(a.Cell, b.Cell))
+	})
+	leader := 0
+	for i := 1; i < len(order); i++ {
+		r, ok := pairedRatio(rounds[order[leader].Cell], rounds[order[i].Cell])
+		if !ok || r.N < minRounds {
+			return false
+		}
+		if r.Lo > 1+tieWithin {
+			leader = i
+		}
+		order[i].Rank, order[i].Behind = leader+1, &r
+	}
+	order[0].Rank = 1
+	for i := range order {
+		order[i].Tied = i > 0 && order[i].Rank == order[i-1].Rank || i+1 < len(order) && order[i+1].Rank == order[i].Rank
+	}
+	copy(st, order)
+	return true
 }
 
 // mastersOf is the masters count a compare of several named its run with

@@ -119,13 +119,15 @@ func TestAnswers(t *testing.T) {
 		{"a clear leader", [][]schema.Run{rounds("b", 500, 520, 480, 510, 490), rounds("a", 1000, 1010, 990, 1020, 980)}, false,
 			[]string{"redlock/a/uncontended is fastest: 2.00× redlock/b/uncontended (1.94–2.06×, paired by round)"}},
 		{"overlapping leaders tie", [][]schema.Run{rounds("a", 1000, 900, 1100, 950, 1050), rounds("b", 1020, 880, 1090, 1000, 940), rounds("c", 10, 11, 9, 10, 10)}, true,
-			[]string{"indistinguishable at this budget: redlock/a/uncontended, redlock/b/uncontended (their intervals overlap or their medians lie within 10 %)"}},
+			[]string{"indistinguishable at this budget: redlock/a/uncontended, redlock/b/uncontended (no lead over 10 % shown, paired by round)"}},
 		{"apart but within the tie margin", [][]schema.Run{rounds("a", 1000, 1001, 1002, 1003, 1004), rounds("b", 950, 951, 952, 953, 954)}, true,
 			[]string{"indistinguishable at this budget: redlock/a/uncontended, redlock/b/uncontended"}},
 		{"apart beyond the tie margin", [][]schema.Run{rounds("a", 1000, 1001, 1002, 1003, 1004), rounds("b", 880, 881, 882, 883, 884)}, false,
 			[]string{"redlock/a/uncontended is fastest: 1.14×"}},
-		{"tie by intervals, paired rounds lean", [][]schema.Run{rounds("a", drift...), rounds("b", scaled(0.9)...)}, true,
-			[]string{"indistinguishable", "1.11× redlock/b/uncontended (1.11–1.11×", "the rounds lean to redlock/a/uncontended"}},
+		{"a steady lead over the margin, paired by round, though the intervals overlap", [][]schema.Run{rounds("a", drift...), rounds("b", scaled(0.85)...)}, false,
+			[]string{"redlock/a/uncontended is fastest: 1.18× redlock/b/uncontended (1.18–1.18×"}},
+		{"a steady lead under the margin: a tie the rounds lean in", [][]schema.Run{rounds("a", drift...), rounds("b", scaled(0.95)...)}, true,
+			[]string{"indistinguishable", "1.05× redlock/b/uncontended (1.05–1.05×", "the rounds lean to redlock/a/uncontended"}},
 		{"too few rounds", [][]schema.Run{rounds("a", 1000, 1010), rounds("b", 10, 11)}, true,
 			[]string{"none at 2 round(s) per cell: an interval needs --repeat 3"}},
 	} {
@@ -155,6 +157,65 @@ func TestAnswers(t *testing.T) {
 				t.Errorf("answer %q disagrees with tie %v", line, a.Tie)
 			}
 		})
+	}
+}
+
+// TestRankPairedInvariants: over many random compares, ranks never
+// decrease down the list; a cell that opens a rank is more than tieWithin
+// behind the best of the rank above, with the interval's confidence, and a
+// cell that shares a rank is not shown that far behind its best; and the
+// ranks do not move when every cell of a round is scaled by one factor
+// (the machine faster or slower that round), which unpaired intervals
+// would feel.
+func TestRankPairedInvariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 500 {
+		n := 3 + rng.IntN(8)
+		cells := make([][]float64, 2+rng.IntN(6))
+		for c := range cells {
+			base := 100 + rng.Float64()*100
+			cells[c] = make([]float64, n)
+			for r := range n {
+				cells[c][r] = base * (1 + 0.2*(rng.Float64()-0.5))
+			}
+		}
+		answer := func(drift []float64) Answer {
+			var runs []schema.Run
+			for c, xs := range cells {
+				ys := make([]float64, n)
+				for r, x := range xs {
+					ys[r] = x * drift[r]
+				}
+				runs = append(runs, rounds(fmt.Sprint(c), ys...)...)
+			}
+			return Answers(runs)[0]
+		}
+		flat := make([]float64, n)
+		moved := make([]float64, n)
+		for r := range n {
+			flat[r], moved[r] = 1, 0.3+1.4*rng.Float64()
+		}
+		a, b := answer(flat), answer(moved)
+		for i, s := range a.Standings {
+			if i > 0 && s.Rank < a.Standings[i-1].Rank {
+				t.Fatalf("trial %d: rank %d after %d", trial, s.Rank, a.Standings[i-1].Rank)
+			}
+			if i == 0 {
+				continue
+			}
+			if s.Behind == nil {
+				t.Fatalf("trial %d: %s has no paired ratio", trial, s.Cell)
+			}
+			opens := s.Rank == i+1
+			if opens != (s.Behind.Lo > 1+tieWithin) {
+				t.Fatalf("trial %d: %s rank %d (place %d) with paired ratio %+v", trial, s.Cell, s.Rank, i+1, *s.Behind)
+			}
+		}
+		for i := range a.Standings {
+			if a.Standings[i].Cell != b.Standings[i].Cell || a.Standings[i].Rank != b.Standings[i].Rank {
+				t.Fatalf("trial %d: ranks moved with the rounds' drift:\n%+v\n%+v", trial, a.Standings, b.Standings)
+			}
+		}
 	}
 }
 

@@ -122,7 +122,7 @@ func answerLine(a Answer) string {
 	if len(leaders) > maxNamed {
 		leaders = append(leaders[:maxNamed], fmt.Sprintf("and %d more", len(leaders)-maxNamed))
 	}
-	line := fmt.Sprintf("indistinguishable at this budget: %s (their intervals overlap or their medians lie within %.0f %%)",
+	line := fmt.Sprintf("indistinguishable at this budget: %s (no lead over %.0f %% shown, paired by round)",
 		strings.Join(leaders, ", "), 100*tieWithin)
 	if a.Lead == nil {
 		return line
