@@ -80,7 +80,7 @@ func rerunText(a Answer) string {
 	for _, s := range a.Standings {
 		level = min(level, s.Rerun.Level)
 	}
-	return fmt.Sprintf("where a rerun's median lands (≥ %.0f %%)", 100*math.Floor(100*level)/100)
+	return fmt.Sprintf("a rerun's median lands in (≥ %.0f %%)", 100*math.Floor(100*level)/100)
 }
 
 // rangeText is a rerun range "lo–hi", or nothing without one.
