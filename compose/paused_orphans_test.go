@@ -206,19 +206,10 @@ func leftProcesses(pids []int, dir string) []int {
 
 // dirProcesses are the processes whose working directory is dir.
 func dirProcesses(dir string) []int {
-	ents, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd")
-		if err == nil && (cwd == dir || cwd == dir+" (deleted)") {
-			out = append(out, pid)
-		}
-	}
-	return out
+	return procs.Pids(func(_ int, p string) bool {
+		cwd, err := os.Readlink(p + "/cwd")
+		return err == nil && (cwd == dir || cwd == dir+" (deleted)")
+	})
 }
 
 // describe names each pid with its state and command line.

@@ -31,35 +31,39 @@ func Alive(pid int) bool {
 	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z'
 }
 
-// Children lists the pids whose parent is ppid and whose command line
-// contains substr.
-func Children(ppid int, substr string) []int {
+// Pids lists the running processes for which match holds, given each
+// pid and its /proc directory.
+func Pids(match func(pid int, dir string) bool) []int {
 	ents, _ := os.ReadDir("/proc")
 	var out []int
 	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 2 || f[1] != strconv.Itoa(ppid) {
-			continue
-		}
-		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if strings.Contains(string(cmd), substr) {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && match(pid, "/proc/"+e.Name()) {
 			out = append(out, pid)
 		}
 	}
 	return out
+}
+
+// Children lists the pids whose parent is ppid and whose command line
+// contains substr.
+func Children(ppid int, substr string) []int {
+	return Pids(func(_ int, dir string) bool {
+		b, err := os.ReadFile(dir + "/stat")
+		if err != nil {
+			return false
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			return false
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 2 || f[1] != strconv.Itoa(ppid) {
+			return false
+		}
+		cmd, _ := os.ReadFile(dir + "/cmdline")
+		return strings.Contains(string(cmd), substr)
+	})
 }
 
 // FreePort asks the kernel for a free loopback TCP port. Another process may
