@@ -31,7 +31,8 @@ const DefaultBatch = 256
 // that adapts to the master's distance (inflight.go): 1 close by, so the
 // commands that arrive while a batch travels leave together as the next
 // one; up to DefaultMaxInFlight far away, so they leave at once instead of
-// waiting for its reply. Replies are matched to callers by position within
+// waiting for its reply (after one yield that lets the callers woken
+// together join them: lane.gather). Replies are matched to callers by position within
 // their batch, and while more than one batch may be in flight a command
 // whose key is in a batch still in flight waits for that batch, so each
 // master sees a key's commands in queue order. Batches in flight at once
