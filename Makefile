@@ -25,7 +25,7 @@ build:
 # interval of a cell's median; 16 cells × 6 rounds × (150 ms + 300 ms) plus
 # each cell's set-up is ~55 s. Progress (cell k of n, time left) on stderr.
 run: deps build
-	$(BIN) compare --repeat 10 --duration 250ms --warmup 100ms --json compare.json
+	$(BIN) compare --repeat 20 --duration 125ms --warmup 50ms --json compare.json
 
 # GORACE atexit_sleep_ms: a -race binary sleeps 1 s (the default) before it
 # exits, so late reports of goroutines still running can print; every test
