@@ -16,20 +16,38 @@ func init() {
 		On:        Etcd,
 		ConfigKey: "etcd",
 		Open:      openEtcd,
+		Config:    etcdDefaults,
 		Baselines: map[string]func(*Spec){
-			"etcd":      func(s *Spec) { s.Etcd.Mode, s.Etcd.Wait = etcdlock.ModeClient, false },
-			"etcd-wait": func(s *Spec) { s.Etcd.Mode, s.Etcd.Wait = etcdlock.ModeClient, true },
-			"etcd-rpc":  func(s *Spec) { s.Etcd.Mode, s.Etcd.Wait = etcdlock.ModeRPC, false },
+			"etcd":      etcdMode(etcdlock.ModeClient, false),
+			"etcd-wait": etcdMode(etcdlock.ModeClient, true),
+			"etcd-rpc":  etcdMode(etcdlock.ModeRPC, false),
 		},
-		Defaults: func(s *Spec) { s.Etcd = etcdlock.DefaultConfig() },
-		Check:    func(s Spec) error { return etcdConfig(s).Validate() },
-		Variant:  etcdVariant,
+		Check:   func(s Spec) error { return etcdConfig(s).Validate() },
+		Variant: etcdVariant,
 	})
 }
 
-// etcdConfig is s.Etcd with the run's TTL.
+// etcdDefaults are the etcd settings a run starts from, without the TTL
+// (the run's, Spec.Redlock.TTL): what the settings hold round-trips
+// through JSON.
+func etcdDefaults() any {
+	c := etcdlock.DefaultConfig()
+	c.TTL = 0
+	return &c
+}
+
+// etcdMode is a baseline row's mode.
+func etcdMode(mode string, wait bool) func(*Spec) {
+	return func(s *Spec) {
+		c := Settings[etcdlock.Config](*s)
+		c.Mode, c.Wait = mode, wait
+		SetSettings(s, c)
+	}
+}
+
+// etcdConfig is the Spec's etcd settings with the run's TTL.
 func etcdConfig(s Spec) etcdlock.Config {
-	c := s.Etcd
+	c := Settings[etcdlock.Config](s)
 	c.TTL = s.Redlock.TTL
 	return c
 }
@@ -46,14 +64,15 @@ func openEtcd(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error)
 // etcdVariant names the mode: client (TryLock), client-wait, rpc; with
 // "+cycle" when a session is paid per cycle and "+ttl" without keep-alive.
 func etcdVariant(s Spec) string {
-	v := s.Etcd.Mode
-	if s.Etcd.Wait {
+	c := Settings[etcdlock.Config](s)
+	v := c.Mode
+	if c.Wait {
 		v += "-wait"
 	}
 	switch {
-	case !s.Etcd.KeepAlive:
+	case !c.KeepAlive:
 		v += "+ttl"
-	case s.Etcd.SessionPerCycle:
+	case c.SessionPerCycle:
 		v += "+cycle"
 	}
 	return v

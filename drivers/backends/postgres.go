@@ -16,23 +16,43 @@ func init() {
 		Servers:   1,
 		ConfigKey: "postgres",
 		Open:      openPostgres,
+		Config:    pgDefaults,
 		Baselines: map[string]func(*Spec){
-			"postgres":      func(s *Spec) { s.Postgres.Mode, s.Postgres.Wait = pglock.ModeSession, false },
-			"postgres-xact": func(s *Spec) { s.Postgres.Mode, s.Postgres.Wait = pglock.ModeXact, false },
+			"postgres":      pgMode(pglock.ModeSession),
+			"postgres-xact": pgMode(pglock.ModeXact),
 		},
-		Defaults: func(s *Spec) { s.Postgres = pglock.DefaultConfig() },
-		Check:    func(s Spec) error { return pgConfig(s).Validate() },
+		Check: func(s Spec) error { return pgConfig(s).Validate() },
 		Variant: func(s Spec) string {
-			if s.Postgres.Wait {
-				return s.Postgres.Mode + "-wait"
+			c := Settings[pglock.Config](s)
+			if c.Wait {
+				return c.Mode + "-wait"
 			}
-			return s.Postgres.Mode
+			return c.Mode
 		},
 	})
 }
 
+// pgDefaults are the postgres settings a run starts from, without the
+// TTL (the run's, Spec.Redlock.TTL): what the settings hold round-trips
+// through JSON.
+func pgDefaults() any {
+	c := pglock.DefaultConfig()
+	c.TTL = 0
+	return &c
+}
+
+// pgMode is a baseline row's mode, trying once.
+func pgMode(mode string) func(*Spec) {
+	return func(s *Spec) {
+		c := Settings[pglock.Config](*s)
+		c.Mode, c.Wait = mode, false
+		SetSettings(s, c)
+	}
+}
+
+// pgConfig is the Spec's postgres settings with the run's TTL.
 func pgConfig(s Spec) pglock.Config {
-	c := s.Postgres
+	c := Settings[pglock.Config](s)
 	c.TTL = s.Redlock.TTL
 	return c
 }

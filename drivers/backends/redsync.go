@@ -10,21 +10,17 @@ import (
 	"github.com/lockbench/lockbench/drivers/redsync"
 )
 
-// RedsyncConfig is the redsync backend's setting.
-type RedsyncConfig struct {
-	// RedsyncNoFailFast runs redsync without WithFailFast(true).
-	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty" flag:"redsync-no-fail-fast" help:"redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)"`
-}
-
 func init() {
 	Register(Backend{
 		Name:      "redsync",
 		Describe:  "go-redsync/redsync v4 (Redlock library) over go-redis v9 on the same masters; WithTries(1), WithFailFast(true)",
 		On:        Redis,
+		Config:    func() any { return &redsync.Config{} },
+		ConfigKey: "redsync",
 		Open:      openRedsync,
 		Baselines: map[string]func(*Spec){"redsync": func(*Spec) {}},
 		Variant: func(s Spec) string {
-			if s.RedsyncNoFailFast {
+			if Settings[redsync.Config](s).NoFailFast {
 				return "no-fail-fast"
 			}
 			return "fail-fast"
@@ -42,8 +38,9 @@ func openRedsync(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error
 	for i, n := range nodes {
 		clients[i] = n.Client()
 	}
-	r := s.Redlock
-	l, err := redsync.New(clients, redsync.Config{TTL: r.TTL, NodeTimeout: r.NodeTimeout, DriftFactor: r.DriftFactor, FailFast: !s.RedsyncNoFailFast},
+	c := Settings[redsync.Config](s)
+	c.TTL, c.NodeTimeout, c.DriftFactor = s.Redlock.TTL, s.Redlock.NodeTimeout, s.Redlock.DriftFactor
+	l, err := redsync.New(clients, c,
 		func() error { return goredis.CloseAll(nodes) })
 	if err != nil {
 		_ = goredis.CloseAll(nodes)

@@ -10,14 +10,6 @@ import (
 	"github.com/lockbench/lockbench/drivers/single"
 )
 
-// SingleConfig is the single backend's settings.
-type SingleConfig struct {
-	// WaitReplicas: WAIT K after the SET before a grant counts;
-	// WaitTimeout is WAIT's timeout.
-	WaitReplicas int           `json:"wait_replicas,omitempty" flag:"wait-replicas" help:"single: WAIT K replicas after the SET before a grant counts (0: no WAIT)"`
-	WaitTimeout  time.Duration `json:"wait_timeout,omitempty" flag:"wait-timeout" help:"single: WAIT's timeout"`
-}
-
 func init() {
 	Register(Backend{
 		Name: "single",
@@ -26,18 +18,34 @@ func init() {
 		On:      Sentinel,
 		Servers: 1,
 		Open:    openSingle,
-		Baselines: map[string]func(*Spec){
-			"single":      func(s *Spec) { s.WaitReplicas = 0 },
-			"single-wait": func(s *Spec) { s.WaitReplicas = 1 },
+		Config: func() any {
+			return &single.Config{WaitTimeout: 100 * time.Millisecond}
 		},
-		Defaults: func(s *Spec) { s.WaitTimeout = 100 * time.Millisecond },
-		Check:    func(s Spec) error { return singleConfig(s).Validate() },
-		Variant:  func(s Spec) string { return fmt.Sprintf("wait%d", s.WaitReplicas) },
+		ConfigKey: "single",
+		Baselines: map[string]func(*Spec){
+			"single":      waitReplicas(0),
+			"single-wait": waitReplicas(1),
+		},
+		Check:   func(s Spec) error { return singleConfig(s).Validate() },
+		Variant: func(s Spec) string { return fmt.Sprintf("wait%d", Settings[single.Config](s).WaitReplicas) },
 	})
 }
 
+// waitReplicas is a baseline row's WAIT K.
+func waitReplicas(k int) func(*Spec) {
+	return func(s *Spec) {
+		c := Settings[single.Config](*s)
+		c.WaitReplicas = k
+		SetSettings(s, c)
+	}
+}
+
+// singleConfig is the Spec's single settings with the run's Redlock
+// settings.
 func singleConfig(s Spec) single.Config {
-	return single.Config{Redlock: s.Redlock, WaitReplicas: s.WaitReplicas, WaitTimeout: s.WaitTimeout}
+	c := Settings[single.Config](s)
+	c.Redlock = s.Redlock
+	return c
 }
 
 func openSingle(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error) {

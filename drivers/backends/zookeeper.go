@@ -16,14 +16,14 @@ func init() {
 		Servers:   1,
 		ConfigKey: "zookeeper",
 		Open:      openZooKeeper,
+		Config:    func() any { c := zklock.DefaultConfig(); return &c },
 		Baselines: map[string]func(*Spec){
-			"zookeeper":      func(s *Spec) { s.ZooKeeper.Wait = false },
-			"zookeeper-wait": func(s *Spec) { s.ZooKeeper.Wait = true },
+			"zookeeper":      zkWait(false),
+			"zookeeper-wait": zkWait(true),
 		},
-		Defaults: func(s *Spec) { s.ZooKeeper = zklock.DefaultConfig() },
-		Check:    func(s Spec) error { return zkConfig(s).Validate() },
+		Check: func(s Spec) error { return zkConfig(s).Validate() },
 		Variant: func(s Spec) string {
-			if s.ZooKeeper.Wait {
+			if Settings[zklock.Config](s).Wait {
 				return "wait"
 			}
 			return "try"
@@ -31,9 +31,19 @@ func init() {
 	})
 }
 
-// zkConfig is s.ZooKeeper with the run's TTL as session timeout.
+// zkWait is a baseline row's mode.
+func zkWait(wait bool) func(*Spec) {
+	return func(s *Spec) {
+		c := Settings[zklock.Config](*s)
+		c.Wait = wait
+		SetSettings(s, c)
+	}
+}
+
+// zkConfig is the Spec's zookeeper settings with the run's TTL as session
+// timeout.
 func zkConfig(s Spec) zklock.Config {
-	c := s.ZooKeeper
+	c := Settings[zklock.Config](s)
 	c.SessionTimeout = s.Redlock.TTL
 	return c
 }

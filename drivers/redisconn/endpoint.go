@@ -35,6 +35,16 @@ type Endpoint struct {
 	TLS      *tls.Config // nil: plain TCP
 }
 
+// Sentinel is where one master is: a Sentinel set (MasterName +
+// Sentinels) or one plain address. Password authenticates to the master
+// and replica and, when set, to the Sentinels too.
+type Sentinel struct {
+	MasterName string
+	Sentinels  []string
+	Addr       string
+	Password   string
+}
+
 // Plain is the endpoints of unauthenticated plain-TCP masters.
 func Plain(addrs ...string) []Endpoint {
 	out := make([]Endpoint, len(addrs))
