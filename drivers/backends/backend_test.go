@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/drivers/backends"
+	_ "github.com/lockbench/lockbench/drivers/backends/all" // every backend lockbench ships, by name
 )
 
 // TestDescriptors: every registered backend can be opened and names a

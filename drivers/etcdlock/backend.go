@@ -1,4 +1,4 @@
-package backends
+package etcdlock
 
 import (
 	"context"
@@ -6,23 +6,23 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/drivers/etcdlock"
+	"github.com/lockbench/lockbench/drivers/backends"
 )
 
 func init() {
-	Register(Backend{
+	backends.Register(backends.Backend{
 		Name:      "etcd",
 		Describe:  "etcd lock baseline: concurrency.Mutex (--etcd-mode client) or the v3lock RPCs (rpc); every step goes through Raft",
-		On:        Etcd,
+		On:        backends.Etcd,
 		ConfigKey: "etcd",
 		Open:      openEtcd,
 		Config:    etcdDefaults,
-		Baselines: map[string]func(*Spec){
-			"etcd":      etcdMode(etcdlock.ModeClient, false),
-			"etcd-wait": etcdMode(etcdlock.ModeClient, true),
-			"etcd-rpc":  etcdMode(etcdlock.ModeRPC, false),
+		Baselines: map[string]func(*backends.Spec){
+			"etcd":      etcdMode(ModeClient, false),
+			"etcd-wait": etcdMode(ModeClient, true),
+			"etcd-rpc":  etcdMode(ModeRPC, false),
 		},
-		Check:   func(s Spec) error { return etcdConfig(s).Validate() },
+		Check:   func(s backends.Spec) error { return etcdConfig(s).Validate() },
 		Variant: etcdVariant,
 	})
 }
@@ -31,40 +31,40 @@ func init() {
 // (the run's, Spec.Redlock.TTL): what the settings hold round-trips
 // through JSON.
 func etcdDefaults() any {
-	c := etcdlock.DefaultConfig()
+	c := DefaultConfig()
 	c.TTL = 0
 	return &c
 }
 
 // etcdMode is a baseline row's mode.
-func etcdMode(mode string, wait bool) func(*Spec) {
-	return func(s *Spec) {
-		c := Settings[etcdlock.Config](*s)
+func etcdMode(mode string, wait bool) func(*backends.Spec) {
+	return func(s *backends.Spec) {
+		c := backends.Settings[Config](*s)
 		c.Mode, c.Wait = mode, wait
-		SetSettings(s, c)
+		backends.SetSettings(s, c)
 	}
 }
 
 // etcdConfig is the Spec's etcd settings with the run's TTL.
-func etcdConfig(s Spec) etcdlock.Config {
-	c := Settings[etcdlock.Config](s)
+func etcdConfig(s backends.Spec) Config {
+	c := backends.Settings[Config](s)
 	c.TTL = s.Redlock.TTL
 	return c
 }
 
-func openEtcd(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
+func openEtcd(ctx context.Context, s backends.Spec, at backends.Endpoints) (drivers.Locker, error) {
 	if len(at.Etcd) == 0 {
 		return nil, errors.New("backend etcd: no etcd members (compose did not start any)")
 	}
 	c := etcdConfig(s)
 	c.Access = at.EtcdAccess
-	return etcdlock.New(ctx, at.Etcd, c)
+	return New(ctx, at.Etcd, c)
 }
 
 // etcdVariant names the mode: client (TryLock), client-wait, rpc; with
 // "+cycle" when a session is paid per cycle and "+ttl" without keep-alive.
-func etcdVariant(s Spec) string {
-	c := Settings[etcdlock.Config](s)
+func etcdVariant(s backends.Spec) string {
+	c := backends.Settings[Config](s)
 	v := c.Mode
 	if c.Wait {
 		v += "-wait"
@@ -79,6 +79,6 @@ func etcdVariant(s Spec) string {
 }
 
 // etcdTTL is the lease TTL etcd will be asked for, for messages.
-func etcdTTL(s Spec) time.Duration {
+func etcdTTL(s backends.Spec) time.Duration {
 	return time.Duration(etcdConfig(s).TTLSeconds()) * time.Second
 }
