@@ -48,7 +48,7 @@ type Backend struct {
 	// Config, if set, is a pointer to a new value of the backend's own
 	// settings, a struct with JSON and flag tags, holding its defaults
 	// (DefaultSpec). A Spec holds it under ConfigKey: Settings and
-	// SetSettings read and write it by its type, JSON puts it at the
+	// Update read and change it by its type, JSON puts it at the
 	// Spec's top level under ConfigKey, and the flag tags of its fields
 	// bind as the Spec's own do. Nil: the backend has no settings.
 	Config func() any

@@ -34,9 +34,7 @@ func TestRedislockConformance(t *testing.T) {
 
 // withWait is s sending WAIT k.
 func withWait(s backends.Spec, k int) backends.Spec {
-	c := backends.Settings[single.Config](s)
-	c.WaitReplicas = k
-	backends.SetSettings(&s, c)
+	backends.Update(&s, func(c *single.Config) { c.WaitReplicas = k })
 	return s
 }
 
@@ -58,7 +56,7 @@ func TestSingle(t *testing.T) {
 	// Generous per-command bounds: a loaded machine must not turn a grant
 	// into a timeout.
 	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig()}
-	backends.SetSettings(&spec, single.Config{WaitTimeout: 200 * time.Millisecond})
+	backends.Update(&spec, func(c *single.Config) { c.WaitTimeout = 200 * time.Millisecond })
 	at := backends.Endpoints{Sentinel: redisconn.Sentinel{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs(), Password: topo.Password}}
 	spec.Redlock.NodeTimeout = 500 * time.Millisecond
 	// First, while the replica still replicates through the proxy: about

@@ -34,7 +34,7 @@ func TestRedsyncConformance(t *testing.T) {
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	for _, noFailFast := range []bool{false, true} {
 		spec := backends.Spec{Backend: "redsync", Workers: 16, Redlock: redlock.DefaultConfig()}
-		backends.SetSettings(&spec, redsync.Config{NoFailFast: noFailFast})
+		backends.Update(&spec, func(c *redsync.Config) { c.NoFailFast = noFailFast })
 		t.Run(spec.Name(), func(t *testing.T) {
 			t.Parallel()
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {

@@ -96,7 +96,7 @@ func TestRegisteredFromItsOwnFile(t *testing.T) {
 	if _, err := backends.Open(context.Background(), s, backends.Endpoints{}); !errors.Is(err, errToyOpened) || !strings.Contains(err.Error(), "depth 5, shape square") {
 		t.Errorf("Open: %v, want toy's Open with its settings", err)
 	}
-	backends.SetSettings(&s, toyConfig{Depth: -1})
+	backends.Update(&s, func(c *toyConfig) { c.Depth = -1 })
 	var fe *fielderr.Error
 	if err := s.Validate(); !errors.As(err, &fe) || fe.Field != "toy.depth" {
 		t.Errorf("Validate: %v, want a field error on toy.depth", err)

@@ -13,7 +13,7 @@ import (
 // A backend's own settings live in its package (Backend.Config), not in a
 // field of Spec: a Spec holds them in a map by ConfigKey, each entry a
 // pointer to the backend's config type. The map is never changed once a
-// Spec holds it (SetSettings and UnmarshalJSON put a new one in place), so
+// Spec holds it (Update and UnmarshalJSON put a new one in place), so
 // copies of a Spec, which share it, never see each other's changes.
 
 // configKeys and configTypes index the registered configs both ways.
@@ -58,14 +58,17 @@ func Settings[T any](s Spec) T {
 	return zero
 }
 
-// SetSettings makes v the settings s holds for the backend whose Config T
-// is. Copies of s made before keep their own.
-func SetSettings[T any](s *Spec, v T) {
-	s.settings = maps.Clone(s.settings)
-	if s.settings == nil {
-		s.settings = map[string]any{}
+// Update changes the settings of type T that s holds (from T's zero value
+// if it holds none) by change. Copies of s made before keep their own.
+func Update[T any](s *Spec, change func(*T)) {
+	v := Settings[T](*s)
+	change(&v)
+	m := maps.Clone(s.settings)
+	if m == nil {
+		m = map[string]any{}
 	}
-	s.settings[keyOf[T]()] = &v
+	m[keyOf[T]()] = &v
+	s.settings = m
 }
 
 // FlagGroups are every registered backend's settings in s, by ConfigKey,

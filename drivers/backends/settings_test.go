@@ -22,10 +22,8 @@ import (
 // none and decodes to none.
 func TestSettingsJSON(t *testing.T) {
 	changed := backends.DefaultSpec()
-	ec := backends.Settings[etcdlock.Config](changed)
-	ec.Mode, ec.Wait = etcdlock.ModeRPC, true
-	backends.SetSettings(&changed, ec)
-	backends.SetSettings(&changed, redsync.Config{NoFailFast: true})
+	backends.Update(&changed, func(c *etcdlock.Config) { c.Mode, c.Wait = etcdlock.ModeRPC, true })
+	backends.Update(&changed, func(c *redsync.Config) { c.NoFailFast = true })
 	for name, s := range map[string]backends.Spec{"defaults": backends.DefaultSpec(), "changed": changed, "none": {Backend: "redlock"}} {
 		t.Run(name, func(t *testing.T) {
 			b, err := json.Marshal(s)

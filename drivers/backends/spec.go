@@ -1,9 +1,3 @@
-// Package backends opens a drivers.Locker by name: the one place that knows
-// every backend, client adapter and multiplexing strategy. Each backend
-// registers itself in its own file.
-//
-// Imported by workloads/lab, workloads/compare, workloads/scenario and
-// cmd/lockbench.
 package backends
 
 import (

@@ -3,7 +3,6 @@ package etcdlock
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
@@ -38,11 +37,7 @@ func etcdDefaults() any {
 
 // etcdMode is a baseline row's mode.
 func etcdMode(mode string, wait bool) func(*backends.Spec) {
-	return func(s *backends.Spec) {
-		c := backends.Settings[Config](*s)
-		c.Mode, c.Wait = mode, wait
-		backends.SetSettings(s, c)
-	}
+	return func(s *backends.Spec) { backends.Update(s, func(c *Config) { c.Mode, c.Wait = mode, wait }) }
 }
 
 // etcdConfig is the Spec's etcd settings with the run's TTL.
@@ -76,9 +71,4 @@ func etcdVariant(s backends.Spec) string {
 		v += "+cycle"
 	}
 	return v
-}
-
-// etcdTTL is the lease TTL etcd will be asked for, for messages.
-func etcdTTL(s backends.Spec) time.Duration {
-	return time.Duration(etcdConfig(s).TTLSeconds()) * time.Second
 }

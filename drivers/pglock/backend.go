@@ -43,11 +43,7 @@ func pgDefaults() any {
 
 // pgMode is a baseline row's mode, trying once.
 func pgMode(mode string) func(*backends.Spec) {
-	return func(s *backends.Spec) {
-		c := backends.Settings[Config](*s)
-		c.Mode, c.Wait = mode, false
-		backends.SetSettings(s, c)
-	}
+	return func(s *backends.Spec) { backends.Update(s, func(c *Config) { c.Mode, c.Wait = mode, false }) }
 }
 
 // pgConfig is the Spec's postgres settings with the run's TTL.

@@ -6,8 +6,8 @@
 // internal/results/redact.
 //
 // Imported by compose, drivers/backends, the Redis client adapters and
-// locks (goredis, rueidis, bsmlock, rueidislock), workloads/lab,
-// workloads/compare and cmd/lockbench.
+// locks (goredis, rueidis, bsmlock, rueidislock, single), workloads/lab,
+// workloads/compare, workloads/scenario and cmd/lockbench.
 package redisconn
 
 import (

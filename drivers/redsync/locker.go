@@ -2,10 +2,13 @@
 // Redlock library, as a drivers.Locker over go-redis v9 clients on the same
 // masters lockbench's own Redlock uses. redsync's own retry loop is switched
 // off (WithTries(1)) so lockbench owns retries and sees every attempt, and
-// WithFailFast(true) (by default) returns as soon as a quorum either way is
-// known.
+// WithFailFast(true) (unless Config.NoFailFast) returns as soon as a quorum
+// either way is known.
 //
-// Imported by drivers/backends.
+// backend.go registers it as the "redsync" backend, its Config as the
+// backend's settings ("redsync" in a run's JSON, --redsync-no-fail-fast).
+//
+// Imported by drivers/backends/all, for the registration.
 package redsync
 
 import (

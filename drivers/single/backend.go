@@ -33,11 +33,7 @@ func init() {
 
 // waitReplicas is a baseline row's WAIT K.
 func waitReplicas(k int) func(*backends.Spec) {
-	return func(s *backends.Spec) {
-		c := backends.Settings[Config](*s)
-		c.WaitReplicas = k
-		backends.SetSettings(s, c)
-	}
+	return func(s *backends.Spec) { backends.Update(s, func(c *Config) { c.WaitReplicas = k }) }
 }
 
 // singleConfig is the Spec's single settings with the run's Redlock

@@ -6,7 +6,12 @@
 // a grant the replica never saw cannot survive a failover as a second
 // holder. It imports no other backend.
 //
-// Imported by drivers/backends and workloads/scenario.
+// backend.go registers it as the "single" backend, its Config as the
+// backend's settings ("single" in a run's JSON, --wait-replicas and
+// --wait-timeout).
+//
+// Imported by drivers/backends/all (for the registration) and
+// workloads/scenario.
 package single
 
 import (

@@ -33,11 +33,7 @@ func init() {
 
 // zkWait is a baseline row's mode.
 func zkWait(wait bool) func(*backends.Spec) {
-	return func(s *backends.Spec) {
-		c := backends.Settings[Config](*s)
-		c.Wait = wait
-		backends.SetSettings(s, c)
-	}
+	return func(s *backends.Spec) { backends.Update(s, func(c *Config) { c.Wait = wait }) }
 }
 
 // zkConfig is the Spec's zookeeper settings with the run's TTL as session

@@ -93,9 +93,9 @@ func measurePause(ctx context.Context, backend string) (pauseMeasure, error) {
 	cfg := lab.DefaultConfig()
 	cfg.Driver.Backend = backend
 	cfg.Driver.Redlock.TTL = 2 * time.Second // etcd's lease TTL too (whole seconds)
-	ec := backends.Settings[etcdlock.Config](cfg.Driver)
-	ec.KeepAlive = false // a paused process sends no keep-alives either
-	backends.SetSettings(&cfg.Driver, ec)
+	backends.Update(&cfg.Driver, func(c *etcdlock.Config) {
+		c.KeepAlive = false // a paused process sends no keep-alives either
+	})
 	cfg.Workload.Workers = 2
 	if err := prepare(&cfg); err != nil {
 		return pauseMeasure{}, err
