@@ -12,7 +12,8 @@ import (
 	"github.com/lockbench/lockbench/results/fielderr"
 )
 
-// Spec selects and configures a Locker. It serialises into results.
+// Spec selects and configures a Locker. It serialises into results, each
+// backend's settings under its ConfigKey beside the fields below.
 type Spec struct {
 	Backend   string            `json:"backend" flag:"backend" help:"lock backend (FlagHelp lists the registered ones)"`
 	Client    string            `json:"client,omitempty" flag:"client" help:"Redis client library: goredis|rueidis"`
