@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/internal/results/gate"
 	"github.com/lockbench/lockbench/results/schema"
@@ -98,6 +99,11 @@ func TestEveryTaggedFieldHasFlag(t *testing.T) {
 		}
 	}
 	walk(reflect.TypeOf(RunConfig{}))
+	for _, name := range backends.Names() { // the backends' own settings, held by the Spec
+		if b, _ := backends.Lookup(name); b.Config != nil {
+			walk(reflect.TypeOf(b.Config()).Elem())
+		}
+	}
 	if len(tagged) < 60 {
 		t.Fatalf("only %d tagged fields found: %v", len(tagged), tagged)
 	}

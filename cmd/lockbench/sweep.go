@@ -70,7 +70,7 @@ func newSweepCmd() *cobra.Command {
 // bind registers sweep's flags: the base of every step is run's flags but
 // --fault and the peers', the sweep's own beside them.
 func (sc *SweepConfig) bind(fs *pflag.FlagSet) *flagtag.Set {
-	return bindRun(fs, &sc.Base, "faults", "driver.redsync_no_fail_fast").Bind(&sc.Config, "base")
+	return bindRun(fs, &sc.Base, "faults", "driver.redsync").Bind(&sc.Config, "base")
 }
 
 // validate checks the flags before any server starts, naming the flag.

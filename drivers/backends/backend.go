@@ -45,9 +45,15 @@ type Backend struct {
 	// Servers is how many of the lab's servers of kind On one lock lives
 	// on; zero: all of them (Redlock's N masters, etcd's members).
 	Servers int
-	// ConfigKey is the JSON key of its own settings in Spec ("etcd"), under
-	// which Check's field errors are named; empty: its settings are
-	// Spec's own fields.
+	// Config, if set, is a pointer to a new value of the backend's own
+	// settings, a struct with JSON and flag tags, holding its defaults
+	// (DefaultSpec). A Spec holds it under ConfigKey: Settings and
+	// Update read and change it by its type, JSON puts it at the
+	// Spec's top level under ConfigKey, and the flag tags of its fields
+	// bind as the Spec's own do. Nil: the backend has no settings.
+	Config func() any
+	// ConfigKey is the JSON key of its settings in Spec ("etcd"), under
+	// which Check's field errors are named; required with Config.
 	ConfigKey string
 	// Open opens a Locker configured by s on the servers at.
 	Open func(ctx context.Context, s Spec, at Endpoints) (drivers.Locker, error)
@@ -55,8 +61,6 @@ type Backend struct {
 	// name ("etcd-wait"), each putting its mode into a Spec of this
 	// backend; none: it is not offered as a baseline.
 	Baselines map[string]func(s *Spec)
-	// Defaults, if set, puts the backend's own defaults into s (DefaultSpec).
-	Defaults func(s *Spec)
 	// Check, if set, validates the backend's own parameters.
 	Check func(s Spec) error
 	// Variant, if set, names the backend's mode in the run name.
@@ -77,10 +81,16 @@ func (b Backend) LockServers(n int) int {
 
 var registry = map[string]Backend{}
 
-// Register adds a backend; called from init.
+// Register adds a backend; called from the init of its package. It panics
+// on a name, ConfigKey or config type registered twice, a ConfigKey that
+// is one of Spec's own JSON keys, or a Config that is not a pointer to a
+// struct: programming errors a test finds.
 func Register(b Backend) {
 	if _, dup := registry[b.Name]; dup {
 		panic("backends: registered twice: " + b.Name)
+	}
+	if b.Config != nil {
+		registerConfig(b)
 	}
 	registry[b.Name] = b
 }

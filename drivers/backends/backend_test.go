@@ -2,28 +2,49 @@ package backends_test
 
 import (
 	"reflect"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/lockbench/lockbench/drivers/backends"
+	_ "github.com/lockbench/lockbench/drivers/backends/all" // every backend lockbench ships, by name
 )
 
-// TestDescriptors: every registered backend can be opened, names a kind
-// of server, and its ConfigKey is one of Spec's JSON keys.
+// TestDescriptors: every registered backend can be opened and names a
+// kind of server; one with settings has a ConfigKey and a Config giving a
+// pointer to a struct.
 func TestDescriptors(t *testing.T) {
-	keys := map[string]bool{}
-	st := reflect.TypeOf(backends.Spec{})
-	for i := range st.NumField() {
-		keys[strings.Split(st.Field(i).Tag.Get("json"), ",")[0]] = true
-	}
 	for _, name := range backends.Names() {
 		b, _ := backends.Lookup(name)
 		if b.Open == nil || b.Describe == "" || b.On.String() == "server?" || b.Servers < 0 {
 			t.Errorf("%s: incomplete descriptor %+v", name, b)
 		}
-		if b.ConfigKey != "" && !keys[b.ConfigKey] {
-			t.Errorf("%s: ConfigKey %q is not a JSON key of Spec", name, b.ConfigKey)
+		if (b.Config != nil) != (b.ConfigKey != "") {
+			t.Errorf("%s: Config and ConfigKey go together (ConfigKey %q)", name, b.ConfigKey)
 		}
+		if b.Config != nil {
+			if typ := reflect.TypeOf(b.Config()); typ.Kind() != reflect.Pointer || typ.Elem().Kind() != reflect.Struct {
+				t.Errorf("%s: Config gives %v, want a pointer to a struct", name, typ)
+			}
+		}
+	}
+}
+
+// specFields are Spec's fields: what every backend shares. A backend's
+// own settings are no field of Spec but its Config, held under its
+// ConfigKey, so adding a backend touches its own package alone.
+var specFields = []string{"Backend", "Client", "Mux", "Redlock", "Multiplex", "Tuning", "Workers", "settings"}
+
+// TestSpecHoldsOnlyCommonFields: a field added to Spec for one backend
+// fails here.
+func TestSpecHoldsOnlyCommonFields(t *testing.T) {
+	var got []string
+	st := reflect.TypeOf(backends.Spec{})
+	for i := range st.NumField() {
+		got = append(got, st.Field(i).Name)
+	}
+	if !slices.Equal(got, specFields) {
+		t.Errorf("Spec's fields are %v, want %v: a backend's own settings belong in its package, "+
+			"registered as Backend.Config under its Backend.ConfigKey, not in a field of Spec", got, specFields)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/drivers/single"
 )
 
 // Endpoints are the servers a Locker is opened on, with how to reach them:
@@ -26,5 +25,5 @@ type Endpoints struct {
 	// Postgres is the PostgreSQL server's connection URL.
 	Postgres string
 	// Sentinel finds the single backend's master.
-	Sentinel single.Endpoint
+	Sentinel redisconn.Sentinel
 }

@@ -14,15 +14,16 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 )
 
-// nameFree are the folders outside drivers/ allowed to compare a string
+// nameFree are the folders allowed to compare a string
 // with a backend's name, and why: compose's "postgres" and "etcd" are its
 // servers and a URL scheme, not backends.
 var nameFree = []string{"compose"}
 
-// TestNoBackendNameSwitches: outside drivers/, no Go file compares a
-// string literal equal to a registered backend's name (==, != or a switch
-// case). Callers ask the descriptor (Backend.On, Clients, Muxes, Servers)
-// instead, so adding a backend touches its own file and nothing else.
+// TestNoBackendNameSwitches: outside the backends' own packages (those
+// calling backends.Register), no Go file compares a string literal equal
+// to a registered backend's name (==, != or a switch case). Callers ask
+// the descriptor (Backend.On, Clients, Muxes, Servers) instead, so adding
+// a backend touches its own package and one line of drivers/backends/all.
 func TestNoBackendNameSwitches(t *testing.T) {
 	root := filepath.Join("..", "..")
 	names := backends.Names()
@@ -36,14 +37,19 @@ func TestNoBackendNameSwitches(t *testing.T) {
 	}
 	fset := token.NewFileSet()
 	files := 0
+	var owners []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
-			if rel == "drivers" || slices.Contains(nameFree, rel) || d.Name() == "testdata" || d.Name() == "vendor" ||
+			if slices.Contains(nameFree, rel) || d.Name() == "testdata" || d.Name() == "vendor" ||
 				strings.HasPrefix(d.Name(), ".") && rel != "." {
+				return filepath.SkipDir
+			}
+			if registers(t, path) {
+				owners = append(owners, rel)
 				return filepath.SkipDir
 			}
 			return nil
@@ -81,4 +87,35 @@ func TestNoBackendNameSwitches(t *testing.T) {
 	if files < 50 {
 		t.Fatalf("scanned %d Go files under %s: the walk missed the tree", files, root)
 	}
+	if len(owners) < 5 {
+		t.Fatalf("found %d backend packages (%v): the walk missed them", len(owners), owners)
+	}
+}
+
+// registers reports whether the package in dir registers a backend: a
+// non-test file calls backends.Register.
+func registers(t *testing.T, dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Register" {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "backends" {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/internal/drivertest"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/single"
 	"github.com/lockbench/lockbench/internal/testenv"
@@ -31,6 +32,12 @@ func TestRedislockConformance(t *testing.T) {
 	}, drivertest.Options{Workers: 16, TTL: 1500 * time.Millisecond})
 }
 
+// withWait is s sending WAIT k.
+func withWait(s backends.Spec, k int) backends.Spec {
+	backends.Update(&s, func(c *single.Config) { c.WaitReplicas = k })
+	return s
+}
+
 // TestSingle: the single backend through a real Sentinel topology, without
 // and with WAIT 1; with replication blocked, a WAIT 1 attempt is refused
 // and leaves the key free.
@@ -48,16 +55,16 @@ func TestSingle(t *testing.T) {
 	t.Cleanup(func() { _ = topo.Close() })
 	// Generous per-command bounds: a loaded machine must not turn a grant
 	// into a timeout.
-	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig(), SingleConfig: backends.SingleConfig{WaitTimeout: 200 * time.Millisecond}}
-	at := backends.Endpoints{Sentinel: single.Endpoint{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs(), Password: topo.Password}}
+	spec := backends.Spec{Backend: "single", Workers: 16, Redlock: redlock.DefaultConfig()}
+	backends.Update(&spec, func(c *single.Config) { c.WaitTimeout = 200 * time.Millisecond })
+	at := backends.Endpoints{Sentinel: redisconn.Sentinel{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs(), Password: topo.Password}}
 	spec.Redlock.NodeTimeout = 500 * time.Millisecond
 	// First, while the replica still replicates through the proxy: about
 	// failover-timeout (10 s) after it starts, the Sentinel repoints the
 	// replica at the master's own address (+fix-slave-config), and
 	// BlockReplication then blocks nothing.
 	t.Run("BlockedReplicationRefusesWait", func(t *testing.T) {
-		s := spec
-		s.WaitReplicas = 1
+		s := withWait(spec, 1)
 		// What is tested is WAIT's own 200 ms timeout: the command's budget
 		// (node timeout + WAIT's) only has to outlast it and the first
 		// command's Sentinel lookup and dial, which a loaded machine made
@@ -77,8 +84,7 @@ func TestSingle(t *testing.T) {
 		if !errors.Is(err, single.ErrNotReplicated) || drivers.Classify(ctx, att, err) != schema.Timeout {
 			t.Fatalf("Lock with replication blocked: err = %v (%v), want ErrNotReplicated classified timeout", err, drivers.Classify(ctx, att, err))
 		}
-		s.WaitReplicas = 0
-		plain := openPeer(t, s, at)
+		plain := openPeer(t, withWait(s, 0), at)
 		defer plain.Close()
 		ls, _, err := plain.Lock(ctx, "single-blocked")
 		if err != nil {
@@ -87,8 +93,7 @@ func TestSingle(t *testing.T) {
 		_ = ls.Unlock(ctx)
 	})
 	for _, k := range []int{0, 1} {
-		s := spec
-		s.WaitReplicas = k
+		s := withWait(spec, k)
 		t.Run(s.Name(), func(t *testing.T) {
 			t.Parallel() // the two suites overlap each other and the conformance tests
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {

@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/internal/drivertest"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/drivers/redsync"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/schema"
@@ -32,7 +33,8 @@ func TestRedsyncConformance(t *testing.T) {
 	testenv.Servers(t)
 	t.Parallel() // shares TestMain's masters on keys of its own: overlaps the other conformance tests
 	for _, noFailFast := range []bool{false, true} {
-		spec := backends.Spec{Backend: "redsync", Workers: 16, Redlock: redlock.DefaultConfig(), RedsyncConfig: backends.RedsyncConfig{RedsyncNoFailFast: noFailFast}}
+		spec := backends.Spec{Backend: "redsync", Workers: 16, Redlock: redlock.DefaultConfig()}
+		backends.Update(&spec, func(c *redsync.Config) { c.NoFailFast = noFailFast })
 		t.Run(spec.Name(), func(t *testing.T) {
 			t.Parallel()
 			drivertest.Run(t, func(t *testing.T, ttl time.Duration) drivers.Locker {

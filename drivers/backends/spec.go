@@ -1,26 +1,19 @@
-// Package backends opens a drivers.Locker by name: the one place that knows
-// every backend, client adapter and multiplexing strategy. Each backend
-// registers itself in its own file.
-//
-// Imported by workloads/lab, workloads/compare, workloads/scenario and
-// cmd/lockbench.
 package backends
 
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/drivers/etcdlock"
-	"github.com/lockbench/lockbench/drivers/pglock"
 	"github.com/lockbench/lockbench/drivers/redlock"
-	"github.com/lockbench/lockbench/drivers/zklock"
 	"github.com/lockbench/lockbench/multiplex"
 	"github.com/lockbench/lockbench/results/fielderr"
 )
 
-// Spec selects and configures a Locker. It serialises into results.
+// Spec selects and configures a Locker. It serialises into results, each
+// backend's settings under its ConfigKey beside the fields below.
 type Spec struct {
 	Backend   string            `json:"backend" flag:"backend" help:"lock backend (FlagHelp lists the registered ones)"`
 	Client    string            `json:"client,omitempty" flag:"client" help:"Redis client library: goredis|rueidis"`
@@ -31,32 +24,24 @@ type Spec struct {
 	Tuning Tuning `json:"client_tuning"`
 	// Workers sizes connection pools so no worker waits for a connection.
 	Workers int `json:"-"`
-	// Etcd configures the etcd backend (its TTL comes from Redlock.TTL).
-	Etcd etcdlock.Config `json:"etcd"`
-	// RedsyncConfig is the redsync backend's (redsync.go); its fields are
-	// Spec's own in JSON and flags.
-	RedsyncConfig
-	// ZooKeeper configures the zookeeper backend (its session timeout
-	// comes from Redlock.TTL).
-	ZooKeeper zklock.Config `json:"zookeeper"`
-	// Postgres configures the postgres backend.
-	Postgres pglock.Config `json:"postgres"`
-	// SingleConfig is the single backend's (single.go), inline like
-	// RedsyncConfig.
-	SingleConfig
+	// settings are the backends' own, by ConfigKey (settings.go): in JSON
+	// and flags they are Spec's groups, "etcd", "zookeeper", ….
+	settings map[string]any
 }
 
 // DefaultSpec is Redlock over go-redis with the mux left unset, the
 // Redlock, strategy and client defaults, and every registered backend's
-// own defaults (Backend.Defaults): the one place a Spec's zero values
-// become defaults. A zero field of a Spec not built from it keeps its zero
+// own settings with their defaults (Backend.Config): the one place a
+// Spec's zero values become defaults. A zero field of a Spec not built
+// from it, and the settings of a backend it does not hold, keep their zero
 // meaning as each config type documents it.
 func DefaultSpec() Spec {
 	s := Spec{Backend: "redlock", Client: "goredis", Redlock: redlock.DefaultConfig(),
-		Multiplex: multiplex.Options{Batch: multiplex.DefaultBatch}, Tuning: DefaultTuning()}
-	for _, name := range Names() {
-		if d := registry[name].Defaults; d != nil {
-			d(&s)
+		Multiplex: multiplex.Options{Batch: multiplex.DefaultBatch}, Tuning: DefaultTuning(),
+		settings: map[string]any{}}
+	for _, b := range registry {
+		if b.Config != nil {
+			s.settings[b.ConfigKey] = b.Config()
 		}
 	}
 	return s
@@ -77,10 +62,10 @@ func (s Spec) Validate() error {
 	if !ok {
 		return fielderr.Invalid("backend", s.Backend, "unknown (have %s)", strings.Join(Names(), ", "))
 	}
-	if len(b.Clients) > 0 && !contains(b.Clients, s.Client) {
+	if len(b.Clients) > 0 && !slices.Contains(b.Clients, s.Client) {
 		return fielderr.Invalid("client", s.Client, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Clients, ", "))
 	}
-	if len(b.Muxes) > 0 && !contains(b.Muxes, s.Mux) {
+	if len(b.Muxes) > 0 && !slices.Contains(b.Muxes, s.Mux) {
 		return fielderr.Invalid("mux", s.Mux, "unknown for backend %s (have %s)", s.Backend, strings.Join(b.Muxes, ", "))
 	}
 	if s.Multiplex.Batch < 0 || s.Multiplex.Batch > maxBatch {
@@ -125,15 +110,6 @@ func (s Spec) Name() string {
 		}
 	}
 	return strings.Join(parts, "/")
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // checkWithin puts a backend check's field error under the backend's own

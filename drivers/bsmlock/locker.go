@@ -4,7 +4,9 @@
 // workload's job), Release and Refresh. Like rueidislock's row it answers
 // "what does the library I already use cost", not Redlock over N masters.
 //
-// Imported by drivers/backends.
+// backend.go registers it as the "redislock" backend.
+//
+// Imported by drivers/backends/all, for the registration.
 package bsmlock
 
 import (

@@ -4,7 +4,11 @@
 // grant, lock and unlock goes through Raft, so it is the CP alternative
 // measured the same way as Redlock.
 //
-// Imported by drivers/backends, workloads/lab and workloads/compare.
+// backend.go registers it as the "etcd" backend, its Config as the
+// backend's settings ("etcd" in a run's JSON, the --etcd-* flags).
+//
+// Imported by drivers/backends/all (for the registration) and
+// workloads/scenario.
 package etcdlock
 
 import (

@@ -8,7 +8,10 @@
 // until unlocked or until its session ends. Advisory locks have no fencing
 // token; the key is a 64-bit FNV-1a hash of the lock name.
 //
-// Imported by drivers/backends, workloads/lab and workloads/compare.
+// backend.go registers it as the "postgres" backend, its Config as the
+// backend's settings ("postgres" in a run's JSON, the --pg-* flags).
+//
+// Imported by drivers/backends/all, for the registration.
 package pglock
 
 import (

@@ -6,8 +6,8 @@
 // internal/results/redact.
 //
 // Imported by compose, drivers/backends, the Redis client adapters and
-// locks (goredis, rueidis, bsmlock, rueidislock), workloads/lab,
-// workloads/compare and cmd/lockbench.
+// locks (goredis, rueidis, bsmlock, rueidislock, single), workloads/lab,
+// workloads/compare, workloads/scenario and cmd/lockbench.
 package redisconn
 
 import (
@@ -33,6 +33,16 @@ type Endpoint struct {
 	Password string
 	DB       int
 	TLS      *tls.Config // nil: plain TCP
+}
+
+// Sentinel is where one master is: a Sentinel set (MasterName +
+// Sentinels) or one plain address. Password authenticates to the master
+// and replica and, when set, to the Sentinels too.
+type Sentinel struct {
+	MasterName string
+	Sentinels  []string
+	Addr       string
+	Password   string
 }
 
 // Plain is the endpoints of unauthenticated plain-TCP masters.

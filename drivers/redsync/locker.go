@@ -2,10 +2,13 @@
 // Redlock library, as a drivers.Locker over go-redis v9 clients on the same
 // masters lockbench's own Redlock uses. redsync's own retry loop is switched
 // off (WithTries(1)) so lockbench owns retries and sees every attempt, and
-// WithFailFast(true) (by default) returns as soon as a quorum either way is
-// known.
+// WithFailFast(true) (unless Config.NoFailFast) returns as soon as a quorum
+// either way is known.
 //
-// Imported by drivers/backends.
+// backend.go registers it as the "redsync" backend, its Config as the
+// backend's settings ("redsync" in a run's JSON, --redsync-no-fail-fast).
+//
+// Imported by drivers/backends/all, for the registration.
 package redsync
 
 import (
@@ -26,15 +29,16 @@ import (
 // Config is the lock's parameters, taken from the run's Redlock ones so the
 // rows compare like for like.
 type Config struct {
-	TTL         time.Duration // WithExpiry
-	NodeTimeout time.Duration // WithTimeoutFactor(NodeTimeout/TTL): redsync's per-attempt budget
-	DriftFactor float64       // WithDriftFactor
-	// FailFast is WithFailFast: return as soon as a quorum either way is
-	// known. redsync then releases a lost attempt while its SET NX to the
-	// slower masters may still be in flight; a SET NX that lands after the
-	// release leaves a key nobody owns until TTL (measured: contended runs
-	// stall for a TTL). lockbench runs it on by default, as users do.
-	FailFast bool
+	TTL         time.Duration `json:"-"` // WithExpiry
+	NodeTimeout time.Duration `json:"-"` // WithTimeoutFactor(NodeTimeout/TTL): redsync's per-attempt budget
+	DriftFactor float64       `json:"-"` // WithDriftFactor
+	// NoFailFast runs without WithFailFast(true), which returns as soon as
+	// a quorum either way is known. redsync then releases a lost attempt
+	// while its SET NX to the slower masters may still be in flight; a SET
+	// NX that lands after the release leaves a key nobody owns until TTL
+	// (measured: contended runs stall for a TTL). The zero value is
+	// fail-fast, as users run it.
+	NoFailFast bool `json:"no_fail_fast" flag:"redsync-no-fail-fast" help:"redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)"`
 }
 
 // locker takes redsync mutexes, one redsync.Mutex per attempt (as redsync's
@@ -66,7 +70,7 @@ func New(clients []*redis.Client, cfg Config, closeClients func() error) (*locke
 		opts: []redsync.Option{
 			redsync.WithExpiry(cfg.TTL),
 			redsync.WithTries(1),
-			redsync.WithFailFast(cfg.FailFast),
+			redsync.WithFailFast(!cfg.NoFailFast),
 			redsync.WithDriftFactor(cfg.DriftFactor),
 			redsync.WithTimeoutFactor(float64(cfg.NodeTimeout) / float64(cfg.TTL)),
 		},

@@ -5,7 +5,9 @@
 // and watched through client-side caching. It is not Redlock over N masters:
 // its row answers "what does the library I already use cost".
 //
-// Imported by drivers/backends.
+// backend.go registers it as the "rueidislock" backend.
+//
+// Imported by drivers/backends/all, for the registration.
 package rueidislock
 
 import (

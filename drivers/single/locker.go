@@ -6,7 +6,12 @@
 // a grant the replica never saw cannot survive a failover as a second
 // holder. It imports no other backend.
 //
-// Imported by drivers/backends and workloads/scenario.
+// backend.go registers it as the "single" backend, its Config as the
+// backend's settings ("single" in a run's JSON, --wait-replicas and
+// --wait-timeout).
+//
+// Imported by drivers/backends/all (for the registration) and
+// workloads/scenario.
 package single
 
 import (
@@ -21,6 +26,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/results/fielderr"
 )
@@ -38,11 +44,13 @@ var ErrNotReplicated = errors.New("single: grant not acknowledged by enough repl
 type Config struct {
 	// Redlock carries TTL, NodeTimeout (bound of one command) and the
 	// drift allowance, as for Redlock.
-	Redlock redlock.Config `json:"redlock"`
+	// The backend sets it from the run's (Spec.Redlock), so it is no
+	// setting of the single backend's own.
+	Redlock redlock.Config `json:"-" flag:"-"`
 	// WaitReplicas is K of `WAIT K timeout`; 0 sends no WAIT.
-	WaitReplicas int `json:"wait_replicas"`
+	WaitReplicas int `json:"wait_replicas" flag:"wait-replicas" help:"single: WAIT K replicas after the SET before a grant counts (0: no WAIT)"`
 	// WaitTimeout is WAIT's timeout.
-	WaitTimeout time.Duration `json:"wait_timeout"`
+	WaitTimeout time.Duration `json:"wait_timeout" flag:"wait-timeout" help:"single: WAIT's timeout"`
 }
 
 // Validate names the flag at fault.
@@ -56,16 +64,6 @@ func (c Config) Validate() error {
 	return c.Redlock.Validate()
 }
 
-// Endpoint is where the master is: a Sentinel set (MasterName + Sentinels)
-// or one plain address. Password authenticates to the master and replica
-// and, when set, to the Sentinels too.
-type Endpoint struct {
-	MasterName string
-	Sentinels  []string
-	Addr       string
-	Password   string
-}
-
 // locker takes single-instance locks. Safe for concurrent use.
 type locker struct {
 	cfg Config
@@ -76,7 +74,7 @@ var _ drivers.Locker = (*locker)(nil)
 
 // New dials the master (through the Sentinels when given). poolSize sizes
 // the connection pool.
-func New(ep Endpoint, cfg Config, poolSize int) (*locker, error) {
+func New(ep redisconn.Sentinel, cfg Config, poolSize int) (*locker, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -12,7 +12,11 @@
 // timeout. Lock checks its context between steps and waits on watches with
 // it.
 //
-// Imported by drivers/backends, workloads/lab and workloads/scenario.
+// backend.go registers it as the "zookeeper" backend, its Config as the
+// backend's settings ("zookeeper" in a run's JSON, the --zk-* flags).
+//
+// Imported by drivers/backends/all (for the registration) and
+// workloads/scenario.
 package zklock
 
 import (

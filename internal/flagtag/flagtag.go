@@ -10,7 +10,9 @@ package flagtag
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -36,12 +38,24 @@ import (
 //
 // A struct whose help depends on what the program holds at run time (a
 // registry's names) implements Helper: its FlagHelp replaces the tag's.
+// A struct that holds some of its settings outside its Go fields (a
+// registry's configs, by key) implements Grouper: each group is walked
+// after the struct's own fields, in the order of their keys, as a field of
+// struct type named by its key in both its JSON and Go paths would be
+// ("driver.etcd.mode", "Driver.etcd.Mode").
 
 // Helper is a struct that writes some of its fields' help itself.
 type Helper interface {
 	// FlagHelp is the help of the field named field (its Go name), or ""
 	// to keep the help tag's.
 	FlagHelp(field string) string
+}
+
+// Grouper is a struct with groups of settings held outside its Go fields.
+type Grouper interface {
+	// FlagGroups are the groups by key, each a pointer to a struct whose
+	// tagged fields the flags set.
+	FlagGroups() map[string]any
 }
 
 // Set is the flags bound on one FlagSet and the field paths they set.
@@ -111,8 +125,10 @@ func (s *Set) FlagSet() *pflag.FlagSet { return s.fs }
 func (s *Set) walk(v reflect.Value, jsonPath, goPath string, skip map[string]bool) []string {
 	var flags []string
 	var helper Helper
+	var grouper Grouper
 	if v.CanAddr() && v.Addr().CanInterface() {
 		helper, _ = v.Addr().Interface().(Helper)
+		grouper, _ = v.Addr().Interface().(Grouper)
 	}
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
@@ -130,15 +146,7 @@ func (s *Set) walk(v reflect.Value, jsonPath, goPath string, skip map[string]boo
 		}
 		fv := v.Field(i)
 		if f.Type.Kind() == reflect.Struct && !isValue(fv) {
-			inner := s.walk(fv, jp, gp, skip)
-			if len(inner) > 0 && jp != jsonPath {
-				group := strings.Join(inner, "/")
-				if name != "" {
-					group = "--" + strings.ReplaceAll(name, "/", "/--")
-				}
-				s.names[jp], s.names[gp] = group, group
-			}
-			flags = append(flags, inner...)
+			flags = append(flags, s.group(fv, name, jp, gp, jp != jsonPath, skip)...)
 			continue
 		}
 		if name == "" {
@@ -164,7 +172,34 @@ func (s *Set) walk(v reflect.Value, jsonPath, goPath string, skip map[string]boo
 		s.names[jp], s.names[gp] = "--"+name, "--"+name
 		flags = append(flags, "--"+name)
 	}
+	if grouper != nil {
+		groups := grouper.FlagGroups()
+		for _, key := range slices.Sorted(maps.Keys(groups)) {
+			jp, gp := join(jsonPath, key), join(goPath, key)
+			gv := reflect.ValueOf(groups[key])
+			if gv.Kind() != reflect.Pointer || gv.Elem().Kind() != reflect.Struct {
+				panic(fmt.Sprintf("flagtag: %s: group %q holds %T, want a pointer to a struct", goPath, key, groups[key]))
+			}
+			if !skip[jp] {
+				flags = append(flags, s.group(gv.Elem(), "", jp, gp, true, skip)...)
+			}
+		}
+	}
 	return flags
+}
+
+// group binds the fields of struct v at jp/gp and, when named (not
+// promoted), names the group by its flag tag or its flags joined by "/".
+func (s *Set) group(v reflect.Value, tag, jp, gp string, named bool, skip map[string]bool) []string {
+	inner := s.walk(v, jp, gp, skip)
+	if len(inner) > 0 && named {
+		group := strings.Join(inner, "/")
+		if tag != "" {
+			group = "--" + strings.ReplaceAll(tag, "/", "/--")
+		}
+		s.names[jp], s.names[gp] = group, group
+	}
+	return inner
 }
 
 // bind registers field v as --name with its current value as the default.

@@ -226,3 +226,62 @@ func TestHelper(t *testing.T) {
 		t.Errorf("--kept help %q, want the tag's", u)
 	}
 }
+
+// held keeps its settings by key, outside its Go fields, as a registry
+// of backends does.
+type held struct {
+	Own int `json:"own" flag:"own" help:"a field of its own"`
+	by  map[string]any
+}
+
+func (h *held) FlagGroups() map[string]any { return h.by }
+
+type kSettings struct {
+	X int  `json:"x" flag:"k-x" help:"k's x"`
+	Y bool `json:"y" flag:"k-y" help:"k's y"`
+}
+
+type qSettings struct {
+	Z string `json:"z" flag:"q-z" help:"q's z"`
+}
+
+// TestGrouper: a Grouper's groups are bound as nested fields under their
+// keys: flags set the values their pointers hold, paths name the flags
+// and the group, and a skipped group gets no flag.
+func TestGrouper(t *testing.T) {
+	var c struct {
+		D held `json:"d"`
+	}
+	k, q := &kSettings{X: 7}, &qSettings{Z: "a"}
+	c.D.by = map[string]any{"k": k, "q": q}
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	set := New(fs).Bind(&c)
+	if f := fs.Lookup("k-x"); f == nil || f.DefValue != "7" || Field(f) != "d.k.x" {
+		t.Fatalf("--k-x: %+v", f)
+	}
+	if err := fs.Parse([]string{"--k-x", "3", "--k-y", "--q-z", "b", "--own", "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if *k != (kSettings{X: 3, Y: true}) || q.Z != "b" || c.D.Own != 1 {
+		t.Errorf("parsed k %+v, q %+v, own %d", *k, *q, c.D.Own)
+	}
+	for field, flag := range map[string]string{
+		"d.k.x": "--k-x", "D.k.X": "--k-x", "d.k": "--k-x/--k-y", "D.q": "--q-z", "d.own": "--own",
+	} {
+		if got := set.Flag(field); got != flag {
+			t.Errorf("Flag(%q) = %q, want %q", field, got, flag)
+		}
+	}
+	skipped := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	New(skipped).Bind(&c, "d.k")
+	if skipped.Lookup("k-x") != nil || skipped.Lookup("q-z") == nil {
+		t.Errorf("skip d.k: --k-x %v, --q-z %v", skipped.Lookup("k-x"), skipped.Lookup("q-z"))
+	}
+	c.D.by["q"] = qSettings{}
+	defer func() {
+		if recover() == nil {
+			t.Error("a group holding a struct, not a pointer: no panic")
+		}
+	}()
+	New(pflag.NewFlagSet("t", pflag.ContinueOnError)).Bind(&c)
+}

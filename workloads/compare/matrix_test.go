@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -208,4 +210,22 @@ func withBackend(b string) lab.Config {
 	c := lab.DefaultConfig()
 	c.Driver.Backend = b
 	return c
+}
+
+// TestBaselineCellsAreIndependent: each baseline sets its mode in its own
+// cell's copy of the base: no cell, nor the base, sees another's.
+func TestBaselineCellsAreIndependent(t *testing.T) {
+	rows := []string{"etcd-rpc", "etcd-wait", "etcd", "single-wait", "single"}
+	p, err := NewPlan(Config{Clients: []string{"goredis"}, Muxes: []string{"fanout"}, Workloads: []string{"uncontended"}, Baselines: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"redlock/goredis/fanout/uncontended@5", "etcd/rpc/uncontended@5", "etcd/client-wait/uncontended@5",
+		"etcd/client/uncontended@5", "single/wait1/uncontended@5", "single/wait0/uncontended@5"}
+	if got := cellNames(p); !slices.Equal(got, want) {
+		t.Fatalf("cells\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if ec := backends.Settings[etcdlock.Config](p.Config.Base.Driver); ec.Mode != etcdlock.ModeClient || ec.Wait {
+		t.Errorf("the base's etcd settings changed: %+v", ec)
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
+	_ "github.com/lockbench/lockbench/drivers/backends/all" // every backend lockbench ships, by name
 	"github.com/lockbench/lockbench/workloads"
 )
 

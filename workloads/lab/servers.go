@@ -4,7 +4,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/drivers/single"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 )
 
 // ServersFor is t asking for the servers backend b locks on (b.On), and
@@ -28,7 +28,7 @@ func (l *Lab) Endpoints() backends.Endpoints {
 		ZooKeeper: topo.ZooKeeperAddrs, ZooKeeperDigest: topo.ZooKeeperDigest, ZooKeeperTLS: topo.ZooKeeperTLS,
 		Postgres: topo.PostgresURL}
 	if topo.Sentinel != nil {
-		at.Sentinel = single.Endpoint{MasterName: compose.SentinelMaster, Sentinels: topo.Sentinel.Addrs(), Password: topo.Sentinel.Password}
+		at.Sentinel = redisconn.Sentinel{MasterName: compose.SentinelMaster, Sentinels: topo.Sentinel.Addrs(), Password: topo.Sentinel.Password}
 	}
 	return at
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
 	"github.com/lockbench/lockbench/drivers/single"
 	"github.com/lockbench/lockbench/results/record"
@@ -88,7 +89,7 @@ func measureFailover(ctx context.Context, waitReplicas int) (failoverMeasure, er
 	// on top of its own timeout, and A's unreplicated grant is refused by
 	// WAIT, not by this.
 	rl.NodeTimeout = time.Second
-	l, err := single.New(single.Endpoint{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs(), Password: topo.Password},
+	l, err := single.New(redisconn.Sentinel{MasterName: compose.SentinelMaster, Sentinels: topo.Addrs(), Password: topo.Password},
 		// WAIT's timeout bounds only how long A's unreplicated grant is
 		// waited on before it is refused; 1 s keeps the healthy cycle below
 		// from failing on a loaded machine.

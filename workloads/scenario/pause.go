@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/backends"
+	"github.com/lockbench/lockbench/drivers/etcdlock"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -92,7 +93,9 @@ func measurePause(ctx context.Context, backend string) (pauseMeasure, error) {
 	cfg := lab.DefaultConfig()
 	cfg.Driver.Backend = backend
 	cfg.Driver.Redlock.TTL = 2 * time.Second // etcd's lease TTL too (whole seconds)
-	cfg.Driver.Etcd.KeepAlive = false        // a paused process sends no keep-alives either
+	backends.Update(&cfg.Driver, func(c *etcdlock.Config) {
+		c.KeepAlive = false // a paused process sends no keep-alives either
+	})
 	cfg.Workload.Workers = 2
 	if err := prepare(&cfg); err != nil {
 		return pauseMeasure{}, err

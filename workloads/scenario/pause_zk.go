@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/zklock"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -27,7 +28,7 @@ func measurePauseZK(ctx context.Context, backend string) (pauseMeasure, error) {
 		return pauseMeasure{}, err
 	}
 	defer topo.Close()
-	zc := cfg.Driver.ZooKeeper
+	zc := backends.Settings[zklock.Config](cfg.Driver)
 	zc.Digest, zc.TLS = topo.ZooKeeperDigest, topo.ZooKeeperTLS
 	zc.SessionTimeout = 2 * time.Second // the server's minimum here is 400ms
 	b, err := zklock.New(ctx, topo.ZooKeeperAddrs, zc)

@@ -1,4 +1,4 @@
-package backends
+package redsync
 
 import (
 	"context"
@@ -6,25 +6,21 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/goredis"
-	"github.com/lockbench/lockbench/drivers/redsync"
 )
 
-// RedsyncConfig is the redsync backend's setting.
-type RedsyncConfig struct {
-	// RedsyncNoFailFast runs redsync without WithFailFast(true).
-	RedsyncNoFailFast bool `json:"redsync_no_fail_fast,omitempty" flag:"redsync-no-fail-fast" help:"redsync: WithFailFast(false), wait for every master's answer (fail-fast can leave orphan keys until TTL)"`
-}
-
 func init() {
-	Register(Backend{
+	backends.Register(backends.Backend{
 		Name:      "redsync",
 		Describe:  "go-redsync/redsync v4 (Redlock library) over go-redis v9 on the same masters; WithTries(1), WithFailFast(true)",
-		On:        Redis,
+		On:        backends.Redis,
+		Config:    func() any { return &Config{} },
+		ConfigKey: "redsync",
 		Open:      openRedsync,
-		Baselines: map[string]func(*Spec){"redsync": func(*Spec) {}},
-		Variant: func(s Spec) string {
-			if s.RedsyncNoFailFast {
+		Baselines: map[string]func(*backends.Spec){"redsync": func(*backends.Spec) {}},
+		Variant: func(s backends.Spec) string {
+			if backends.Settings[Config](s).NoFailFast {
 				return "no-fail-fast"
 			}
 			return "fail-fast"
@@ -32,7 +28,7 @@ func init() {
 	})
 }
 
-func openRedsync(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
+func openRedsync(_ context.Context, s backends.Spec, at backends.Endpoints) (drivers.Locker, error) {
 	// The same go-redis client settings as lockbench's own goredis adapter.
 	nodes, err := goredis.Dial(at.Masters, goredis.Options{PoolSize: s.Workers})
 	if err != nil {
@@ -42,8 +38,9 @@ func openRedsync(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error
 	for i, n := range nodes {
 		clients[i] = n.Client()
 	}
-	r := s.Redlock
-	l, err := redsync.New(clients, redsync.Config{TTL: r.TTL, NodeTimeout: r.NodeTimeout, DriftFactor: r.DriftFactor, FailFast: !s.RedsyncNoFailFast},
+	c := backends.Settings[Config](s)
+	c.TTL, c.NodeTimeout, c.DriftFactor = s.Redlock.TTL, s.Redlock.NodeTimeout, s.Redlock.DriftFactor
+	l, err := New(clients, c,
 		func() error { return goredis.CloseAll(nodes) })
 	if err != nil {
 		_ = goredis.CloseAll(nodes)

@@ -1,27 +1,27 @@
-package backends
+package bsmlock
 
 import (
 	"context"
 	"errors"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/drivers/bsmlock"
+	"github.com/lockbench/lockbench/drivers/backends"
 )
 
 func init() {
-	Register(Backend{
+	backends.Register(backends.Backend{
 		Name:      "redislock",
 		Describe:  "bsm/redislock (single-instance Redis lock library) on the first master: Obtain with NoRetry, Release, Refresh",
-		On:        Redis,
+		On:        backends.Redis,
 		Servers:   1, // the first master
 		Open:      openRedislock,
-		Baselines: map[string]func(*Spec){"redislock": func(*Spec) {}},
+		Baselines: map[string]func(*backends.Spec){"redislock": func(*backends.Spec) {}},
 	})
 }
 
-func openRedislock(_ context.Context, s Spec, at Endpoints) (drivers.Locker, error) {
+func openRedislock(_ context.Context, s backends.Spec, at backends.Endpoints) (drivers.Locker, error) {
 	if len(at.Masters) == 0 {
 		return nil, errors.New("backend redislock: no Redis master")
 	}
-	return bsmlock.New(at.Masters[0], s.Redlock, s.Workers)
+	return New(at.Masters[0], s.Redlock, s.Workers)
 }
