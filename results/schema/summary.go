@@ -60,6 +60,10 @@ type Run struct {
 	DurationS  float64 `json:"duration_s"`
 	// AddedRTTUS is the round trip added to every master (compare --rtt).
 	AddedRTTUS float64 `json:"added_rtt_us,omitempty"`
+	// DelayRelayUS is the delay line's own relay time per round trip,
+	// measured as it started and taken off the delays it plays, so the
+	// round trip grows by AddedRTTUS and not by that too; 0 without a line.
+	DelayRelayUS float64 `json:"delay_relay_us,omitempty"`
 	// Repeat is the round (1…N) of compare --repeat N that measured the
 	// run; runs of one name and different rounds are samples of one cell
 	// (results/stats). 0: measured once.

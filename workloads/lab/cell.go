@@ -109,6 +109,7 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 	run.Name, run.Backend, run.Client, run.Mux = name, spec.Backend, spec.Client, spec.Mux
 	run.Masters, run.Durability = masters, durability(cfg, masters)
 	run.AddedRTTUS = float64(cfg.RTT.Microseconds())
+	run.DelayRelayUS = fr.relayUS()
 	if n := cfg.DistanceName(); n != "" && !strings.Contains(run.Name, "/"+n) {
 		run.Name += "/" + n
 	}

@@ -107,6 +107,15 @@ func (l *Lab) openFaults(cfg Config, log io.Writer) (fr *faultRun, masters []red
 	return fr, masters, nil
 }
 
+// relayUS is the delay line's own relay time per round trip, in µs; 0
+// without a line.
+func (fr *faultRun) relayUS() float64 {
+	if fr == nil || fr.line == nil {
+		return 0
+	}
+	return float64(fr.line.Relay().Nanoseconds()) / 1e3
+}
+
 // delayCPU reads the delay line's CPU; nil Read when the run has none.
 func (fr *faultRun) delayCPU() procstat.ServerCPU {
 	if fr == nil || fr.line == nil {

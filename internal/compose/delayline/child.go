@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -55,18 +57,49 @@ func serveArgs(ctx context.Context, args []string, control io.Reader, out io.Wri
 // ends. It first writes one line per pair to out, "addr HOST:PORT" (the
 // listener, in the pairs' order), then "ready". Each control line
 // "set I UP UPJITTER DOWN DOWNJITTER" (I 1-based, durations; see Leg)
-// changes path I's delays and is answered "ok" or "error: ...".
+// changes path I's delays, and "relay D" takes D/2 off every delay (the
+// line's own relay time per round trip, relay.go); each is answered "ok"
+// or "error: ...". Without control (a line run by hand) Serve times its
+// relay itself before "ready", through a path of its own to an echo
+// server in this process, and says it: "relay D".
 func Serve(ctx context.Context, pairs []Pair, control io.Reader, out io.Writer) error {
-	l, err := Listen(pairs)
+	all := pairs
+	var echo net.Listener
+	if control == nil {
+		var err error
+		if echo, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			return err
+		}
+		defer echo.Close()
+		go echoServer(echo)
+		all = append(slices.Clip(pairs), probePair(pairs, echo.Addr().String()))
+	}
+	l, err := Listen(all)
 	if err != nil {
 		return err
 	}
-	for _, a := range l.Addrs() {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		l.Serve(ctx)
+	}()
+	addrs := l.Addrs()
+	if echo != nil {
+		own, err := relayTime(ctx, addrs[len(pairs)], echo.Addr().String(), probeRTT(pairs))
+		if err != nil {
+			cancel()
+			<-served
+			return err
+		}
+		l.SetRelay(own / 2)
+		fmt.Fprintf(out, "relay %s\n", own)
+	}
+	for _, a := range addrs[:len(pairs)] {
 		fmt.Fprintf(out, "addr %s\n", a)
 	}
 	fmt.Fprintln(out, "ready")
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	if control != nil {
 		go func() {
 			defer cancel() // control closed: the parent is done, or gone
@@ -80,15 +113,23 @@ func Serve(ctx context.Context, pairs []Pair, control io.Reader, out io.Writer) 
 			}
 		}()
 	}
-	l.Serve(ctx)
+	<-served
 	return nil
 }
 
 // command runs one control line.
 func command(l *Line, line string) error {
 	f := strings.Fields(line)
+	if len(f) == 2 && f[0] == "relay" {
+		d, err := time.ParseDuration(f[1])
+		if err != nil || d < 0 {
+			return fmt.Errorf("%q: want relay DURATION (not negative)", line)
+		}
+		l.SetRelay(d / 2)
+		return nil
+	}
 	if len(f) != 6 || f[0] != "set" {
-		return fmt.Errorf("%q: want set I UP UPJITTER DOWN DOWNJITTER", line)
+		return fmt.Errorf("%q: want set I UP UPJITTER DOWN DOWNJITTER, or relay D", line)
 	}
 	i, err := strconv.Atoi(f[1])
 	if err != nil {

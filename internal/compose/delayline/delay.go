@@ -98,6 +98,7 @@ type Leg struct {
 // latency fault); a chunk takes the delay in force when it arrives.
 type delay struct {
 	base, jitter atomic.Int64 // ns; jitter is the half-width of the draw
+	own          atomic.Int64 // ns: the line's own relay time, taken off base (SetRelay)
 }
 
 func (d *delay) set(l Leg) {
@@ -105,10 +106,10 @@ func (d *delay) set(l Leg) {
 	d.jitter.Store(int64(l.Jitter))
 }
 
-// draw is the delay of one chunk: base ± a uniform draw in jitter, never
-// below zero.
+// draw is the delay of one chunk: base less the line's own relay time, ±
+// a uniform draw in jitter, never below zero.
 func (d *delay) draw() time.Duration {
-	b, j := d.base.Load(), d.jitter.Load()
+	b, j := d.base.Load()-d.own.Load(), d.jitter.Load()
 	if j > 0 {
 		b += rand.Int64N(2*j+1) - j
 	}

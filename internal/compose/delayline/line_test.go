@@ -20,15 +20,7 @@ func echo(t testing.TB) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() { _, _ = io.Copy(c, c); _ = c.Close() }()
-		}
-	}()
+	go echoServer(ln)
 	return ln.Addr().String()
 }
 

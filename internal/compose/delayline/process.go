@@ -3,11 +3,14 @@ package delayline
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +26,7 @@ type Process struct {
 	stdin io.WriteCloser
 	out   *bufio.Scanner
 	addrs []string
+	relay time.Duration // the line's own relay time per round trip, taken off every delay
 	done  chan struct{} // closed once the child has been waited for
 
 	mu sync.Mutex // one control exchange at a time
@@ -46,7 +50,9 @@ type Options struct {
 const startTimeout = 10 * time.Second
 
 // Start runs a delay line for pairs in a child process and returns once
-// every listener is open.
+// every listener is open and the line's own relay time is timed and taken
+// off its delays (relay.go): from this process, through one more path of
+// the line to an echo server here, as the client's commands will go.
 func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 	bin := opt.Bin
 	if bin == "" {
@@ -54,8 +60,14 @@ func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 			return nil, fmt.Errorf("delay line: %w", err)
 		}
 	}
+	echo, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("delay line: %w", err)
+	}
+	defer echo.Close()
+	go echoServer(echo)
 	args := []string{Arg}
-	for _, p := range pairs {
+	for _, p := range append(slices.Clip(pairs), probePair(pairs, echo.Addr().String())) {
 		if err := p.Distance.Check(); err != nil {
 			return nil, fmt.Errorf("delay line: %s: %w", p.Target, err)
 		}
@@ -85,7 +97,7 @@ func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 		}
 	}()
 	ready := make(chan error, 1)
-	go func() { ready <- p.readAddrs(len(pairs)) }()
+	go func() { ready <- p.readAddrs(len(pairs) + 1) }()
 	select {
 	case err := <-ready:
 		if err != nil {
@@ -94,6 +106,17 @@ func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 	case <-time.After(startTimeout):
 		return nil, fmt.Errorf("delay line: not ready after %v", startTimeout)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	own, err := relayTime(ctx, p.addrs[len(pairs)], echo.Addr().String(), probeRTT(pairs))
+	if err != nil {
+		return nil, fmt.Errorf("delay line: %w", err)
+	}
+	p.addrs = p.addrs[:len(pairs)]
+	if err := p.control(fmt.Sprintf("relay %s", own)); err != nil {
+		return nil, err
+	}
+	p.relay = own
 	return p, nil
 }
 
@@ -110,6 +133,7 @@ func (p *Process) readAddrs(n int) error {
 		if a, ok := strings.CutPrefix(line, "addr "); ok {
 			p.addrs = append(p.addrs, a)
 		}
+
 	}
 	return errors.New("delay line: exited before it was ready (see its log)")
 }
@@ -117,15 +141,28 @@ func (p *Process) readAddrs(n int) error {
 // Addrs are the listeners' addresses, in the pairs' order.
 func (p *Process) Addrs() []string { return append([]string(nil), p.addrs...) }
 
+// Relay is the line's own relay time per round trip, measured as it
+// started and taken off every delay (relay.go): what a round trip through
+// the line with no delay costs beyond a direct one.
+func (p *Process) Relay() time.Duration { return p.relay }
+
 // Pid is the child's process id: its CPU is /proc/<pid>/stat's.
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 
 // Set changes path i's (0-based) delays: up on requests, down on
 // replies. Chunks in flight keep theirs.
 func (p *Process) Set(i int, up, down Leg) error {
+	if i < 0 || i >= len(p.addrs) {
+		return fmt.Errorf("delay line: path %d of %d", i+1, len(p.addrs))
+	}
+	return p.control(fmt.Sprintf("set %d %s %s %s %s", i+1, up.Delay, up.Jitter, down.Delay, down.Jitter))
+}
+
+// control sends the child one control line and reads its answer.
+func (p *Process) control(line string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, err := fmt.Fprintf(p.stdin, "set %d %s %s %s %s\n", i+1, up.Delay, up.Jitter, down.Delay, down.Jitter); err != nil {
+	if _, err := fmt.Fprintln(p.stdin, line); err != nil {
 		return fmt.Errorf("delay line: %w", err)
 	}
 	if !p.out.Scan() {

@@ -1,0 +1,55 @@
+package delayline
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv/slow"
+)
+
+// TestProcessAddsWhatItIsAsked: a round trip through a line started at
+// RTT costs RTT more than the same round trip direct, not RTT plus the
+// line's own relaying (two more loopback crossings and a timer's
+// wake-up, ~0.15 ms on the 2-core machine): the line times its relay as
+// it starts and takes it off. Never much sooner than asked (the relay
+// time is a low quantile); within 10 % of it while the machine is not
+// oversubscribed, which is when a wake-up costs what it cost at the
+// start.
+func TestProcessAddsWhatItIsAsked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times 200 round trips through a line")
+	}
+	const rtt, n = time.Millisecond, 100
+	target := echo(t)
+	p, err := Start([]Pair{{Listen: "127.0.0.1:0", Target: target, Distance: Distance{RTT: rtt}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if r := p.Relay(); r <= 0 || r >= rtt/2 {
+		t.Errorf("relay time %v: want above 0 and under half the round trip", r)
+	}
+	direct, via := dial(t, target), dial(t, p.Addrs()[0])
+	roundTrip(t, direct)
+	roundTrip(t, via)
+	added := make([]time.Duration, n)
+	for i := range added {
+		a := roundTrip(t, direct)
+		added[i] = roundTrip(t, via) - a
+	}
+	slices.Sort(added)
+	med := added[n/2]
+	t.Logf("round trip through the line minus direct: median %v (p10 %v, p90 %v), relay time taken off %v, load factor %.1f",
+		med, added[n/10], added[9*n/10], p.Relay(), slow.Factor())
+	if med < rtt*9/10 {
+		t.Errorf("a round trip through a line at %v added %v: sooner than asked", rtt, med)
+	}
+	if slow.Factor() > 1 {
+		t.Logf("upper bound not judged: the machine is oversubscribed (load factor %.1f)", slow.Factor())
+		return
+	}
+	if med > rtt*11/10 {
+		t.Errorf("a round trip through a line at %v added %v: the line's own relaying is not taken off", rtt, med)
+	}
+}
