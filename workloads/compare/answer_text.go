@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,7 +66,7 @@ func levelText(a Answer) string {
 		level = min(level, s.Rate.Level)
 	}
 	if level >= stats.Confidence {
-		return "95 % interval of the median"
+		return "its 95 % interval"
 	}
 	return fmt.Sprintf("%.0f %% interval: the range of %d rounds (6 rounds give 95 %%)", 100*level, a.Rounds)
 }
@@ -80,7 +81,9 @@ func rerunText(a Answer) string {
 	for _, s := range a.Standings {
 		level = min(level, s.Rerun.Level)
 	}
-	return fmt.Sprintf("a rerun's median lands in (≥ %.0f %%)", 100*math.Floor(100*level)/100)
+	// Floored to a tenth of a percent: 99.96 % is said as 99.9, never 100.
+	pct := math.Floor(1000*level) / 10
+	return fmt.Sprintf("where a rerun's median lands (≥ %s %%)", strconv.FormatFloat(pct, 'f', -1, 64))
 }
 
 // rangeText is a rerun range "lo–hi", or nothing without one.
