@@ -26,16 +26,18 @@ const saturated = 0.5
 var roundTrips = map[string]float64{"sequential": 10, "fanout": 2, "pipeline": 2}
 
 // TestLittlesLawAtDistance: with 1 ms added to every master's round trip,
-// each mux at 1, 8 and 32 workers runs at workers ÷ (k × RTT + the
-// cell's cycle time at RTT 0) within ±25 %, as a longer wire allows:
-// the distance is paid once per round trip however many commands share
-// a connection. Every cycle takes at least k round trips and no cell
-// beats the bound (asserted always: a delay line that delivered early
-// would); a cell short of the bound is a failure only where the machine
-// had CPU to spare (its cost's machine_cpu_busy below saturated), else it
-// is reported as CPU-bound. Client writes per cycle stay within 1.5 × those
-// of RTT 0: the delay line's syscalls are its own process's. Every mux runs
-// at its defaults (the pipeline's in-flight limit adapting to the distance).
+// each mux at 1, 8 and 32 workers runs at workers ÷ (k × RTT + the cell's
+// cycle time at RTT 0) within ±25 %, as a longer wire allows: the distance
+// is paid once per round trip however many commands share a connection.
+// Every cycle takes at least k round trips and no cell beats the wire's
+// own bound, workers ÷ (k × RTT) (asserted always: a delay line that
+// delivered early would); the ±25 % is judged only where the machine had
+// CPU to spare (its cost's machine_cpu_busy below saturated: the cycle
+// time at RTT 0 may itself carry a loaded moment), else the cell is
+// reported as CPU-bound. Client writes per cycle
+// stay within 1.5 × those of RTT 0: the delay line's syscalls are its own
+// process's. Every mux runs at its defaults (the pipeline's in-flight
+// limit adapting to the distance).
 func TestLittlesLawAtDistance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts 5 masters and measures 15 cells")
@@ -88,8 +90,10 @@ func TestLittlesLawAtDistance(t *testing.T) {
 			if p50, floor := r.LatencyUS["cycle"].P50, 0.95*k*float64(rtt.Microseconds()); p50 < floor {
 				t.Errorf("%s: cycle p50 %.0f µs under %.0f round trips of %v: the delay line delivered early", r.Name, p50, k, rtt)
 			}
-			if got > 1.25*bound {
-				t.Errorf("%s: %.0f cycles/s above 1.25 × the bound %.0f: the delay line delivered early", line, got, bound)
+			// No cell can beat the wire: W ÷ (k × RTT), whatever the CPU
+			// (c₀, measured at RTT 0, may itself carry a loaded moment).
+			if wire := float64(w) / (k * rtt.Seconds()); got > 1.05*wire {
+				t.Errorf("%s: %.0f cycles/s above 1.05 × workers ÷ (k × RTT) = %.0f: the delay line delivered early", line, got, wire)
 			}
 			if r.Cost.DelayCPUUSPerCycle <= 0 {
 				t.Errorf("%s: the delay line's CPU was not reported", r.Name)
@@ -112,8 +116,8 @@ func TestLittlesLawAtDistance(t *testing.T) {
 				continue
 			}
 			idle = append(idle, line)
-			if got < 0.75*bound {
-				t.Errorf("%s: under 0.75 × the bound with the CPU not saturated", line)
+			if got < 0.75*bound || got > 1.25*bound {
+				t.Errorf("%s: not within ±25 %% of the bound with the CPU not saturated", line)
 			}
 			if w == 8 && got < 0.6*float64(w)/(k*rtt.Seconds()) {
 				t.Errorf("%s: under 0.6 × workers ÷ (k × RTT)", line)
@@ -121,7 +125,7 @@ func TestLittlesLawAtDistance(t *testing.T) {
 		}
 	}
 	if len(atDistance) > 0 {
-		t.Logf("lower bounds not asserted, the CPU was the limit: %v", atDistance)
+		t.Logf("±25 %% of the bound not asserted, the CPU was the limit: %v", atDistance)
 	}
 	if len(idle) == 0 {
 		t.Skipf("every cell ran on a saturated machine (≥ %.0f%% of its cores busy): %v; the upper bounds held", 100*saturated, atDistance)
