@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -30,6 +31,8 @@ type lane struct {
 	clock func() time.Time // time.Now; a test seam
 	timed bool             // the limit adapts: time every batch
 
+	far atomic.Bool // limit.now > 1, read without the lock by gather
+
 	mu       sync.Mutex
 	queue    []pending
 	limit    flightLimit
@@ -51,6 +54,7 @@ func newLane(node BatchNode, idx int, opt Options) *lane {
 		limit: newFlightLimit(opt.MaxInFlight),
 		wake:  make(chan struct{}, 1), full: make(chan struct{}, 1)}
 	l.timed = l.limit.adaptive
+	l.far.Store(l.limit.now > 1)
 	if l.limit.most > 1 {
 		l.busy = map[string]int{}
 	}
@@ -179,6 +183,7 @@ func (l *lane) done(q []pending, keyed bool, start time.Time) {
 	}
 	if !start.IsZero() {
 		l.limit.observe(end, end.Sub(start))
+		l.far.Store(l.limit.now > 1)
 	}
 	waiting := len(l.queue) > 0
 	l.mu.Unlock()
@@ -297,9 +302,4 @@ func (l *lane) fail(q []pending, err error) {
 // at 250 µs and 16 workers (CPU-bound) up by 60 %. One yield per batch,
 // never per command; a limit of 1 needs none: its commands gather while
 // the batch in flight travels.
-func (l *lane) gather() bool {
-	l.mu.Lock()
-	g := l.limit.now > 1
-	l.mu.Unlock()
-	return g
-}
+func (l *lane) gather() bool { return l.far.Load() }

@@ -5,10 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/signal"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -64,15 +62,14 @@ func serveArgs(ctx context.Context, args []string, control io.Reader, out io.Wri
 // server in this process, and says it: "relay D".
 func Serve(ctx context.Context, pairs []Pair, control io.Reader, out io.Writer) error {
 	all := pairs
-	var echo net.Listener
+	var probe *relayProbe
 	if control == nil {
 		var err error
-		if echo, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+		if probe, err = newRelayProbe(pairs); err != nil {
 			return err
 		}
-		defer echo.Close()
-		go echoServer(echo)
-		all = append(slices.Clip(pairs), probePair(pairs, echo.Addr().String()))
+		defer probe.close()
+		all = probe.with(pairs)
 	}
 	l, err := Listen(all)
 	if err != nil {
@@ -86,8 +83,8 @@ func Serve(ctx context.Context, pairs []Pair, control io.Reader, out io.Writer) 
 		l.Serve(ctx)
 	}()
 	addrs := l.Addrs()
-	if echo != nil {
-		own, err := relayTime(ctx, addrs[len(pairs)], echo.Addr().String(), probeRTT(pairs))
+	if probe != nil {
+		own, err := probe.time(ctx, addrs[len(pairs)])
 		if err != nil {
 			cancel()
 			<-served

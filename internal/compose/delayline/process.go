@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,14 +58,13 @@ func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 			return nil, fmt.Errorf("delay line: %w", err)
 		}
 	}
-	echo, err := net.Listen("tcp", "127.0.0.1:0")
+	probe, err := newRelayProbe(pairs)
 	if err != nil {
 		return nil, fmt.Errorf("delay line: %w", err)
 	}
-	defer echo.Close()
-	go echoServer(echo)
+	defer probe.close()
 	args := []string{Arg}
-	for _, p := range append(slices.Clip(pairs), probePair(pairs, echo.Addr().String())) {
+	for _, p := range probe.with(pairs) {
 		if err := p.Distance.Check(); err != nil {
 			return nil, fmt.Errorf("delay line: %s: %w", p.Target, err)
 		}
@@ -108,7 +105,7 @@ func Start(pairs []Pair, opt Options) (_ *Process, err error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	own, err := relayTime(ctx, p.addrs[len(pairs)], echo.Addr().String(), probeRTT(pairs))
+	own, err := probe.time(ctx, p.addrs[len(pairs)])
 	if err != nil {
 		return nil, fmt.Errorf("delay line: %w", err)
 	}

@@ -31,11 +31,37 @@ const (
 	maxProbeRTT   = 2 * time.Millisecond
 )
 
-// probePair is the timing path for pairs: a listener of its own in front
-// of the echo server at echo, adding probeRTT.
-func probePair(pairs []Pair, echo string) Pair {
-	return Pair{Listen: "127.0.0.1:0", Target: echo, Distance: Distance{RTT: probeRTT(pairs)}}
+// relayProbe is what a line's relay is timed against: an echo server in
+// this process, and a path of the line in front of it that adds the
+// distance the line plays (probeRTT), listed after the pairs'.
+type relayProbe struct {
+	echo net.Listener
+	rtt  time.Duration
 }
+
+// newRelayProbe starts the echo server for a line of pairs.
+func newRelayProbe(pairs []Pair) (*relayProbe, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("relay time: %w", err)
+	}
+	go echoServer(ln)
+	return &relayProbe{echo: ln, rtt: probeRTT(pairs)}, nil
+}
+
+// with is pairs and, last, the probe's path.
+func (p *relayProbe) with(pairs []Pair) []Pair {
+	return append(slices.Clip(pairs), Pair{Listen: "127.0.0.1:0", Target: p.echo.Addr().String(), Distance: Distance{RTT: p.rtt}})
+}
+
+// time is the line's relay time, timed through via, the line's listener
+// of the probe's path (relayTime).
+func (p *relayProbe) time(ctx context.Context, via string) (time.Duration, error) {
+	return relayTime(ctx, via, p.echo.Addr().String(), p.rtt)
+}
+
+// close stops the echo server; connections to it end with relayTime's.
+func (p *relayProbe) close() { _ = p.echo.Close() }
 
 // probeRTT is the round trip the timing path adds for pairs: the longest
 // of theirs up to maxProbeRTT, or relayProbeRTT when none adds one.
