@@ -107,6 +107,18 @@ func newBrowser(t *testing.T) context.Context {
 // viewReport renders rep to a file, opens it in a new tab and reads it.
 func viewReport(t *testing.T, browser context.Context, rep *Report) pageView {
 	t.Helper()
+	tab := openReport(t, browser, rep, "body[data-rendered], body[data-errors]")
+	v, err := chromedp.Run(tab, chromedp.Evaluate[pageView](viewJS))
+	if err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+	return v
+}
+
+// openReport renders rep to a file and opens it in a new tab, closed when
+// the test ends, once an element matching ready is visible.
+func openReport(t *testing.T, browser context.Context, rep *Report, ready string) context.Context {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := rep.WriteHTML(&buf); err != nil {
 		t.Fatal(err)
@@ -116,16 +128,11 @@ func viewReport(t *testing.T, browser context.Context, rep *Report) pageView {
 		t.Fatal(err)
 	}
 	tab, cancel := chromedp.NewContext(browser)
-	defer cancel()
-	if err := chromedp.Do(tab, chromedp.Navigate("file://"+page),
-		chromedp.WaitVisible("body[data-rendered], body[data-errors]")); err != nil {
+	t.Cleanup(cancel)
+	if err := chromedp.Do(tab, chromedp.Navigate("file://"+page), chromedp.WaitVisible(ready)); err != nil {
 		t.Fatalf("browser: %v", err)
 	}
-	v, err := chromedp.Run(tab, chromedp.Evaluate[pageView](viewJS))
-	if err != nil {
-		t.Fatalf("browser: %v", err)
-	}
-	return v
+	return tab
 }
 
 // expectedView is what the page must show for rep's data: per section, the
@@ -246,19 +253,7 @@ func TestReportSeriesDistinct(t *testing.T) {
 	}
 	rep.AddSource("compare/", fixture.Summary(runs...), logs)
 	viewReport(t, browser, rep) // renders cleanly
-	var buf bytes.Buffer
-	if err := rep.WriteHTML(&buf); err != nil {
-		t.Fatal(err)
-	}
-	page := filepath.Join(t.TempDir(), "report.html")
-	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tab, cancel := chromedp.NewContext(browser)
-	defer cancel()
-	if err := chromedp.Do(tab, chromedp.Navigate("file://"+page), chromedp.WaitVisible("body[data-rendered]")); err != nil {
-		t.Fatal(err)
-	}
+	tab := openReport(t, browser, rep, "body[data-rendered]")
 	type style struct{ Stroke, Dash string }
 	lines, err := chromedp.Run(tab, chromedp.Evaluate[[]style](seriesStylesJS))
 	if err != nil {
