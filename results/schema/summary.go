@@ -64,6 +64,13 @@ type Run struct {
 	// measured as it started and taken off the delays it plays, so the
 	// round trip grows by AddedRTTUS and not by that too; 0 without a line.
 	DelayRelayUS float64 `json:"delay_relay_us,omitempty"`
+	// MemoryProbeNS is how long one dependent load from memory took just
+	// before and after the cell (procstat.MemoryProbe: the median of its
+	// samples, in the probing thread's CPU time): the state of the
+	// machine's caches and memory bus, which other tenants of a shared
+	// host contend for. Cycles/s falls as it rises while the cell's own
+	// code is the same; 0 where it could not be measured.
+	MemoryProbeNS float64 `json:"memory_probe_ns,omitempty"`
 	// Repeat is the round (1…N) of compare --repeat N that measured the
 	// run; runs of one name and different rounds are samples of one cell
 	// (results/stats). 0: measured once.

@@ -38,6 +38,9 @@ type Answer struct {
 	// (both measured in the same round, so on the same machine state):
 	// the median of those ratios and its interval. Nil with one cell.
 	Lead *stats.MedianCI `json:"lead,omitempty"`
+	// Machine is the memory probe's view of the workload's rounds (nil
+	// without probes).
+	Machine *Machine `json:"machine,omitempty"`
 }
 
 // Standing is one cell of an Answer.
@@ -53,10 +56,11 @@ type Standing struct {
 	// of them (Tied).
 	Rank int  `json:"rank"`
 	Tied bool `json:"tied"`
-	// Behind is the paired ratio the rank was decided on: the cycles/s of
-	// the best cell of the rank above (of this cell's own rank when it
-	// shares it) over this cell's, round by round. Nil for the first cell
-	// and when the rounds could not be paired.
+	// Behind is the paired ratio the rank was decided on, round by round:
+	// when the cell opens a rank, the cycles/s over its own of the cell of
+	// the rank above that was most surely ahead of it; when it shares a
+	// rank, that of the rank's best. Nil for the first cell and when the
+	// rounds could not be paired.
 	Behind *stats.MedianCI `json:"behind,omitempty"`
 }
 
@@ -86,6 +90,7 @@ func Answers(runs []schema.Run) []Answer {
 	for _, k := range keys {
 		a := rank(rows[k])
 		a.Workload, a.Masters, a.AddedRTTUS = k.workload, k.masters, k.rtt
+		a.Machine = machineOf(slices.Concat(rows[k]...))
 		out = append(out, a)
 	}
 	return out
@@ -144,9 +149,9 @@ func pairedRatio(a, b []schema.Run) (stats.MedianCI, bool) {
 
 // rankPaired ranks standings by paired rounds: cells in order of their
 // median share of each round's median cell, each rank led by its best
-// cell; the next cell shares that rank unless,
-// round by round, the rank's best ran more than tieWithin faster with the
-// interval's confidence (the paired ratio's interval lies wholly above
+// cell; the next cell shares that rank unless, round by round, some cell
+// of the rank ran more than tieWithin faster with the interval's
+// confidence (the paired ratio's interval lies wholly above
 // 1 + tieWithin), and then it leads a rank of its own. Pairing cancels
 // what moved the machine between rounds, which unpaired intervals carry,
 // so the ranks hold on a rerun; a lead under tieWithin is called a tie
@@ -189,14 +194,26 @@ func rankPaired(st []Standing, rounds map[string][]schema.Run) bool {
 	})
 	leader := 0
 	for i := 1; i < len(order); i++ {
-		r, ok := pairedRatio(rounds[order[leader].Cell], rounds[order[i].Cell])
-		if !ok || r.N < minRounds {
-			return false
+		// Against every cell of the current rank, not only its best: a
+		// co-leader is a cell no leader is shown to beat, and the best is
+		// not always the one whose rounds say so most surely.
+		var behind, apart *stats.MedianCI
+		for j := leader; j < i; j++ {
+			r, ok := pairedRatio(rounds[order[j].Cell], rounds[order[i].Cell])
+			if !ok || r.N < minRounds {
+				return false
+			}
+			if j == leader {
+				behind = &r
+			}
+			if r.Lo > 1+tieWithin && (apart == nil || r.Lo > apart.Lo) {
+				apart = &r
+			}
 		}
-		if r.Lo > 1+tieWithin {
-			leader = i
+		if apart != nil {
+			leader, behind = i, apart
 		}
-		order[i].Rank, order[i].Behind = leader+1, &r
+		order[i].Rank, order[i].Behind = leader+1, behind
 	}
 	order[0].Rank = 1
 	for i := range order {

@@ -128,6 +128,10 @@ func TestAnswers(t *testing.T) {
 			[]string{"redlock/a/uncontended is fastest: 1.18× redlock/b/uncontended (1.18–1.18×"}},
 		{"a steady lead under the margin: a tie the rounds lean in", [][]schema.Run{rounds("a", drift...), rounds("b", scaled(0.95)...)}, true,
 			[]string{"indistinguishable", "1.05× redlock/b/uncontended (1.05–1.05×", "the rounds lean to redlock/a/uncontended"}},
+		{"a co-leader no leader is shown to beat: the rank's best is too noisy to separate c, b is not",
+			[][]schema.Run{rounds("a", 1300, 700, 1250, 750, 1200, 1050), rounds("b", 1000, 1001, 1002, 1003, 1004, 1005),
+				rounds("c", 800, 801, 802, 803, 804, 805)}, true,
+			[]string{"indistinguishable at this budget: redlock/a/uncontended, redlock/b/uncontended (no lead"}},
 		{"too few rounds", [][]schema.Run{rounds("a", 1000, 1010), rounds("b", 10, 11)}, true,
 			[]string{"none at 2 round(s) per cell: an interval needs --repeat 3"}},
 	} {
@@ -210,6 +214,16 @@ func TestRankPairedInvariants(t *testing.T) {
 			if opens != (s.Behind.Lo > 1+tieWithin) {
 				t.Fatalf("trial %d: %s rank %d (place %d) with paired ratio %+v", trial, s.Cell, s.Rank, i+1, *s.Behind)
 			}
+			// No cell of a rank is shown to beat another of it by more
+			// than the margin.
+			for _, o := range a.Standings[:i] {
+				if o.Rank != s.Rank {
+					continue
+				}
+				if r, _ := pairedRatio(byRound(cells, o.Cell, flat), byRound(cells, s.Cell, flat)); r.Lo > 1+tieWithin {
+					t.Fatalf("trial %d: %s shares rank %d with %s, which leads it by %+v", trial, s.Cell, s.Rank, o.Cell, r)
+				}
+			}
 		}
 		for i := range a.Standings {
 			if a.Standings[i].Cell != b.Standings[i].Cell || a.Standings[i].Rank != b.Standings[i].Rank {
@@ -217,6 +231,18 @@ func TestRankPairedInvariants(t *testing.T) {
 			}
 		}
 	}
+}
+
+// byRound is cell name's rounds in cells (named by their index), each
+// scaled by its round's drift.
+func byRound(cells [][]float64, name string, drift []float64) []schema.Run {
+	var c int
+	fmt.Sscan(strings.Split(name, "/")[1], &c)
+	ys := make([]float64, len(cells[c]))
+	for r, x := range cells[c] {
+		ys[r] = x * drift[r]
+	}
+	return rounds(name, ys...)
 }
 
 // TestAnswersGroups: one answer per workload and masters count, a

@@ -15,12 +15,15 @@ import (
 // writeAnswers prints each Answer: a header naming the workload and the
 // interval's level, the cells with rank ("1=" when shared), median
 // cycles/s and interval, then the answer line (AnswerLine). The budget
-// heads the whole.
-func writeAnswers(w io.Writer, answers []Answer, b budget) {
+// and the machine's state (Machine, when probed) head the whole.
+func writeAnswers(w io.Writer, answers []Answer, b budget, m *Machine) {
 	if len(answers) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nanswers (budget: %s)\n", b)
+	if m != nil {
+		fmt.Fprintln(w, hang("machine:", m.String()))
+	}
 	nameW := 0
 	for _, a := range answers {
 		for _, s := range a.Standings {
@@ -36,10 +39,16 @@ func writeAnswers(w io.Writer, answers []Answer, b budget) {
 			}
 			fmt.Fprintf(w, "  %-4s %-*s %9.0f  %-13s  %s\n", rank, nameW, s.Cell, s.Rate.Median, span(s.Rate, "%.0f", ""), rangeText(s.Rerun))
 		}
-		// Two spaces after "answer:" make Wrap hang its continuation there;
-		// the first line keeps one.
-		fmt.Fprintln(w, strings.Replace(render.Wrap("  answer:  "+answerLine(a), render.TableWidth), "answer:  ", "answer: ", 1))
+		fmt.Fprintln(w, hang("  answer:", answerLine(a)))
 	}
+}
+
+// hang is label and text wrapped to the table's width, the text's later
+// lines indented to where its first began.
+func hang(label, text string) string {
+	// Two spaces after the label make Wrap hang the continuation there;
+	// the first line keeps one.
+	return strings.Replace(render.Wrap(label+"  "+text, render.TableWidth), label+"  ", label+" ", 1)
 }
 
 // title names an answer's workload, its masters count when a compare had

@@ -42,7 +42,7 @@ func (r Result) Write(w output.Writer, sum *schema.Summary) error {
 			fmt.Fprintln(out, "\nanswers: one round per cell, so no ranking with confidence; --repeat 6 or more ranks the cells with 95 % intervals")
 			return
 		}
-		writeAnswers(out, answers, r.Budget())
+		writeAnswers(out, answers, r.Budget(), machineOf(sum.Runs))
 	}
 	if repeated(sum.Runs) {
 		w.Files = map[string]any{"answers.json": answers}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/internal/results/prom"
+	"github.com/lockbench/lockbench/results/procstat"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads"
@@ -101,15 +102,19 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 	cw := &costWindow{server: server, delay: fr.delayCPU()}
 	hooks.OnWindow = cw.edge
 	fr.start(ctx)
+	probe := procstat.SharedMemoryProbe()
+	before := probe.Measure()
 	m, err := measure.Measure(ctx, fr.wrap(locker), cfg.Workload, hooks)
 	if err != nil {
 		return Cell{}, err
 	}
+	after := probe.Measure()
 	run := m.Run
 	run.Name, run.Backend, run.Client, run.Mux = name, spec.Backend, spec.Client, spec.Mux
 	run.Masters, run.Durability = masters, durability(cfg, masters)
 	run.AddedRTTUS = float64(cfg.RTT.Microseconds())
 	run.DelayRelayUS = fr.relayUS()
+	run.MemoryProbeNS = probeFigure(before, after)
 	if n := cfg.DistanceName(); n != "" && !strings.Contains(run.Name, "/"+n) {
 		run.Name += "/" + n
 	}

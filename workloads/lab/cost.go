@@ -139,3 +139,16 @@ func (w *costWindow) cost(cycles int64) *schema.Cost {
 	}
 	return c
 }
+
+// probeFigure is a cell's memory probe: the mean of the probe's figures
+// just before its warmup and just after its window (the state it met at
+// both ends), or the one that was measured; 0 when neither was.
+func probeFigure(before, after float64) float64 {
+	switch {
+	case before > 0 && after > 0:
+		return (before + after) / 2
+	case before > 0:
+		return before
+	}
+	return after
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -65,5 +66,8 @@ func TestMeasureOnLab(t *testing.T) {
 	}
 	if c.Hlog == nil || c.Registry == nil {
 		t.Error("no interval log or registry")
+	}
+	if runtime.GOOS == "linux" && r.MemoryProbeNS <= 0 {
+		t.Errorf("memory_probe_ns %v: want the machine's state probed around the cell", r.MemoryProbeNS)
 	}
 }

@@ -80,6 +80,9 @@ func Check(in Input, opt Options) (Verdict, error) {
 	}
 	v := judge(cur, base, opt, in.Paired && len(in.Current) == len(in.Baseline))
 	v.Warnings, v.Env = warnings, env
+	if len(base) > 0 {
+		v.Machine = machineNote(cur, base)
+	}
 	return v, nil
 }
 

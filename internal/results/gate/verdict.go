@@ -58,6 +58,9 @@ type Verdict struct {
 	// Rounds says how --until-decided ended ("decided after 8 rounds");
 	// "" when samples were given.
 	Rounds string
+	// Machine compares the sides' memory probes (machineNote); "" without
+	// a baseline or probes.
+	Machine string
 	// Warnings: what Check allowed but is rarely meant (summaries of
 	// different configs, interrupted runs).
 	Warnings []*FieldError

@@ -30,6 +30,9 @@ func Write(w io.Writer, res Verdict, md bool) error {
 	if len(res.Env) > 0 {
 		notes = append(notes, "baseline from another environment: "+strings.Join(res.Env, "; "))
 	}
+	if res.Machine != "" {
+		notes = append(notes, res.Machine)
+	}
 	if res.Rounds != "" {
 		notes = append(notes, res.Rounds)
 	}
