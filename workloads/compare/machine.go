@@ -137,7 +137,7 @@ func (m Machine) String() string {
 		return s
 	case m.Correlation <= -followsProbe:
 		return s + fmt.Sprintf(", slower as it rose (r = %.2f): the host's other tenants slow every cell alike. "+
-			"Ranks and ratios are paired by round; absolute cycles/s are this machine's in these minutes", m.Correlation)
+			"Ranks and ratios are paired by round; cycles/s and their rerun ranges hold while the host stays so", m.Correlation)
 	default:
 		return s + fmt.Sprintf(", not following it (r = %.2f)", m.Correlation)
 	}
