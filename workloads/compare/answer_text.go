@@ -22,7 +22,7 @@ func writeAnswers(w io.Writer, answers []Answer, b budget, m *Machine) {
 	}
 	fmt.Fprintf(w, "\nanswers (budget: %s)\n", b)
 	if m != nil {
-		fmt.Fprintln(w, hang("machine:", m.String()))
+		fmt.Fprintln(w, render.Hang("machine:", m.String(), render.TableWidth))
 	}
 	nameW := 0
 	for _, a := range answers {
@@ -39,16 +39,8 @@ func writeAnswers(w io.Writer, answers []Answer, b budget, m *Machine) {
 			}
 			fmt.Fprintf(w, "  %-4s %-*s %9.0f  %-13s  %s\n", rank, nameW, s.Cell, s.Rate.Median, span(s.Rate, "%.0f", ""), rangeText(s.Rerun))
 		}
-		fmt.Fprintln(w, hang("  answer:", answerLine(a)))
+		fmt.Fprintln(w, render.Hang("  answer:", answerLine(a), render.TableWidth))
 	}
-}
-
-// hang is label and text wrapped to the table's width, the text's later
-// lines indented to where its first began.
-func hang(label, text string) string {
-	// Two spaces after the label make Wrap hang the continuation there;
-	// the first line keeps one.
-	return strings.Replace(render.Wrap(label+"  "+text, render.TableWidth), label+"  ", label+" ", 1)
 }
 
 // title names an answer's workload, its masters count when a compare had

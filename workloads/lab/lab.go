@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/internal/results/render"
 	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/results/schema"
 	"io"
@@ -131,7 +132,7 @@ func (l *Lab) Servers(list []schema.Server, log io.Writer) []schema.Server {
 		}
 	}
 	for _, w := range order {
-		fmt.Fprintf(log, "lockbench: warning: %d of %d masters: %s\n", count[w], len(topo.Servers), w)
+		fmt.Fprintln(log, render.Hang("lockbench: warning:", fmt.Sprintf("%d of %d masters: %s", count[w], len(topo.Servers), w), render.TableWidth))
 	}
 	return list
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 
@@ -40,6 +41,17 @@ func TestMeasureOnLab(t *testing.T) {
 	defer l.Close()
 	if !strings.Contains(log.String(), "starting 3 redis masters… ready") {
 		t.Errorf("phase line: %q", log.String())
+	}
+	// What a person reads in a 100-column terminal: the servers' warnings
+	// wrapped under their label, not one line of 170 characters.
+	l.Servers(nil, &log)
+	if !strings.Contains(log.String(), "appendonly no") {
+		t.Errorf("no appendonly warning for masters without persistence: %q", log.String())
+	}
+	for _, line := range strings.Split(log.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("a %d-column line in the lab's log: %q", n, line)
+		}
 	}
 	if got := l.Masters(cfg.Driver); got != 3 {
 		t.Errorf("Masters = %d, want 3", got)

@@ -17,6 +17,15 @@ func Wrap(s string, width int) string {
 	return strings.Join(out, "\n")
 }
 
+// Hang is label and text wrapped to width, the text's later lines
+// indented to where its first began ("label text…", then lines under
+// "text").
+func Hang(label, text string, width int) string {
+	// Two spaces after the label make Wrap hang the continuation there;
+	// the first line keeps one.
+	return strings.Replace(Wrap(label+"  "+text, width), label+"  ", label+" ", 1)
+}
+
 func wrapLine(line string, width int) []string {
 	if utf8.RuneCountInString(line) <= width {
 		return []string{line}
