@@ -23,9 +23,9 @@ const (
 	probeBytes = 64 << 20
 	// probeLoads is the loads one sample times: ~0.1–1 ms of CPU.
 	probeLoads = 2000
-	// ProbeSamples is how many samples one MemoryProbe.Measure takes; the
+	// probeSamples is how many samples one MemoryProbe.Measure takes; the
 	// median of them is its figure.
-	ProbeSamples = 5
+	probeSamples = 5
 )
 
 // MemoryProbe walks a random cycle through probeBytes of memory mapped
@@ -70,7 +70,7 @@ func newMemoryProbe(size int) *MemoryProbe {
 	return &MemoryProbe{ring: ring}
 }
 
-// Measure times ProbeSamples walks of probeLoads loads on one locked OS
+// Measure times probeSamples walks of probeLoads loads on one locked OS
 // thread and returns the median nanoseconds of CPU per load; 0 when p is
 // nil or the thread's CPU time cannot be read.
 func (p *MemoryProbe) Measure() float64 {
@@ -81,7 +81,7 @@ func (p *MemoryProbe) Measure() float64 {
 	defer p.mu.Unlock()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var ns [ProbeSamples]float64
+	var ns [probeSamples]float64
 	for i := range ns {
 		t0, ok := threadCPU()
 		if !ok {
