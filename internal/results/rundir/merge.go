@@ -14,6 +14,7 @@ import (
 
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
 )
 
 // RunDir is one --out directory read back: its summary and each run's logs.
@@ -131,6 +132,7 @@ func mergeRun(runs []schema.Run, logs []record.RunLogs, force bool) (schema.Run,
 	m := runs[0].WithoutExtra() // the inputs' own measures describe one input each
 	m.Workers, m.Counts, m.ServiceUS, m.MergedFrom = 0, schema.Counts{}, nil, len(runs)
 	var allocs, cycles float64
+	var probes []float64
 	// The common window: the latest first interval start to the earliest last end.
 	winStart, winEnd := int64(math.MinInt64), int64(math.MaxInt64)
 	var totalSecs float64
@@ -141,6 +143,9 @@ func mergeRun(runs []schema.Run, logs []record.RunLogs, force bool) (schema.Run,
 		allocs += r.AllocsPerCycle * float64(r.Counts.Cycles)
 		cycles += float64(r.Counts.Cycles)
 		totalSecs += r.DurationS
+		if r.MemoryProbeNS > 0 {
+			probes = append(probes, r.MemoryProbeNS)
+		}
 		hs := logs[i][schema.OpCycle.String()]
 		if len(hs) == 0 {
 			continue
@@ -150,6 +155,12 @@ func mergeRun(runs []schema.Run, logs []record.RunLogs, force bool) (schema.Run,
 	}
 	if cycles > 0 {
 		m.AllocsPerCycle = allocs / cycles
+	}
+	// Each generator probed its own machine: the merged run's state is
+	// their median (0 when none probed).
+	m.MemoryProbeNS = 0
+	if len(probes) > 0 {
+		m.MemoryProbeNS = stats.Median(probes)
 	}
 	m.SplitBrainRate, m.RetriesPerAcquire = m.Counts.Rates()
 	merged := record.RunLogs{}

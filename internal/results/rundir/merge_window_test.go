@@ -83,6 +83,25 @@ func TestMergeRateOverRealWindows(t *testing.T) {
 	}
 }
 
+// TestMergeProbesEachGenerator: every generator probed the state of its
+// own machine; the merged run carries their median, not the first input's,
+// and leaves out an input that had no probe.
+func TestMergeProbesEachGenerator(t *testing.T) {
+	t0 := int64(1_700_000_000_000)
+	inputs := []*rundir.RunDir{paced("a", t0, 4, 1000, 250), paced("b", t0, 4, 1000, 250), paced("c", t0, 4, 1000, 250), paced("d", t0, 4, 1000, 250)}
+	for i, ns := range []float64{400, 200, 0, 300} {
+		inputs[i].Summary.Host.Hostname = fmt.Sprint("host", i)
+		inputs[i].Summary.Runs[0].MemoryProbeNS = ns
+	}
+	sum, _, err := rundir.Merge(inputs, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sum.Runs[0].MemoryProbeNS; got != 300 {
+		t.Errorf("merged memory_probe_ns %v, want 300 (the median of 400, 200, 300)", got)
+	}
+}
+
 // TestMergeRefusesInvalidInput: merge refuses what gate refuses as input,
 // naming the input: an unknown schema, no runs, a run twice in one
 // summary, negative or non-finite counts and figures.
