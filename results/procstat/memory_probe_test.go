@@ -5,22 +5,27 @@ import (
 	"testing"
 )
 
-// Sattolo's shuffle links every entry into one cycle: a walk of len(ring)
-// loads visits each entry once and comes back to where it began, so no
-// walk settles into a short loop that a cache could hold.
+// Sattolo's shuffle links every cache line into one cycle: a walk of as
+// many loads as lines visits each line once, at its first word, and comes
+// back to where it began, so no walk settles into a short loop that a
+// cache could hold.
 func TestMemoryProbeRingIsOneCycle(t *testing.T) {
 	p := newMemoryProbe(1 << 16)
-	seen := make([]bool, len(p.ring))
+	lines := len(p.ring) / lineWords
+	seen := make([]bool, lines)
 	at := uint32(0)
-	for range p.ring {
-		if seen[at] {
-			t.Fatalf("entry %d visited twice: the ring has a cycle shorter than %d", at, len(p.ring))
+	for range lines {
+		if at%lineWords != 0 {
+			t.Fatalf("a link to word %d, inside a line: want each load at a line's start", at)
 		}
-		seen[at] = true
+		if seen[at/lineWords] {
+			t.Fatalf("line %d visited twice: the ring has a cycle shorter than %d lines", at/lineWords, lines)
+		}
+		seen[at/lineWords] = true
 		at = p.ring[at]
 	}
 	if at != 0 {
-		t.Errorf("after %d loads the walk is at %d, not back at 0", len(p.ring), at)
+		t.Errorf("after %d loads the walk is at word %d, not back at 0", lines, at)
 	}
 }
 
