@@ -8,8 +8,8 @@ import (
 )
 
 // machineDiffers is the ratio of the sides' memory probes beyond which the
-// note says the machine's state differed: the medians of six compares
-// minutes apart on one idle host spread 1.31× (233–306 ns/load).
+// note says the machine's state differed: the medians of compares
+// minutes apart on one idle host spread ~1.1–1.3×.
 const machineDiffers = 1.25
 
 // machineNote compares the sides' memory probes (schema.Run.MemoryProbeNS,
