@@ -30,7 +30,10 @@ const (
 
 // MemoryProbe walks a random cycle through probeBytes of memory mapped
 // outside the Go heap (so it changes neither the garbage collector's pace
-// nor the allocations a run counts). Measure is safe for concurrent use;
+// nor the allocations a run counts). A walk goes on where the last one
+// stopped, so each load is a line no recent load touched and, on 4 KiB
+// pages, a TLB miss whose page-table walk reads memory too: its figure is
+// larger than a DRAM access alone, and moves with the same contention. Measure is safe for concurrent use;
 // its calls are serialised.
 type MemoryProbe struct {
 	mu   sync.Mutex
