@@ -1,8 +1,10 @@
 package gate
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -47,5 +49,23 @@ func TestMachineNote(t *testing.T) {
 				t.Errorf("note %q says %q", got, tc.not)
 			}
 		})
+	}
+}
+
+// The note is read in a 100-column terminal under the verdict's table:
+// wrapped, every word kept.
+func TestMachineNoteWrapped(t *testing.T) {
+	note := machineNote(probed(300, 310, 320), probed(200, 210, 220))
+	var buf bytes.Buffer
+	if err := Write(&buf, Verdict{Machine: note}, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("a %d-column line: %q", n, line)
+		}
+	}
+	if got := strings.Join(strings.Fields(buf.String()), " "); !strings.Contains(got, note) {
+		t.Errorf("output %q does not hold the whole note %q", got, note)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/lockbench/lockbench/internal/results/render"
 )
 
 // Write prints the verdict as an aligned table or, with md, as a markdown
@@ -73,7 +75,7 @@ func Write(w io.Writer, res Verdict, md bool) error {
 		line(r)
 	}
 	for _, n := range notes {
-		fmt.Fprintln(w, n)
+		fmt.Fprintln(w, render.Wrap(n, render.TableWidth))
 	}
 	_, err := fmt.Fprintf(w, "gate: %s\n", status)
 	return err
