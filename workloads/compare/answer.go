@@ -38,6 +38,9 @@ type Answer struct {
 	// (both measured in the same round, so on the same machine state):
 	// the median of those ratios and its interval. Nil with one cell.
 	Lead *stats.MedianCI `json:"lead,omitempty"`
+	// Holds is how often the rounds, resampled, give the same first rank
+	// (nil when the rounds could not be paired).
+	Holds *Holds `json:"holds,omitempty"`
 	// Machine is the memory probe's view of the workload's rounds (nil
 	// without probes).
 	Machine *Machine `json:"machine,omitempty"`
@@ -111,11 +114,12 @@ func rank(rows [][]schema.Run) Answer {
 			a.Rounds = len(s)
 		}
 	}
-	byName := map[string][]schema.Run{}
+	byName := map[string][]roundRate{}
 	for _, row := range rows {
-		byName[row[0].Name] = complete(row)
+		byName[row[0].Name] = ratesOf(complete(row))
 	}
-	if a.Rounds < minRounds || !rankPaired(a.Standings, byName) {
+	paired := a.Rounds >= minRounds && rankPaired(a.Standings, byName)
+	if !paired {
 		rankStandings(a.Standings)
 	}
 	if len(a.Standings) < 2 {
@@ -125,19 +129,37 @@ func rank(rows [][]schema.Run) Answer {
 	if lead, ok := pairedRatio(byName[a.Standings[0].Cell], byName[a.Standings[1].Cell]); ok {
 		a.Lead = &lead
 	}
+	if paired && a.Rounds >= holdsMinRounds {
+		a.Holds = holding(a.Standings, byName)
+	}
 	return a
+}
+
+// roundRate is one complete round of a cell: its number and cycles/s.
+type roundRate struct {
+	Round int
+	Rate  float64
+}
+
+// ratesOf are runs' rounds as roundRates.
+func ratesOf(rs []schema.Run) []roundRate {
+	out := make([]roundRate, len(rs))
+	for i, r := range rs {
+		out[i] = roundRate{r.Repeat, r.Throughput.CyclesPerS}
+	}
+	return out
 }
 
 // pairedRatio is a's cycles/s over b's in each round both completed
 // (measured back to back on the same machine state, so what moved the
 // whole round cancels): the median ratio and its interval. False when no
 // round pairs.
-func pairedRatio(a, b []schema.Run) (stats.MedianCI, bool) {
+func pairedRatio(a, b []roundRate) (stats.MedianCI, bool) {
 	var ratios []float64
 	for _, x := range a {
 		for _, y := range b {
-			if x.Repeat == y.Repeat && y.Throughput.CyclesPerS > 0 {
-				ratios = append(ratios, x.Throughput.CyclesPerS/y.Throughput.CyclesPerS)
+			if x.Round == y.Round && y.Rate > 0 {
+				ratios = append(ratios, x.Rate/y.Rate)
 			}
 		}
 	}
@@ -158,13 +180,13 @@ func pairedRatio(a, b []schema.Run) (stats.MedianCI, bool) {
 // even when it is consistent, because runs minutes apart differ by that
 // much. False, with st untouched, when some cell has fewer than minRounds
 // rounds paired with the cell it is judged against.
-func rankPaired(st []Standing, rounds map[string][]schema.Run) bool {
+func rankPaired(st []Standing, rounds map[string][]roundRate) bool {
 	// The order: each cell's median share of its round's median cell, so a
 	// round the whole machine ran slow in moves no cell ahead of another.
 	byRound := map[int][]float64{}
 	for _, rs := range rounds {
 		for _, r := range rs {
-			byRound[r.Repeat] = append(byRound[r.Repeat], r.Throughput.CyclesPerS)
+			byRound[r.Round] = append(byRound[r.Round], r.Rate)
 		}
 	}
 	ref := map[int]float64{}
@@ -179,8 +201,8 @@ func rankPaired(st []Standing, rounds map[string][]schema.Run) bool {
 		var shares []float64
 		logs := 0.0
 		for _, r := range rs {
-			if ref[r.Repeat] > 0 && r.Throughput.CyclesPerS > 0 {
-				share := r.Throughput.CyclesPerS / ref[r.Repeat]
+			if ref[r.Round] > 0 && r.Rate > 0 {
+				share := r.Rate / ref[r.Round]
 				shares = append(shares, share)
 				logs += math.Log(share)
 			}

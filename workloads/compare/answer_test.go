@@ -220,7 +220,7 @@ func TestRankPairedInvariants(t *testing.T) {
 				if o.Rank != s.Rank {
 					continue
 				}
-				if r, _ := pairedRatio(byRound(cells, o.Cell, flat), byRound(cells, s.Cell, flat)); r.Lo > 1+tieWithin {
+				if r, _ := pairedRatio(ratesOf(byRound(cells, o.Cell, flat)), ratesOf(byRound(cells, s.Cell, flat))); r.Lo > 1+tieWithin {
 					t.Fatalf("trial %d: %s shares rank %d with %s, which leads it by %+v", trial, s.Cell, s.Rank, o.Cell, r)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -115,7 +116,7 @@ func answerLine(a Answer) string {
 		lead = fmt.Sprintf("%.2f× %s (%s, paired by round)", a.Lead.Median, second, span(*a.Lead, "%.2f", "×"))
 	}
 	if !a.Tie {
-		return fmt.Sprintf("%s is fastest: %s", first, lead)
+		return fmt.Sprintf("%s is fastest: %s", first, lead) + holdsText(a)
 	}
 	var leaders []string
 	for _, s := range a.Standings {
@@ -123,19 +124,32 @@ func answerLine(a Answer) string {
 			leaders = append(leaders, s.Cell)
 		}
 	}
-	if len(leaders) > maxNamed {
-		leaders = append(leaders[:maxNamed], fmt.Sprintf("and %d more", len(leaders)-maxNamed))
-	}
 	line := fmt.Sprintf("indistinguishable at this budget: %s (no lead over %.0f %% shown, paired by round)",
-		strings.Join(leaders, ", "), 100*tieWithin)
+		named(leaders), 100*tieWithin)
 	if a.Lead == nil {
-		return line
+		return line + holdsText(a)
 	}
 	line += fmt.Sprintf("; %s ran %s", first, lead)
 	if a.Lead.Excludes(1) && a.Lead.Enough(stats.Confidence) {
 		line += "; the rounds lean to " + first + ", more rounds (--repeat) may separate them"
 	}
-	return line
+	return line + holdsText(a)
+}
+
+// holdsText is "; " and what a.Holds says, or nothing without it.
+func holdsText(a Answer) string {
+	if a.Holds == nil {
+		return ""
+	}
+	return "; " + a.Holds.String()
+}
+
+// named lists cells by name, the first maxNamed of them and how many more.
+func named(cells []string) string {
+	if len(cells) > maxNamed {
+		cells = append(slices.Clone(cells[:maxNamed]), fmt.Sprintf("and %d more", len(cells)-maxNamed))
+	}
+	return strings.Join(cells, ", ")
 }
 
 // span is an interval "lo–hi" in format f, then unit.
