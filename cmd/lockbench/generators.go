@@ -103,7 +103,7 @@ func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) (err 
 	if m.Index() != 0 {
 		return awaitVerdict(ctx, m, cfg, sum, sh.cell)
 	}
-	return mergeGenerators(ctx, m, cfg, g)
+	return mergeGenerators(ctx, m, cfg, g, sh.final)
 }
 
 // joinGenerators joins the run under g's prefix with plan (JSON-encoded)

@@ -48,12 +48,16 @@ type GeneratorsReport struct {
 
 // mergeGenerators is generator 0's end: collect every generator's result
 // (or note it lost), merge them into one run as lockbench merge would,
-// judge the grants across generators and the thresholds, write it, and
-// tell everyone the verdict.
-func mergeGenerators(ctx context.Context, m *generators.Member, cfg RunConfig, g generators.Config) error {
+// show it on the merged series (final, nil: none), judge the grants
+// across generators and the thresholds, write it, and tell everyone the
+// verdict.
+func mergeGenerators(ctx context.Context, m *generators.Member, cfg RunConfig, g generators.Config, final func(generators.Merged)) error {
 	mg, err := mergeShares(ctx, m, g)
 	if err != nil {
 		return err
+	}
+	if final != nil {
+		final(generators.Merged{Reporting: len(mg.res), Run: mg.sum.Runs[0]})
 	}
 	werr := flagError(cfg.Writer(cfg.out()).Write(mg.sum, mg.logs()))
 	if werr == nil && cfg.Out != "" {

@@ -26,6 +26,10 @@ type share struct {
 	start  generators.Start
 	grants *crossref.Log
 	close  func()
+	// final shows the merged run on generator 0's merged series once the
+	// results are merged (nil on the others and without --metrics-addr);
+	// it ends the live view first.
+	final func(generators.Merged)
 }
 
 // measureShare measures c on l as this generator's share of the run: from
@@ -43,19 +47,37 @@ func measureShare(ctx context.Context, m *generators.Member, l *lab.Lab, c lab.C
 		return sh.start.Local, err
 	}
 	obs.Referee = func(r workloads.Referee) workloads.Referee { return generators.LogGrants(r, sh.grants) }
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	defer stopWatch()
+	stopWatch := func() {}
 	if m.Index() == 0 {
 		ts, _ := gate.ParseThresholds(thresholds) // checked
-		go m.Watch(watchCtx, c.Name(), ts, obs.Log, mergedMetrics(obs.Metrics, l, c, m.Generators()))
+		show := mergedMetrics(obs.Metrics, l, c, m.Generators())
+		watchCtx, cancel := context.WithCancel(ctx)
+		window, windowEnd := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			m.Watch(watchCtx, window, c.Name(), ts, obs.Log, show)
+		}()
+		defer windowEnd()
+		stopWatch = func() { windowEnd(); cancel(); <-done }
+		if show != nil {
+			sh.final = func(mg generators.Merged) { stopWatch(); show(mg) }
+		}
 	}
 	cell, err := l.Measure(ctx, c, obs)
+	if err == nil {
+		// The window's totals, so the merged series reach them before the
+		// results are merged.
+		pub.Offer(generators.NewSnapshot(time.Duration(cell.Run.DurationS*float64(time.Second)), cell.Registry.Total()))
+	}
 	pub.Stop()
 	if err != nil {
+		stopWatch()
 		closeRef()
 		return nil, err
 	}
 	sh.cell = cell
+	sh.close = func() { stopWatch(); closeRef() }
 	return sh, nil
 }
 

@@ -27,8 +27,10 @@ const holdsFirm = 0.9
 // tied) is the answer's. It asks "would these rounds, a little
 // differently drawn, say the same?", which a rerun asks of new rounds: an
 // answer at 60 % is one a rerun often contradicts, at 99 % one it seldom
-// does. It does not see what moves a whole run (the host's state from one
-// run to the next), so it errs high.
+// does. It sees only this run's rounds, centred on this run's answer, and
+// not what moves a whole run (the host's state from one run to the next):
+// an answer most reruns would not give reads higher than their agreement
+// with it (docs/answers.md has the measurement).
 type Holds struct {
 	Share     float64 `json:"share"`
 	Resamples int     `json:"resamples"`

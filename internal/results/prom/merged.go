@@ -29,7 +29,7 @@ var mergedLabels = append(withCellLabels("scope"), "generators")
 
 var (
 	descMergedCycles = prometheus.NewDesc(MetricMergedCycles,
-		"Lock cycles completed in the measured window by every generator of the run together, as of each one's latest published second.", mergedLabels, nil)
+		"Lock cycles completed in the measured window by every generator of the run together, as of each one's latest published second (after the windows: the merged run's).", mergedLabels, nil)
 	descMergedRate = prometheus.NewDesc(metricMergedRate,
 		"Cycles per second of the run: the sum of each generator's cycles over its own elapsed measured window (what the merged progress line shows).", mergedLabels, nil)
 	descMergedAttempts = prometheus.NewDesc(metricMergedAttempts,

@@ -19,7 +19,7 @@ func TestMergedSeries(t *testing.T) {
 	c.Set(Merged{Reporting: 4, Cycles: 1200, Attempts: 1500, CyclesPerS: 400,
 		LatencyUS: map[string]schema.Percentiles{"cycle": {Count: 1200, Mean: 500, P50: 400, P90: 900, P99: 2000, P999: 4000}}})
 	want := `
-# HELP lockbench_merged_cycles_total Lock cycles completed in the measured window by every generator of the run together, as of each one's latest published second.
+# HELP lockbench_merged_cycles_total Lock cycles completed in the measured window by every generator of the run together, as of each one's latest published second (after the windows: the merged run's).
 # TYPE lockbench_merged_cycles_total counter
 lockbench_merged_cycles_total{backend="redlock",client="goredis",generators="4",masters="3",mux="fanout",scope="merged",workload="contended"} 1200
 # HELP lockbench_merged_cycles_per_second Cycles per second of the run: the sum of each generator's cycles over its own elapsed measured window (what the merged progress line shows).
@@ -42,7 +42,7 @@ lockbench_merged_op_duration_seconds_count{backend="redlock",client="goredis",ge
 		t.Fatal("the same cell measured again got series of its own: a scrape would see them twice")
 	}
 	reset := `
-# HELP lockbench_merged_cycles_total Lock cycles completed in the measured window by every generator of the run together, as of each one's latest published second.
+# HELP lockbench_merged_cycles_total Lock cycles completed in the measured window by every generator of the run together, as of each one's latest published second (after the windows: the merged run's).
 # TYPE lockbench_merged_cycles_total counter
 lockbench_merged_cycles_total{backend="redlock",client="goredis",generators="4",masters="3",mux="fanout",scope="merged",workload="contended"} 0
 `

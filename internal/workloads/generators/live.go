@@ -182,11 +182,14 @@ func breach(r schema.Run, ts []gate.Threshold) string {
 }
 
 // Watch is generator 0's live view: once a second it merges the
-// generators' snapshots, writes a line on log (nil: quiet), hands the
-// merge to show (nil: none; the metrics exporter) and aborts the run when
-// the merged figures break an upper-bound threshold. It returns when ctx
-// ends.
-func (m *Member) Watch(ctx context.Context, name string, ts []gate.Threshold, log io.Writer, show func(Merged)) {
+// generators' snapshots and hands the merge to show (nil: none; the
+// metrics exporter) until ctx ends; while window lasts (generator 0's own
+// measured window) it also writes a line on log (nil: quiet) and aborts
+// the run when the merged figures break an upper-bound threshold. After
+// the window it goes on merging the snapshots the others publish as their
+// windows end, so the merged series reach the run's totals while the
+// results are gathered; the thresholds are then judged on the merged run.
+func (m *Member) Watch(ctx, window context.Context, name string, ts []gate.Threshold, log io.Writer, show func(Merged)) {
 	live := liveThresholds(ts)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -203,6 +206,9 @@ func (m *Member) Watch(ctx context.Context, name string, ts []gate.Threshold, lo
 		mg.Run.Name = name
 		if show != nil {
 			show(mg)
+		}
+		if window.Err() != nil {
+			continue
 		}
 		if log != nil {
 			fmt.Fprintln(log, liveLine(mg, m.cfg.Generators))
