@@ -47,7 +47,7 @@ func measureShare(ctx context.Context, m *generators.Member, l *lab.Lab, c lab.C
 		return sh.start.Local, err
 	}
 	obs.Referee = func(r workloads.Referee) workloads.Referee { return generators.LogGrants(r, sh.grants) }
-	stopWatch := func() {}
+	endWindow, stopWatch := func() {}, func() {}
 	if m.Index() == 0 {
 		ts, _ := gate.ParseThresholds(thresholds) // checked
 		show := mergedMetrics(obs.Metrics, l, c, m.Generators())
@@ -58,21 +58,25 @@ func measureShare(ctx context.Context, m *generators.Member, l *lab.Lab, c lab.C
 			defer close(done)
 			m.Watch(watchCtx, window, c.Name(), ts, obs.Log, show)
 		}()
-		defer windowEnd()
-		stopWatch = func() { windowEnd(); cancel(); <-done }
+		endWindow, stopWatch = windowEnd, func() { windowEnd(); cancel(); <-done }
 		if show != nil {
 			sh.final = func(mg generators.Merged) { stopWatch(); show(mg) }
 		}
 	}
 	cell, err := l.Measure(ctx, c, obs)
+	endWindow()
 	if err == nil {
 		// The window's totals, so the merged series reach them before the
 		// results are merged.
 		pub.Offer(generators.NewSnapshot(time.Duration(cell.Run.DurationS*float64(time.Second)), cell.Registry.Total()))
 	}
 	pub.Stop()
-	if err != nil {
+	if err != nil || sh.final == nil {
+		// Past the window the live view only shows: with nothing to show
+		// it ends here.
 		stopWatch()
+	}
+	if err != nil {
 		closeRef()
 		return nil, err
 	}
