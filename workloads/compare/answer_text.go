@@ -102,7 +102,8 @@ const maxNamed = 3
 // answerLine is what a says: the top cell and by how much it leads the
 // next cell (the paired ratio and its interval), or that the top cells are
 // indistinguishable at this budget, or that the rounds were too few for
-// an answer.
+// an answer; a ranked answer ends with how firmly its rounds carry it
+// (Holds).
 func answerLine(a Answer) string {
 	if len(a.Standings) < 2 {
 		return "one cell, nothing to compare"
