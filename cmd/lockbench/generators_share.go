@@ -47,24 +47,17 @@ func measureShare(ctx context.Context, m *generators.Member, l *lab.Lab, c lab.C
 		return sh.start.Local, err
 	}
 	obs.Referee = func(r workloads.Referee) workloads.Referee { return generators.LogGrants(r, sh.grants) }
-	endWindow, stopWatch := func() {}, func() {}
+	var view *generators.View // generator 0's
 	if m.Index() == 0 {
 		ts, _ := gate.ParseThresholds(thresholds) // checked
 		show := mergedMetrics(obs.Metrics, l, c, m.Generators())
-		watchCtx, cancel := context.WithCancel(ctx)
-		window, windowEnd := context.WithCancel(ctx)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			m.Watch(watchCtx, window, c.Name(), ts, obs.Log, show)
-		}()
-		endWindow, stopWatch = windowEnd, func() { windowEnd(); cancel(); <-done }
+		view = m.StartWatch(ctx, c.Name(), ts, obs.Log, show)
 		if show != nil {
-			sh.final = func(mg generators.Merged) { stopWatch(); show(mg) }
+			sh.final = func(mg generators.Merged) { view.Stop(); show(mg) }
 		}
 	}
 	cell, err := l.Measure(ctx, c, obs)
-	endWindow()
+	view.EndWindow()
 	if err == nil {
 		// The window's totals, so the merged series reach them before the
 		// results are merged.
@@ -74,14 +67,14 @@ func measureShare(ctx context.Context, m *generators.Member, l *lab.Lab, c lab.C
 	if err != nil || sh.final == nil {
 		// Past the window the live view only shows: with nothing to show
 		// it ends here.
-		stopWatch()
+		view.Stop()
 	}
 	if err != nil {
 		closeRef()
 		return nil, err
 	}
 	sh.cell = cell
-	sh.close = func() { stopWatch(); closeRef() }
+	sh.close = func() { view.Stop(); closeRef() }
 	return sh, nil
 }
 

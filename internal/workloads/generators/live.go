@@ -220,6 +220,42 @@ func (m *Member) Watch(ctx, window context.Context, name string, ts []gate.Thres
 	}
 }
 
+// View is a running Watch: Start runs it on a goroutine of its own,
+// EndWindow ends its window, Stop ends it and waits for it. A nil *View
+// (a generator other than 0) does nothing.
+type View struct {
+	endWindow, cancel context.CancelFunc
+	done              chan struct{}
+}
+
+// StartWatch runs Watch until Stop, its window open until EndWindow.
+func (m *Member) StartWatch(ctx context.Context, name string, ts []gate.Threshold, log io.Writer, show func(Merged)) *View {
+	watchCtx, cancel := context.WithCancel(ctx)
+	window, endWindow := context.WithCancel(ctx)
+	v := &View{endWindow: endWindow, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(v.done)
+		m.Watch(watchCtx, window, name, ts, log, show)
+	}()
+	return v
+}
+
+// EndWindow ends the view's window: from now on it only shows.
+func (v *View) EndWindow() {
+	if v != nil {
+		v.endWindow()
+	}
+}
+
+// Stop ends the view and waits until it has; again, it returns at once.
+func (v *View) Stop() {
+	if v != nil {
+		v.endWindow()
+		v.cancel()
+		<-v.done
+	}
+}
+
 // liveLine is one line of the merged view.
 func liveLine(mg Merged, of int) string {
 	s := fmt.Sprintf("generators: %d/%d reporting, merged %.0f cycles/s", mg.Reporting, of, mg.Run.Throughput.CyclesPerS)
