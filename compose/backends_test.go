@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 

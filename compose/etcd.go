@@ -15,10 +15,10 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	"github.com/lockbench/lockbench/compose/internal/etcdmember"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
-	"github.com/lockbench/lockbench/internal/compose/certs"
-	"github.com/lockbench/lockbench/internal/compose/etcdmember"
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/internal/certs"
+	"github.com/lockbench/lockbench/internal/procs"
 	"go.uber.org/zap"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/internal/compose/etcdmember"
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/compose/internal/etcdmember"
+	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 )

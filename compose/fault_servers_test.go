@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 

@@ -20,9 +20,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/lockbench/lockbench/internal/compose/procs"
-	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // errNoPostgres is returned when the PostgreSQL server binaries are missing.

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/internal/procs"
 )
 
 // process is one server child process. It is started in its own process

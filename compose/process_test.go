@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/internal/procs"
 )
 
 // TestStartRefusedWithoutServers: with procs.NoServersEnv set, no server process

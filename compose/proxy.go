@@ -14,7 +14,7 @@ import (
 // Proxies are in-process TCP fault proxies (toxiproxy), one in front of each
 // master. They exist only when a run asks for a partition or a reset: a
 // proxy hop costs latency and client CPU, and a plain run must not pay it.
-// Distance and latency faults are the delay line's (internal/compose/delayline), in
+// Distance and latency faults are the delay line's (compose/delayline), in
 // a process of its own.
 type Proxies struct {
 	server *toxiproxy.ApiServer

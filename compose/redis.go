@@ -15,7 +15,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose/internal/clockshift"
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/internal/procs"
 )
 
 // Persistence modes of the local masters.
@@ -23,10 +23,10 @@ var persistences = []string{"none", "everysec", "always"}
 
 // RedisOptions describe local masters to start.
 type RedisOptions struct {
-	Masters     int       `json:"masters" flag:"masters" help:"number of local Redis masters to start"`
-	Persistence string    `json:"persistence" flag:"persistence" help:"local masters' persistence: none|everysec|always (AOF fsync)"` // none | everysec | always
-	Bin         string    `json:"-"`                                                                                                  // redis-server binary; default from PATH
-	Log         io.Writer `json:"-"`                                                                                                  // server output; default discarded
+	Masters     int       `json:"masters" flag:"masters" help:"number of local Redis masters to start" applies:"redis,local"`
+	Persistence string    `json:"persistence" flag:"persistence" help:"local masters' persistence: none|everysec|always (AOF fsync)" applies:"redis,local"` // none | everysec | always
+	Bin         string    `json:"-"`                                                                                                                        // redis-server binary; default from PATH
+	Log         io.Writer `json:"-"`                                                                                                                        // server output; default discarded
 	// ExtraArgs are appended to every master's command line.
 	ExtraArgs []string `json:"extra_args,omitempty"`
 	// ClockShift runs every master under the clockshift preload library,

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/internal/compose/certs"
-	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/internal/certs"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // generatePassword is 128 random bits, hex, registered with redact so no

@@ -9,7 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -174,5 +174,31 @@ func TestRedisClockJumpExpiresKeys(t *testing.T) {
 	defer c.Close()
 	if now, err := c.Time(ctx).Result(); err != nil || time.Until(now) < 9*time.Second {
 		t.Errorf("after restart TIME = %v, %v: want the 11s offset kept", now, err)
+	}
+}
+
+// TestUpDialsNamedMasters: a spec naming masters by URL (RedisAddrs, not
+// resolved beforehand, as a library caller builds it) dials those masters
+// and starts no local ones.
+func TestUpDialsNamedMasters(t *testing.T) {
+	testenv.Servers(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r, err := StartRedis(ctx, RedisOptions{Masters: 2, Persistence: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	spec := Spec{Redis: RedisOptions{Masters: 5}}
+	for _, s := range r.Servers {
+		spec.RedisAddrs = append(spec.RedisAddrs, s.Endpoint().SecretURL())
+	}
+	topo, err := Up(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	if topo.Redis != nil || len(topo.Masters) != 2 || topo.Masters[0].Addr != r.Servers[0].Addr() || topo.Masters[1].Addr != r.Servers[1].Addr() {
+		t.Fatalf("masters %v (local %v): want the two named, none started", topo.RedisAddrs, topo.Redis != nil)
 	}
 }

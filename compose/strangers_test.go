@@ -30,9 +30,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/internal/compose/certs"
-	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/internal/certs"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // strangerEnv, set in the probe's environment, holds what it probes.

@@ -1,12 +1,8 @@
 // Package compose is the topology under test: local redis-server masters (and
 // etcd members) that lockbench starts and always stops, or external servers
 // it dials. Labs bigger than one machine live beside it as compose and
-// Kubernetes files.
-//
-// Imported by workloads/lab (which brings every topology up through Up),
-// compose/faults, workloads/compare, workloads/scenario and cmd/lockbench;
-// StartRedis and the other Start functions are also what tests and library
-// users start servers with.
+// Kubernetes files. StartRedis and the other Start functions are also what
+// tests and library users start servers with.
 package compose
 
 import (
@@ -30,7 +26,7 @@ type Spec struct {
 	// RedisAddrs are external masters as given to --redis, redacted once
 	// parsed (config.json shows them); RedisMasters are the same masters
 	// with their credentials. When set, nothing is started.
-	RedisAddrs   redisconn.URLs       `json:"redis_addrs,omitempty" flag:"redis" help:"external Redis masters, comma-separated: host:port, redis://[user[:password]@]host:port[/db] or rediss://… (TLS); a password is better given by LOCKBENCH_REDIS_PASSWORD or --redis-password-file (default: start --masters local redis-server processes)"`
+	RedisAddrs   redisconn.URLs       `json:"redis_addrs,omitempty" flag:"redis" help:"external Redis masters, comma-separated: host:port, redis://[user[:password]@]host:port[/db] or rediss://… (TLS); a password is better given by LOCKBENCH_REDIS_PASSWORD or --redis-password-file (default: start --masters local redis-server processes)" applies:"redis"`
 	RedisMasters []redisconn.Endpoint `json:"-"`
 	// RedisAuth is what --redis entries without their own take (user,
 	// password, TLS files); the password is never serialised.
@@ -40,7 +36,7 @@ type Spec struct {
 	// Etcd is the local etcd cluster to start when the backend needs one.
 	Etcd EtcdOptions `json:"etcd"`
 	// EtcdAddrs are an external etcd cluster's members; when set, nothing is started.
-	EtcdAddrs []string `json:"etcd_addrs,omitempty" flag:"etcd" help:"external etcd cluster host:port or https://host:port,... (default: start --etcd-members local members)"`
+	EtcdAddrs []string `json:"etcd_addrs,omitempty" flag:"etcd" help:"external etcd cluster host:port or https://host:port,... (default: start --etcd-members local members)" applies:"etcd"`
 	// EtcdAccess is TLS and the user for EtcdAddrs (--etcd-*).
 	EtcdAccess etcdconn.Access `json:"etcd_access" flag:"etcd-user/etcd-cacert/etcd-cert/etcd-key"`
 	// NeedsEtcd: the backend locks in etcd (see etcd.go).
@@ -48,12 +44,12 @@ type Spec struct {
 	// ZooKeeper is the local server to start when the backend needs one;
 	// ZooKeeperAddrs an external ensemble instead (zookeeper.go).
 	ZooKeeper      ZooKeeperOptions `json:"zookeeper"`
-	ZooKeeperAddrs []string         `json:"zookeeper_addrs,omitempty" flag:"zookeeper" help:"external ZooKeeper servers host:port,... (default: start a local one)"`
+	ZooKeeperAddrs []string         `json:"zookeeper_addrs,omitempty" flag:"zookeeper" help:"external ZooKeeper servers host:port,... (default: start a local one)" applies:"zookeeper"`
 	NeedsZooKeeper bool             `json:"-"`
 	// Postgres is the local server to start when the backend needs one;
 	// PostgresURL an external one instead (postgres.go).
 	Postgres      PostgresOptions `json:"postgres"`
-	PostgresURL   string          `json:"-" flag:"postgres" help:"external PostgreSQL connection URL (default: initdb and start a local server)"`
+	PostgresURL   string          `json:"-" flag:"postgres" help:"external PostgreSQL connection URL (default: initdb and start a local server)" applies:"postgres"`
 	NeedsPostgres bool            `json:"-"`
 	// Sentinel is the master + replica + redis-sentinel topology of the
 	// single-instance backend (sentinel.go).
@@ -104,8 +100,16 @@ type Topology struct {
 }
 
 // Up starts or dials what spec asks for. Every server it started is stopped
-// by Close, also when Up itself fails half-way.
+// by Close, also when Up itself fails half-way. External masters given as
+// RedisAddrs are dialed whether or not ResolveExternal ran first (the
+// credentials then come from the URLs and the environment): a spec that
+// names masters never gets local ones instead.
 func Up(ctx context.Context, spec Spec) (_ *Topology, err error) {
+	if !spec.NoRedis && len(spec.RedisMasters) == 0 && len(spec.RedisAddrs) > 0 {
+		if err := spec.ResolveExternal("", false); err != nil {
+			return nil, err
+		}
+	}
 	t := &Topology{}
 	defer func() {
 		if err != nil {

@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/compose/certs"
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/internal/certs"
+	"github.com/lockbench/lockbench/internal/procs"
 )
 
 // zooKeeperJar is where Debian's zookeeper package puts the server.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/go-zookeeper/zk"
 
-	"github.com/lockbench/lockbench/internal/compose/certs"
+	"github.com/lockbench/lockbench/internal/certs"
 )
 
 // zooKeeperTLSConf serves clients on port over TLS alone (Netty, which

@@ -8,14 +8,15 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/results/redact"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // maxErrorMessages is how many error messages an ErrorLog counts per
 // master: a Space-Saving summary (Metwally et al.) of this many slots keeps
 // every message that is more than 1/MaxErrorMessages of a master's errors,
 // whenever it first came, with its count overstated by at most the count it
-// took its slot over (ErrorCount.Overcount).
+// took its slot over (schema.ErrorCount.Overcount).
 const maxErrorMessages = 8
 
 // maxMessageLen bounds a kept message.
@@ -162,21 +163,13 @@ func (m *masterErrors) count(msg string) bool {
 	return false
 }
 
-// ErrorCount is one error message and how often it was seen: Count is an
-// estimate at most Overcount above the truth (0: exact).
-type ErrorCount struct {
-	Message   string `json:"message"`
-	Count     int64  `json:"count"`
-	Overcount int64  `json:"overcount,omitempty"`
-}
-
-// MasterErrors is what an ErrorLog knows about one master.
-type MasterErrors struct {
-	Master   int          // index, in the order the masters were given
-	Errors   int64        // failed and timed-out commands
-	Messages []ErrorCount // the most frequent messages, at most MaxErrorMessages, most counted first
-	Other    int64        // errors counted in no message (a slot was being taken meanwhile)
-	First    time.Time    // first error; zero when none
+// MasterReport is what an ErrorLog knows about one master.
+type MasterReport struct {
+	Master   int                 // index, in the order the masters were given
+	Errors   int64               // failed and timed-out commands
+	Messages []schema.ErrorCount // the most frequent messages, at most MaxErrorMessages, most counted first
+	Other    int64               // errors counted in no message (a slot was being taken meanwhile)
+	First    time.Time           // first error; zero when none
 	// FailingSince is when the master last stopped answering, zero when its
 	// last command was answered; Streak counts the failures since.
 	FailingSince time.Time
@@ -186,17 +179,17 @@ type MasterErrors struct {
 }
 
 // Report lists the masters that had any error.
-func (l *ErrorLog) Report() []MasterErrors {
-	var out []MasterErrors
+func (l *ErrorLog) Report() []MasterReport {
+	var out []MasterReport
 	for i := range l.masters {
 		m := &l.masters[i]
 		if m.total.Load() == 0 {
 			continue
 		}
-		r := MasterErrors{Master: i, Errors: m.total.Load(), Other: m.other.Load(), First: unixTime(m.first.Load()), NeverAnswered: !m.answered.Load()}
+		r := MasterReport{Master: i, Errors: m.total.Load(), Other: m.other.Load(), First: unixTime(m.first.Load()), NeverAnswered: !m.answered.Load()}
 		for j := range int(m.used.Load()) {
 			s := &m.slots[j]
-			r.Messages = append(r.Messages, ErrorCount{Message: *s.msg.Load(), Count: s.n.Load(), Overcount: s.over.Load()})
+			r.Messages = append(r.Messages, schema.ErrorCount{Message: *s.msg.Load(), Count: s.n.Load(), Overcount: s.over.Load()})
 		}
 		sort.SliceStable(r.Messages, func(a, b int) bool { return r.Messages[a].Count > r.Messages[b].Count })
 		if since := m.failing.Load(); since != 0 {
@@ -216,7 +209,7 @@ func unixTime(ns int64) time.Time {
 
 // ErrorReporter is a Locker that keeps per-master error messages.
 type ErrorReporter interface {
-	Errors() []MasterErrors
+	Errors() []MasterReport
 }
 
 // localAddr matches the ephemeral local end of a socket error ("tcp

@@ -1,12 +1,8 @@
 // Package drivers holds what every lock backend offers the harness: the
 // Locker and Lease interfaces, the per-attempt tally and the sentinel errors.
 // Backends live in sub-packages (redlock, etcdlock, peers); the conformance
-// suite every one of them passes is drivers/internal/drivertest.
-//
-// Imported by every driver package, drivers/backends, compose (what counts
-// as no answer), workloads (the run loop), workloads/measure, workloads/lab,
-// workloads/scenario and internal/workloads/generators; a Locker of one's
-// own implements its interfaces.
+// suite every one of them passes is drivers/internal/drivertest. A Locker of
+// one's own implements its interfaces.
 package drivers
 
 import (

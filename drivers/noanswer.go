@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"time"
+
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // NoAnswer reports whether err is a deadline that passed waiting for a
@@ -70,8 +72,8 @@ type noAnswerText struct{ answer, connect string }
 // newNoAnswerText describes timeouts of d (0: unknown) named what.
 func newNoAnswerText(d time.Duration, what string) noAnswerText {
 	if d <= 0 {
-		return noAnswerText{answer: "no answer before the call's deadline", connect: "no connection before the call's deadline"}
+		return noAnswerText{answer: schema.NoAnswer + " before the call's deadline", connect: schema.NoConnection + " before the call's deadline"}
 	}
-	return noAnswerText{answer: fmt.Sprintf("no answer within %v (%s)", d, what),
-		connect: fmt.Sprintf("no connection within %v (%s)", d, what)}
+	return noAnswerText{answer: fmt.Sprintf("%s within %v (%s)", schema.NoAnswer, d, what),
+		connect: fmt.Sprintf("%s within %v (%s)", schema.NoConnection, d, what)}
 }

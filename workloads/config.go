@@ -1,9 +1,6 @@
 // Package workloads drives lock cycles: which keys (generators), when
 // (pacing), with what retries, and the run loop that times every attempt
 // into per-worker recorders. Durations serialise as nanoseconds.
-//
-// Imported by workloads/measure, workloads/lab, workloads/compare,
-// internal/workloads/generators and cmd/lockbench.
 package workloads
 
 import (

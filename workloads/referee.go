@@ -5,10 +5,10 @@ import (
 	"github.com/lockbench/lockbench/results/schema"
 )
 
-// Referee is told of every attempt, grant and release, on the run clock, by
+// Judge is told of every attempt, grant and release, on the run clock, by
 // every worker. It sees what no single client can (referee.Referee
 // implements it). It is called on the hot path: implementations shard by key.
-type Referee interface {
+type Judge interface {
 	// Attempting: worker starts one attempt on key.
 	Attempting(worker int, key string, start int64)
 	// Granted: worker's attempt begun at start holds key from granted until
@@ -27,7 +27,7 @@ type Referee interface {
 	CountWindow(from, until int64)
 }
 
-var _ Referee = (*referee.Referee)(nil)
+var _ Judge = (*referee.Referee)(nil)
 
 type noReferee struct{}
 

@@ -19,8 +19,8 @@ type Env struct {
 	Locker   drivers.Locker
 	Registry *record.Registry
 	Clock    record.Clock
-	Referee  Referee // nil: none
-	Pacer    pacer   // nil: closed loop
+	Referee  Judge // nil: none
+	Pacer    pacer // nil: closed loop
 	// Stalls, if set, are client pauses armed by the pause-client fault:
 	// an armed worker sleeps inside its next critical section, after the
 	// hold and before the release. nil: none.
@@ -38,7 +38,7 @@ type Env struct {
 	OnWindow func(end bool)
 	// Barrier, if set, is waited for before the run's origin is fixed, and
 	// returns the origin: the start several processes agreed on
-	// (internal/workloads/generators), so their windows are the same span even when
+	// (workloads/generators), so their windows are the same span even when
 	// one wakes late. Its error ends the run.
 	Barrier func(ctx context.Context) (time.Time, error)
 	// ShutdownBudget bounds the wait for the workers after the window

@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -29,7 +29,7 @@ func openLab(ctx context.Context, c *RunConfig, config any) (l *lab.Lab, sum *sc
 func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (lab.Cell, error) {
 	obs := lab.Observers{Log: cfg.log(), Metrics: cfg.metrics}
 	if !cfg.Quiet {
-		obs.Progress = output.NewProgress(cfg.errOut(), 1, 0)
+		obs.Progress = output.NewProgress(cfg.errOut(), 1, 0, false)
 	}
 	return l.Measure(ctx, cfg.Config, obs)
 }

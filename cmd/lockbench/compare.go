@@ -9,12 +9,11 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/internal/results/outpath"
-	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/internal/workloads/generators"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/results/stats"
 	"github.com/lockbench/lockbench/workloads/compare"
+	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -64,8 +63,11 @@ func newCompareCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := checkCompareGenerators(&gen, cc, plan, genFlags); err != nil {
+			if err := givenIndex(&gen, genFlags); err != nil {
 				return err
+			}
+			if err := gen.CheckCompare(plan); err != nil {
+				return fieldUsage(err, genFlags, cc.flags)
 			}
 			if gen.On() {
 				return runCompareGenerators(cmd.Context(), cmd.OutOrStdout(), cc, plan, gen)
@@ -117,13 +119,6 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 		// Its cells would differ only in names that change nothing.
 		return nil, usagef("--backend %s: compare varies --clients and --muxes, which %s has not; measure it with run, once per workload", b.Name, b.Name)
 	}
-	// The lists choose the clients and muxes: their tuning flags apply to
-	// the cells that have them.
-	if err := refuseIgnored(cmd.Flags(), cc.Base.Config, "client", "mux", "masters", "batch", "flush-delay", "max-in-flight",
-		"rueidis-pipes", "rueidis-max-flush-delay", "goredis-pool-size", "goredis-auto-batch", "goredis-auto-flush-delay",
-		"goredis-auto-concurrency"); err != nil {
-		return nil, err
-	}
 	cc.Config.Base = cc.Base.Config
 	cc.Check = func(c *lab.Config) error {
 		rc := cc.Base
@@ -137,6 +132,13 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 		return nil, fieldUsage(err, cc.flags)
 	}
 	cc.Config, cc.Base.Config = p.Config, p.Config.Base
+	cells := make([]lab.Config, len(p.Cells))
+	for i, c := range p.Cells {
+		cells[i] = c.Config
+	}
+	if err := refuseIgnored(cmd.Flags(), cells...); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -159,11 +161,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return err
 	}
 	defer stopMetrics()
-	obs := compare.Observers{Log: cc.Base.log(), Metrics: cc.Base.metrics}
-	if !cc.Base.Quiet {
-		obs.Progress = output.NewProgress(cc.Base.errOut(), len(p.Cells)*p.Config.Repeat, cc.Base.Workload.Warmup+cc.Base.Workload.Duration)
-	}
-	res, runErr := p.Run(ctx, obs)
+	res, runErr := p.Run(ctx, compareObservers(cc, p))
 	sum, err := res.Summary(cc)
 	if err != nil {
 		return err
@@ -172,7 +170,7 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 		return errInterruptedEarly
 	}
 	if len(sum.Runs) > 0 || runErr == nil {
-		if err := flagError(res.Write(cc.Base.writer(stdout), sum)); err != nil {
+		if err := flagError(res.Write(cc.Base.writer(stdout, sum.Runs), sum)); err != nil {
 			return err
 		}
 	}
@@ -182,7 +180,6 @@ func runCompare(ctx context.Context, stdout io.Writer, cc compareConfig, p *comp
 	case sum.Interrupted:
 		return errInterrupted
 	}
-	explainErrors(cc.Base.errOut(), cc.Base, sum.Runs)
 	return compareFailures(cc.Base.errOut(), cc.Base, sum.Runs)
 }
 
@@ -194,9 +191,19 @@ func compareFailures(w io.Writer, cfg RunConfig, runs []schema.Run) error {
 }
 
 // profilePath is --cpuprofile as an output of the call, when given.
-func (cc *compareConfig) profilePath() []outpath.Path {
+func (cc *compareConfig) profilePath() []output.Path {
 	if cc.CPUProfile == "" {
 		return nil
 	}
-	return []outpath.Path{{Dest: "cpuprofile", Path: cc.CPUProfile}}
+	return []output.Path{{Dest: "cpuprofile", Path: cc.CPUProfile}}
+}
+
+// compareObservers are the CLI's observers of p: phases and warnings on
+// stderr, the metrics exporter, the progress line unless quiet.
+func compareObservers(cc compareConfig, p *compare.Plan) compare.Observers {
+	obs := compare.Observers{Log: cc.Base.log(), Metrics: cc.Base.metrics}
+	if !cc.Base.Quiet {
+		obs.Progress = output.NewProgress(cc.Base.errOut(), len(p.Cells)*p.Config.Repeat, cc.Base.Workload.Warmup+cc.Base.Workload.Duration, cc.Base.Verbose)
+	}
+	return obs
 }

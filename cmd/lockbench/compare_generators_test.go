@@ -16,6 +16,7 @@ import (
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/compare"
+	"github.com/lockbench/lockbench/workloads/generators"
 )
 
 // TestCompareGeneratorsOneAnswer: three generators measure a small compare
@@ -104,13 +105,13 @@ func TestCompareGeneratorsOneAnswer(t *testing.T) {
 }
 
 // reportOf is a merged run's generators report.
-func reportOf(t *testing.T, r schema.Run) GeneratorsReport {
+func reportOf(t *testing.T, r schema.Run) generators.Report {
 	t.Helper()
 	raw, err := json.Marshal(r.Extra["generators"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep GeneratorsReport
+	var rep generators.Report
 	if err := json.Unmarshal(raw, &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestCompareGeneratorKilled(t *testing.T) {
 	out := t.TempDir()
 	procs := startGenerators(t, lab, 3, out, "--clients", "goredis", "--muxes", "sequential,fanout",
 		"--workloads", "contended", "--keys", "4", "--workers", "2", "--warmup", "300ms", "--duration", "8s")
-	procs[0].waitStderr(t, "cell 2 of 2")
+	procs[0].waitStderr(t, "1 of 2 cells") // the first cell is done: the second begins
 	// Into the second cell's window: a merged line after it began.
 	before := strings.Count(procs[0].stderr.String(), "3/3 reporting")
 	deadline := time.Now().Add(slow.D(time.Minute))

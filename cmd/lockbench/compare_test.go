@@ -39,7 +39,7 @@ func TestCompareBadInput(t *testing.T) {
 		{"baseline twice", []string{"--baselines", "etcd,etcd"}, "listed twice"},
 		{"baseline etcd members", []string{"--baselines", "etcd", "--etcd-members", "2"}, "--etcd-members 2"},
 		{"repeat 0", []string{"--repeat", "0"}, "--repeat 0: must be at least 1"},
-		{"repeat negative", []string{"--repeat", "-2"}, "--repeat -2: must be at least 1"},
+		{"repeat negative", []string{"--repeat", "-2"}, "--repeat -2: must be 1 to 1000"},
 		{"json dir missing", []string{"--json", "/nonexistent/dir/c.json"}, "--json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,8 +114,8 @@ func TestCompareInterrupt(t *testing.T) {
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	out := filepath.Join(t.TempDir(), "c.json")
 	p, pids := startRun(t, "compare", "--masters", "3", "--clients", "goredis", "--muxes", "sequential,fanout",
-		"--workloads", "uncontended", "--workers", "4", "--warmup", "0s", "--duration", "60s", "--json", out)
-	p.waitLine(t, "now:") // the first cell's first second measured
+		"--workloads", "uncontended", "--workers", "4", "--warmup", "0s", "--duration", "60s", "--json", out, "--verbose")
+	p.waitLine(t, "now:") // the first cell's first second measured (--verbose: a line a second)
 	if err := p.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

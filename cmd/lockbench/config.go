@@ -8,9 +8,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/internal/results/outpath"
-	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/internal/results/prom"
+	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -28,7 +27,7 @@ type RunConfig struct {
 	// tests run commands in-process); nil is os.Stdout, os.Stderr.
 	stdout, stderr io.Writer
 	metrics        *prom.Exporter // set by startMetrics; nil: no --metrics-addr
-	outDir         *outpath.Dir   // --out claimed by claimOut; nil: not claimed
+	outDir         *output.Dir    // --out claimed by claimOut; nil: not claimed
 }
 
 // newRunConfig is cell with the CLI's defaults.
@@ -41,7 +40,11 @@ func defaultRunConfig() RunConfig { return newRunConfig(lab.DefaultConfig()) }
 // bindRun registers c's flags, but those of the fields under skip (JSON
 // paths), on fs.
 func bindRun(fs *pflag.FlagSet, c *RunConfig, skip ...string) *flagtag.Set {
-	return flagtag.New(fs).Bind(c, skip...)
+	set := flagtag.New(fs).Bind(c, skip...)
+	if f := fs.Lookup("format"); f != nil {
+		f.Usage = output.FormatHelp() // the registered formats
+	}
+	return set
 }
 
 // validate checks everything before any server starts, naming the flag.

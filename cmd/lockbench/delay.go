@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/internal/compose/delayline"
+	"github.com/lockbench/lockbench/compose/delayline"
 )
 
 // newDelayCmd is the delay line on its own: network distance in front of

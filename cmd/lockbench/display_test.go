@@ -11,10 +11,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/lockbench/lockbench/internal/results/capacity"
-	"github.com/lockbench/lockbench/internal/results/prom"
-	"github.com/lockbench/lockbench/internal/results/render"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/results/prom"
+	"github.com/lockbench/lockbench/results/render"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/scenario"
@@ -106,9 +105,9 @@ func TestTablesFit(t *testing.T) {
 			LongestOutageMS: 12345, RecoveryMS: 12345, Expected: s.Expect.Words})
 	}
 	sc := sweep.Config{Op: "acquire_total", SLO: 2 * time.Millisecond, By: sweep.ByRate}
-	sweeps := []capacity.Sweep{
-		{Name: "redlock/rueidis/sequential/uncontended", Knee: 0, Steps: []capacity.Step{{Rate: 123456, CyclesPerS: 123456, P99US: 12345}}},
-		{Name: "redlock/goredis/pipeline/contended", Knee: -1, Steps: []capacity.Step{{Rate: 200, Reason: "p99 3.2ms over the SLO 2ms; 12 errors/timeouts in 1234 attempts; kept up with 12% of the rate"}}},
+	sweeps := []schema.Sweep{
+		{Name: "redlock/rueidis/sequential/uncontended", Knee: 0, Steps: []schema.SweepStep{{Rate: 123456, CyclesPerS: 123456, P99US: 12345}}},
+		{Name: "redlock/goredis/pipeline/contended", Knee: -1, Steps: []schema.SweepStep{{Rate: 200, Reason: "p99 3.2ms over the SLO 2ms; 12 errors/timeouts in 1234 attempts; kept up with 12% of the rate"}}},
 	}
 	for name, write := range map[string]func(*strings.Builder){
 		"scenario": func(b *strings.Builder) { scenario.WriteFaultsTable(b, outs) },

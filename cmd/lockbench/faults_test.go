@@ -1,11 +1,12 @@
 package main
 
 import (
-	"github.com/lockbench/lockbench/internal/testenv"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestKillRestartMidRun: masters crash and come back (a majority at once,

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/internal/results/gate"
+	"github.com/lockbench/lockbench/results/gate"
 )
 
 func newGateCmd() *cobra.Command {
@@ -30,7 +30,7 @@ func newGateCmd() *cobra.Command {
 			var err error
 			if req.UntilDecided {
 				v, err = req.Measure(cmd.Context(), func(rounds int, v gate.Verdict) {
-					fmt.Fprintf(cmd.ErrOrStderr(), "lockbench gate: %d rounds: %s\n", rounds, v.Outcome)
+					fmt.Fprintf(cmd.ErrOrStderr(), "lockbench gate: %d rounds: %s\n", rounds, v.Decision)
 				})
 			} else {
 				v, err = gate.Run(req)
@@ -44,11 +44,15 @@ func newGateCmd() *cobra.Command {
 			if err := gate.Write(cmd.OutOrStdout(), v, req.Markdown()); err != nil {
 				return err
 			}
-			switch v.Outcome {
+			switch v.Decision {
 			case gate.Regressed:
 				return exitError{code: exitFailure, msg: "gate failed: " + strings.Join(v.FailedChecks(), "; ")}
 			case gate.Inconclusive:
-				return exitError{code: exitInconclusive, msg: "gate inconclusive: " + strings.Join(v.UndecidedChecks(), "; ") +
+				why := strings.Join(v.UndecidedChecks(), "; ")
+				if why == "" { // nothing judged at all: say why not
+					why = v.Rounds
+				}
+				return exitError{code: exitInconclusive, msg: "gate inconclusive: " + why +
 					" (more runs a side, or --until-decided, may decide)"}
 			}
 			return nil

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
+	"github.com/lockbench/lockbench/results/prom"
 )
 
 // mergedLag is how far behind the generators' own counters the merged

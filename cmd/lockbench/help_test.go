@@ -60,6 +60,10 @@ func TestHelpScans(t *testing.T) {
 					t.Errorf("line %d is %d columns: %q", i+1, n, line)
 				}
 			}
+			c0, _, _ := root.Find(path)
+			if isTopic(c0) {
+				return // a topic is text, checked by TestHelpTopics
+			}
 			sections := helpSections(help)
 			if !strings.Contains(sections["Examples"], "lockbench ") {
 				t.Errorf("no Examples section:\n%s", help)
@@ -173,6 +177,29 @@ func TestCLIDocCoversHelp(t *testing.T) {
 	for _, g := range groupOrder {
 		if !strings.Contains(string(doc), "**"+g+"**") {
 			t.Errorf("docs/cli.md: no flag group %q", g)
+		}
+	}
+}
+
+// TestHelpLeadsWithUsage: a command's help opens with its usage, what it
+// does and its examples (all within the first 15 lines), and names the
+// topic that tells how it works; each such topic prints that account.
+func TestHelpLeadsWithUsage(t *testing.T) {
+	for _, cmd := range []string{"run", "compare", "sweep", "gate"} {
+		help := renderHelp(t, []string{cmd})
+		lines := strings.Split(help, "\n")
+		head := strings.Join(lines[:min(15, len(lines))], "\n")
+		if !strings.HasPrefix(help, "Usage:\n  lockbench "+cmd) || strings.Count(head, "\n  lockbench "+cmd) < 3 {
+			t.Errorf("%s --help: usage and examples not in its first 15 lines:\n%s", cmd, head)
+		}
+		m := regexp.MustCompile(`How it works: lockbench help (\S+)`).FindStringSubmatch(help)
+		if m == nil {
+			t.Errorf("%s --help names no topic", cmd)
+			continue
+		}
+		var stdout, stderr bytes.Buffer
+		if code := executeIO(context.Background(), []string{"help", m[1]}, &stdout, &stderr); code != 0 || stdout.Len() < 100 || strings.Contains(stdout.String(), "Usage:") {
+			t.Errorf("lockbench help %s: exit %d, %d bytes: want its account, no usage", m[1], code, stdout.Len())
 		}
 	}
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"github.com/lockbench/lockbench/internal/testenv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/internal/testenv"
 )
 
 // TestMastersAreServers: --redis entries that reach one server — two

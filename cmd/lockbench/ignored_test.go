@@ -24,6 +24,9 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 		{"batch with fanout", []string{"run", "--mux", "fanout", "--batch", "8"}, "--batch"},
 		{"mux with etcd", []string{"run", "--backend", "etcd", "--mux", "pipeline"}, "--mux"},
 		{"compare etcd", []string{"compare", "--backend", "etcd"}, "--backend etcd"},
+		{"compare rueidis tuning without rueidis", []string{"compare", "--clients", "goredis", "--rueidis-pipes", "2"}, "--rueidis-pipes"},
+		{"compare batch without pipeline", []string{"compare", "--muxes", "fanout,auto", "--batch", "4"}, "--batch"},
+		{"compare etcd setting without etcd", []string{"compare", "--etcd-keepalive"}, "--etcd-keepalive"},
 		{"compare zookeeper", []string{"compare", "--backend", "zookeeper", "--workloads", "contended"}, "--backend zookeeper"},
 	} {
 		_, stderr, code := cli(t, 30*time.Second, c.args...)

@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/internal/workloads/generators"
+	"github.com/lockbench/lockbench/workloads/generators"
 )
 
 // parsedRun is a `lockbench run` command line as run's flags read it.
@@ -82,11 +82,11 @@ func checkGeneratorLine(t *testing.T, where, line string, n, i int, env map[stri
 }
 
 // TestKubernetesGeneratorsJob renders the Indexed Job of
-// compose/lab/k8s-generators.yaml for each index as Kubernetes runs it and
+// compose/deploy/k8s-generators.yaml for each index as Kubernetes runs it and
 // checks each pod runs the generators' command, as many generators as
 // pods, all at once, against the coordination etcd the file defines.
 func TestKubernetesGeneratorsJob(t *testing.T) {
-	b, err := os.ReadFile("../../compose/lab/k8s-generators.yaml")
+	b, err := os.ReadFile("../../compose/deploy/k8s-generators.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestKubernetesGeneratorsJob(t *testing.T) {
 // checks every generator service runs the generators' command with its
 // own index, coordinating through a service of the lab.
 func TestComposeGenerators(t *testing.T) {
-	opts, err := composecli.NewProjectOptions([]string{"../../compose/lab/docker-compose.yml", "../../compose/lab/docker-compose.generators.yml"},
+	opts, err := composecli.NewProjectOptions([]string{"../../compose/deploy/docker-compose.yml", "../../compose/deploy/docker-compose.generators.yml"},
 		composecli.WithName("lockbench-lab"), composecli.WithProfiles([]string{"*"}))
 	if err != nil {
 		t.Fatal(err)

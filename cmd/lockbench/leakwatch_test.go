@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // hostilePassword is a password holding every character that breaks a URL

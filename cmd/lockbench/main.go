@@ -14,10 +14,10 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/lockbench/lockbench/compose"
+
 	"github.com/lockbench/lockbench/internal/clientlog"
-	"github.com/lockbench/lockbench/internal/compose/delayline"
-	"github.com/lockbench/lockbench/internal/compose/etcdmember"
-	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/results/redact"
 
 	"github.com/spf13/cobra"
 )
@@ -61,8 +61,7 @@ var errInterrupted = errors.New("interrupted")
 var errInterruptedEarly = errors.New("interrupted before anything was written")
 
 func main() {
-	etcdmember.ServeIfChild() // compose re-executes lockbench as each etcd member
-	delayline.ServeIfChild()  // and as the delay line
+	compose.ServeIfChild() // compose re-executes lockbench as each etcd member and delay line
 	clientlog.Quiet()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -152,7 +151,7 @@ func newRoot() *cobra.Command {
 
 // commands are lockbench's subcommands, one file each.
 var commands = []func() *cobra.Command{
-	newRunCmd, newCompareCmd, newSweepCmd, newScenarioCmd, // measure
+	newRunCmd, newCompareCmd, newSweepCmd, newScenarioCmd, newSafetyCmd, // measure
 	newGateCmd, newMergeCmd, newReportCmd, // judge and combine results
 	newWorkloadsCmd, // list
 	newDelayCmd,     // a tool for labs of one's own

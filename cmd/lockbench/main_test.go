@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/compose/delayline"
-	"github.com/lockbench/lockbench/internal/compose/etcdmember"
+	"github.com/lockbench/lockbench/compose"
+
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
@@ -23,8 +23,8 @@ const asLockbench = "LOCKBENCH_TEST_AS_MAIN"
 func TestMain(m *testing.M) {
 	testenv.Main(m, testenv.Needs{
 		// In-process commands that start etcd re-execute this test binary
-		// as each member (internal/compose/etcdmember), and the delay line as itself.
-		Children: []func(){serveAsLockbench, etcdmember.ServeIfChild, delayline.ServeIfChild},
+		// as each member (compose/internal/etcdmember), and the delay line as itself.
+		Children: []func(){serveAsLockbench, compose.ServeIfChild},
 		// Most parallel tests here wait — on faults timed over seconds, on
 		// signals, on ZooKeeper, PostgreSQL and etcd starting — and run
 		// alongside each other; those that drive servers flat out take a CPU

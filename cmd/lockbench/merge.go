@@ -6,8 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/results/render"
 )
 
 func newMergeCmd() *cobra.Command {

@@ -13,10 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/outpath"
-	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/rundir"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -113,7 +112,7 @@ func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
 	logs := 0
 	for _, e := range entries {
 		n := e.Name()
-		if strings.HasPrefix(n, ".") && n != outpath.ManifestName && n != outpath.LockName {
+		if strings.HasPrefix(n, ".") && n != ".lockbench-manifest.json" && n != lockName {
 			t.Errorf("temp file %s left behind", n)
 		}
 		if !strings.HasSuffix(n, ".hlog") {

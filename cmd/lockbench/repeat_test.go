@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/rundir"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/rundir"
 	"github.com/lockbench/lockbench/results/schema"
 )
 

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/lockbench/lockbench/internal/compose/delayline"
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/internal/workloads/generators"
 	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -47,7 +47,7 @@ func newRunCmd() *cobra.Command {
 			if err := refuseIgnored(cmd.Flags(), cfg.Config); err != nil {
 				return err
 			}
-			if err := checkGenerators(&gen, cfg, genFlags); err != nil {
+			if err := checkGenerators(&gen, cfg.Config, genFlags); err != nil {
 				return err
 			}
 			if gen.On() {
@@ -83,13 +83,12 @@ func runOne(ctx context.Context, cfg RunConfig) error {
 	}
 	sum.Runs = []schema.Run{m.Run}
 	sum.Interrupted = ctx.Err() != nil
-	if err := flagError(cfg.writer(cfg.out()).Write(sum, lab.Logs([]lab.Cell{m}))); err != nil {
+	if err := flagError(cfg.writer(cfg.out(), sum.Runs).Write(sum, lab.Logs([]lab.Cell{m}))); err != nil {
 		return err
 	}
 	if sum.Interrupted {
 		return errInterrupted
 	}
-	explainErrors(cfg.errOut(), cfg, sum.Runs)
 	return checkFailures(cfg.errOut(), cfg, sum.Runs, true)
 }
 

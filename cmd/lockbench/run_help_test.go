@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -16,7 +16,7 @@ import (
 func TestRunHelpNamesFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	cfg, opt := lab.DefaultConfig(), output.DefaultOptions()
-	lab.BindFlags(fs, &cfg)
+	flagtag.New(fs).Bind(&cfg)
 	flagtag.New(fs).Bind(&opt)
 	named := regexp.MustCompile(`--([a-z][a-z-]*)`).FindAllStringSubmatch(runHelp, -1)
 	if len(named) == 0 {

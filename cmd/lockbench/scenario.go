@@ -3,13 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/internal/results/redact"
 	"strings"
+
+	"github.com/lockbench/lockbench/results/redact"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads/scenario"
 )
 
@@ -73,7 +74,7 @@ func newScenarioCmd() *cobra.Command {
 var runScenario = scenario.Run
 
 // checkScenarioJSON is --json checked against the command's stdout and
-// stderr (outpath.Plan), as a usage error naming the flag.
+// stderr (output.Plan), as a usage error naming the flag.
 func checkScenarioJSON(cmd *cobra.Command, path string) error {
 	if path == "" {
 		return nil

@@ -13,9 +13,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/internal/compose/procs"
-	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // secretURLs are local masters as --redis entries, password included.

@@ -37,9 +37,18 @@ measured --repeat times and judged on the medians (p99, cycles/s), so one
 noisy measurement does not end the climb. The step below a confirmed
 failure is confirmed the same way (a failing one steps down until one
 holds); then --refine bisection steps, each judged on --repeat
-measurements. The knee is the highest load that held; the capacity lies
-between it and the lowest load confirmed bad, both printed with the knee's
-spread over its measurements. Every measurement uses keys of its own.
+measurements. A step that fails on p99 alone ends the climb only when the
+step above it fails too: one burst of host noise at a low step does not.
+The knee is the highest load that held. Then the step below it, the knee
+and the first bad step are measured again in --interval-rounds interleaved
+rounds: each round's knee is the highest of them that met the SLO, and
+knee_interval spans where the rounds put it (wider, with the reason, where
+a step's rounds disagree): where a rerun's knee lands. safe_rate is the
+highest load at which every measurement met the SLO: the rate to promise.
+With --by workers the Universal Scalability Law is fitted to the measured
+throughput (λ, σ, κ, the peak concurrency, R²); --target-rate R turns the
+measured CPU per cycle into the cores a rate of R needs. Every measurement
+uses keys of its own.
 
 --out DIR writes every step's summary and .hlog files plus sweep.json; run
 'lockbench report DIR' for the latency-vs-throughput plot.`
@@ -110,7 +119,7 @@ func runSweep(ctx context.Context, sc SweepConfig) error {
 		return errInterruptedEarly
 	}
 	res.AddTo(sum)
-	w := sc.Base.writer(sc.Base.out())
+	w := sc.Base.writer(sc.Base.out(), sum.Runs)
 	sweep.Table(&w, res, sc.Config, sc.Base.errOut())
 	if err := flagError(w.Write(sum, lab.Logs(res.Cells))); err != nil {
 		return err

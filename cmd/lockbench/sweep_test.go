@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/results/capacity"
-	"github.com/lockbench/lockbench/internal/results/rundir"
+	"github.com/lockbench/lockbench/results/schema"
+
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/results/rundir"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -23,25 +24,37 @@ func TestSweepFindsKnee(t *testing.T) {
 	redis := startMasters(t, 1)
 	out := filepath.Join(t.TempDir(), "sweep")
 	args := []string{"sweep", "--redis", redis, "--by", "workers", "--start", "1", "--factor", "2", "--max-steps", "2",
-		"--refine", "0", "--slo", "1s", "--max-error-rate", "0.05", "--duration", "500ms", "--warmup", "0s", "--out", out}
+		"--refine", "0", "--slo", "1s", "--max-error-rate", "0.05", "--duration", "500ms", "--warmup", "0s", "--out", out,
+		// The knee under test is the 1 s SLO's, not the per-master timeout's:
+		// on a loaded host a 50 ms timeout fails steps by errors instead.
+		"--node-timeout", "1s"}
 	var stdout, stderr bytes.Buffer
 	if code := executeIO(context.Background(), args, &stdout, &stderr); code != exitOK {
 		t.Fatalf("sweep: exit %d\n%s", code, stderr.String())
 	}
-	if !strings.Contains(stdout.String(), "knee: highest load with cycle p99 < 1s") || !strings.Contains(stdout.String(), "2 workers") {
+	if !strings.Contains(stdout.String(), "knee: highest load with cycle p99 < 1s") || !strings.Contains(stdout.String(), "load in workers") {
 		t.Errorf("knee table:\n%s", stdout.String())
 	}
 	if !strings.Contains(stderr.String(), "step redlock/goredis/"+lab.DefaultMux+"/uncontended@workers=2:") {
 		t.Errorf("step lines:\n%s", stderr.String())
 	}
-	var sw []capacity.Sweep
+	var sw []schema.Sweep
 	readJSON(t, filepath.Join(out, "sweep.json"), &sw)
 	if len(sw) != 1 || len(sw[0].Steps) != 2 || sw[0].Knee != 1 || sw[0].Steps[1].Workers != 2 {
 		t.Fatalf("sweep %+v", sw)
 	}
+	// Every measurement is in --out: each step's (none failed, so one
+	// each) and each of the knee interval's rounds.
+	want := len(sw[0].Steps)
+	for _, p := range sw[0].Probes {
+		want += len(p.OK)
+	}
+	if len(sw[0].Probes) == 0 || len(sw[0].KneeInterval) != 2 {
+		t.Errorf("sweep.json: probes %+v, knee_interval %v: want the interval's rounds", sw[0].Probes, sw[0].KneeInterval)
+	}
 	d, err := rundir.ReadRunDir(out)
-	if err != nil || len(d.Summary.Runs) != 2 || len(d.Logs) != 2 {
-		t.Fatalf("out dir: %v, %d runs, %d logs", err, len(d.Summary.Runs), len(d.Logs))
+	if err != nil || len(d.Summary.Runs) != want || len(d.Logs) != want {
+		t.Fatalf("out dir: %v, %d runs, %d logs; want %d (the steps' and the interval rounds' measurements)", err, len(d.Summary.Runs), len(d.Logs), want)
 	}
 	var cfg struct {
 		Config map[string]any `json:"config"`
@@ -67,7 +80,11 @@ func TestSweepUsage(t *testing.T) {
 		{"--max-steps 0", "--max-steps 0: must be at least 1"},
 		{"--refine -1", "--refine -1: must not be negative"},
 		{"--repeat 0", "--repeat 0: must be at least 1"},
-		{"--repeat -2", "--repeat -2: must be at least 1"},
+		{"--repeat -2", "--repeat -2: must be 1 to 100"},
+		{"--max-steps 1000000", "--max-steps 1000000: must be 1 to 100"},
+		{"--repeat 4611686018427387904", "--repeat 4611686018427387904: must be 1 to 100"},
+		{"--refine 101", "--refine 101: must be at most 100"},
+		{"--interval-rounds 101", "--interval-rounds 101: must be at most 100"},
 		{"--op lunch", `--op "lunch": want one of`},
 		{"--muxes fanout,telepathy", "telepathy"},
 		{"--rate 100", "--rate 100:"},

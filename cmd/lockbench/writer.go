@@ -3,11 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/lockbench/lockbench/internal/results/redact"
 	"io"
 
-	"github.com/lockbench/lockbench/internal/results/outpath"
-	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/results/redact"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/workloads/lab"
+
+	"github.com/lockbench/lockbench/results/output"
 )
 
 // flagError names the flag of a path that cannot be used or written
@@ -18,7 +20,7 @@ func flagError(err error) error {
 	if !errors.As(err, &e) || !isFlagDest(e.Dest) {
 		return err
 	}
-	var c *outpath.ConflictError
+	var c *output.ConflictError
 	if errors.As(e.Err, &c) && !c.Stdout {
 		other := fmt.Sprintf("%s %q", destName(c.Dest), c.Path)
 		if c.Input {
@@ -56,8 +58,8 @@ func destName(dest string) string {
 
 // outputPlan is c's outputs (--json, --out, and extra ones such as
 // --cpuprofile) with the files it reads (the password and certificate
-// files), to be checked together (outpath.Plan).
-func (c *RunConfig) outputPlan(extra ...outpath.Path) outpath.Plan {
+// files), to be checked together (output.Plan).
+func (c *RunConfig) outputPlan(extra ...output.Path) output.Plan {
 	p := c.Writer(c.out()).Plan()
 	p.Stderr, _ = redact.File(c.errOut())
 	p.Files = append(p.Files, extra...)
@@ -65,14 +67,14 @@ func (c *RunConfig) outputPlan(extra ...outpath.Path) outpath.Plan {
 	for i, path := range []string{t.RedisAuth.PasswordFile, t.RedisAuth.TLS.CACert, t.RedisAuth.TLS.Cert, t.RedisAuth.TLS.Key,
 		t.EtcdAccess.CACert, t.EtcdAccess.Cert, t.EtcdAccess.Key} {
 		if path != "" {
-			p.Inputs = append(p.Inputs, outpath.Path{Dest: inputFlags[i], Path: path})
+			p.Inputs = append(p.Inputs, output.Path{Dest: inputFlags[i], Path: path})
 		}
 	}
 	return p
 }
 
 // checkOutputs is c's outputPlan checked, as a usage error naming the flag.
-func (c *RunConfig) checkOutputs(extra ...outpath.Path) error {
+func (c *RunConfig) checkOutputs(extra ...output.Path) error {
 	if err := c.outputPlan(extra...).Check(); err != nil {
 		return usageError{flagError(err)}
 	}
@@ -98,10 +100,12 @@ func (c *RunConfig) claimOut() (release func(), err error) {
 	return release, nil
 }
 
-// writer is the Writer of c's result, printing on stdout, writing into the
-// claimed --out.
-func (c *RunConfig) writer(stdout io.Writer) output.Writer {
+// writer is the Writer of c's result of runs, printing on stdout (the
+// errors under the table with what they mean), writing into the claimed
+// --out.
+func (c *RunConfig) writer(stdout io.Writer, runs []schema.Run) output.Writer {
 	w := c.Writer(stdout)
 	w.Dir = c.outDir
+	w.TableOptions.ErrorsNote = lab.ErrorsNote(c.Config, runs, func(f string) string { return flagOf(f) })
 	return w
 }

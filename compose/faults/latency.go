@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/compose/delayline"
+	"github.com/lockbench/lockbench/compose/delayline"
 )
 
 // faultLine changes the delays of one master's path (0-based) on the delay

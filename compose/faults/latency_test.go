@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/drivers/redisconn"
-	"github.com/lockbench/lockbench/internal/compose/delayline"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 

@@ -3,7 +3,7 @@ package faults
 import (
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/compose/delayline"
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 

@@ -4,8 +4,6 @@
 // (latency, partition, reset).
 // The scenarios come from the Redlock debate: antirez's notes on persistence
 // and delayed restarts, the critique's process pauses and network delays.
-//
-// Imported by workloads/lab (a cell's Faults) and workloads/scenario.
 package faults
 
 import (

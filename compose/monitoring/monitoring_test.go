@@ -1,7 +1,7 @@
 // Package monitoring holds Prometheus and Grafana for watching a lockbench
 // run: docker-compose.yml, prometheus.yml, Grafana's provisioning and the
 // lockbench dashboard. The test checks, without a Grafana, that every query
-// of the dashboard names only metrics the exporter (internal/results/prom) serves.
+// of the dashboard names only metrics the exporter (results/prom) serves.
 package monitoring
 
 import (
@@ -18,7 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/lockbench/lockbench/internal/results/prom"
+	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -34,7 +34,7 @@ func exported(t *testing.T) map[string]bool {
 	reg := record.NewRegistry(false)
 	reg.NewRecorder().Record(schema.OpCycle, schema.OK, 0, 0, 1000)
 	c.Observe(reg.Tick(), 0)
-	c.ObserveMasters([]prom.MasterErrors{{Index: 1, Addr: "127.0.0.1:7001", Errors: 1}})
+	c.ObserveMasters([]schema.MasterErrors{{Index: 1, Master: "127.0.0.1:7001", Errors: 1}})
 	r := prometheus.NewPedanticRegistry()
 	r.MustRegister(e)
 	fams, err := r.Gather()

@@ -22,6 +22,12 @@ const (
 
 var serverNames = [...]string{Redis: "redis", Etcd: "etcd", ZooKeeper: "zookeeper", Postgres: "postgres", Sentinel: "sentinel"}
 
+// ParseServer is the kind of server named name ("redis", "etcd", …).
+func ParseServer(name string) (Server, bool) {
+	i := slices.Index(serverNames[:], name)
+	return Server(max(i, 0)), i >= 0
+}
+
 func (k Server) String() string {
 	if int(k) < len(serverNames) {
 		return serverNames[k]

@@ -17,7 +17,4 @@
 // shared fields (Client, Mux, Multiplex, Tuning, Redlock) rather than by
 // settings of its own; registered from drivers/redlock it would import this
 // package, which imports drivers/redlock for Spec.Redlock: a cycle.
-//
-// Imported by the backend packages (to register), workloads/lab,
-// workloads/compare, workloads/scenario and cmd/lockbench.
 package backends

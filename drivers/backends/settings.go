@@ -157,3 +157,14 @@ func (s *Spec) UnmarshalJSON(data []byte) error {
 	s.settings = settings
 	return nil
 }
+
+// SettingsOf is the backend whose settings are held under key (a
+// ConfigKey, "etcd"), if any.
+func SettingsOf(key string) (Backend, bool) {
+	for _, b := range registry {
+		if b.Config != nil && b.ConfigKey == key {
+			return b, true
+		}
+	}
+	return Backend{}, false
+}

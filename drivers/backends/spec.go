@@ -16,11 +16,15 @@ import (
 // backend's settings under its ConfigKey beside the fields below.
 type Spec struct {
 	Backend   string            `json:"backend" flag:"backend" help:"lock backend (FlagHelp lists the registered ones)"`
-	Client    string            `json:"client,omitempty" flag:"client" help:"Redis client library: goredis|rueidis"`
-	Mux       string            `json:"mux,omitempty" flag:"mux" help:"how a command reaches the N masters: sequential, fanout, pipeline or auto; the default is the fastest in the measured tables"`
+	Client    string            `json:"client,omitempty" flag:"client" help:"Redis client library: goredis|rueidis" applies:"clients"`
+	Mux       string            `json:"mux,omitempty" flag:"mux" help:"how a command reaches the N masters: sequential, fanout, pipeline or auto; the default is the fastest in the measured tables" applies:"muxes"`
 	Redlock   redlock.Config    `json:"redlock"`
-	Multiplex multiplex.Options `json:"multiplex"`
-	// Tuning is the client libraries' settings (tuning.go).
+	Multiplex multiplex.Options `json:"multiplex" applies:"mux=pipeline"`
+	// Tuning is the client libraries' settings (tuning.go). Fields
+	// that hold for some runs only say where in an applies tag, which
+	// workloads/lab's applicability check reads: a server kind the backend
+	// locks on ("redis"), "local" or "external" Redis masters, "clients" or
+	// "muxes" (the backend has that choice), "client=NAME", "mux=NAME".
 	Tuning Tuning `json:"client_tuning"`
 	// Workers sizes connection pools so no worker waits for a connection.
 	Workers int `json:"-"`

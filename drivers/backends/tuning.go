@@ -20,16 +20,16 @@ type Tuning struct {
 	LibraryDefaults bool `json:"library_defaults,omitempty" flag:"client-defaults" help:"dial the client libraries with their own defaults, ignoring the settings below (run name gets /defaults)"`
 	// RueidisMaxFlushDelay and RueidisPipes configure rueidis's
 	// auto-pipelining (mux auto): rueidis.Options.MaxFlushDelay and Pipes.
-	RueidisMaxFlushDelay time.Duration `json:"rueidis_max_flush_delay" flag:"rueidis-max-flush-delay" help:"rueidis auto: MaxFlushDelay, how long the pipe's writer waits for more commands (0: write at once, the library default)"`
-	RueidisPipes         int           `json:"rueidis_pipes" flag:"rueidis-pipes" help:"rueidis auto: pipelining connections per master, a power of two (0: library default, PipelineMultiplex)"`
+	RueidisMaxFlushDelay time.Duration `json:"rueidis_max_flush_delay" flag:"rueidis-max-flush-delay" help:"rueidis auto: MaxFlushDelay, how long the pipe's writer waits for more commands (0: write at once, the library default)" applies:"client=rueidis"`
+	RueidisPipes         int           `json:"rueidis_pipes" flag:"rueidis-pipes" help:"rueidis auto: pipelining connections per master, a power of two (0: library default, PipelineMultiplex)" applies:"client=rueidis"`
 	// GoredisPoolSize is go-redis's pool per master; 0 sizes it to the
 	// workers, so no worker waits for a connection.
-	GoredisPoolSize int `json:"goredis_pool_size,omitempty" flag:"goredis-pool-size" help:"go-redis: connection pool per master (0: one per worker)"`
+	GoredisPoolSize int `json:"goredis_pool_size,omitempty" flag:"goredis-pool-size" help:"go-redis: connection pool per master (0: one per worker)" applies:"client=goredis"`
 	// GoredisAutoBatch, GoredisAutoFlushDelay and GoredisAutoConcurrency
 	// configure go-redis's auto-pipeliner (mux auto).
-	GoredisAutoBatch       int           `json:"goredis_auto_batch,omitempty" flag:"goredis-auto-batch" help:"go-redis auto: auto-pipeliner MaxBatchSize (0: library default)"`
-	GoredisAutoFlushDelay  time.Duration `json:"goredis_auto_flush_delay,omitempty" flag:"goredis-auto-flush-delay" help:"go-redis auto: auto-pipeliner MaxFlushDelay (0: library default, none)"`
-	GoredisAutoConcurrency int           `json:"goredis_auto_concurrency,omitempty" flag:"goredis-auto-concurrency" help:"go-redis auto: auto-pipeliner MaxConcurrentBatches; above 1 unordered (0: library default, 1)"`
+	GoredisAutoBatch       int           `json:"goredis_auto_batch,omitempty" flag:"goredis-auto-batch" help:"go-redis auto: auto-pipeliner MaxBatchSize (0: library default)" applies:"client=goredis"`
+	GoredisAutoFlushDelay  time.Duration `json:"goredis_auto_flush_delay,omitempty" flag:"goredis-auto-flush-delay" help:"go-redis auto: auto-pipeliner MaxFlushDelay (0: library default, none)" applies:"client=goredis"`
+	GoredisAutoConcurrency int           `json:"goredis_auto_concurrency,omitempty" flag:"goredis-auto-concurrency" help:"go-redis auto: auto-pipeliner MaxConcurrentBatches; above 1 unordered (0: library default, 1)" applies:"client=goredis"`
 }
 
 // DefaultTuning is what lockbench dials auto cells with: settings that batch.

@@ -5,8 +5,6 @@
 // "what does the library I already use cost", not Redlock over N masters.
 //
 // backend.go registers it as the "redislock" backend.
-//
-// Imported by drivers/backends/all, for the registration.
 package bsmlock
 
 import (

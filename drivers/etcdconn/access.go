@@ -1,9 +1,7 @@
 // Package etcdconn is how lockbench reaches an etcd cluster: TLS files and
 // an etcd user (etcdctl's names), the password never serialised. Bad input
 // is a *fielderr.Error naming the config field; it imports no other
-// lockbench package than results/fielderr and internal/results/redact.
-//
-// Imported by compose, drivers/etcdlock and internal/workloads/generators.
+// lockbench package than results/fielderr and results/redact.
 package etcdconn
 
 import (

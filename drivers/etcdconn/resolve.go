@@ -5,8 +5,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/lockbench/lockbench/internal/results/redact"
 	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/redact"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/compose/certs"
+	"github.com/lockbench/lockbench/internal/certs"
 	"github.com/lockbench/lockbench/results/fielderr"
 )
 

@@ -6,9 +6,6 @@
 //
 // backend.go registers it as the "etcd" backend, its Config as the
 // backend's settings ("etcd" in a run's JSON, the --etcd-* flags).
-//
-// Imported by drivers/backends/all (for the registration) and
-// workloads/scenario.
 package etcdlock
 
 import (

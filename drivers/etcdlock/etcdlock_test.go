@@ -13,7 +13,6 @@ import (
 	"github.com/lockbench/lockbench/drivers"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/drivers/internal/drivertest"
-	"github.com/lockbench/lockbench/internal/compose/etcdmember"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/schema"
@@ -35,7 +34,7 @@ func withAccess(cfg Config) Config {
 
 func TestMain(m *testing.M) {
 	testenv.Main(m, testenv.Needs{
-		Children: []func(){etcdmember.ServeIfChild},
+		Children: []func(){compose.ServeIfChild},
 		// The conformance suite's tests mostly sleep through leases (whole
 		// seconds on etcd): they overlap.
 		Waiting: 8,
@@ -290,10 +289,27 @@ func TestLeaseRanOutWhileWaiting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Unlock(ctx)
-	// The waiter's lease is granted after the holder's, so it runs out
-	// while the holder's key still stands; when that key goes too, the
-	// waiter finds its own gone.
-	_, att, err := l.Lock(ctx, key)
+	// The holder refreshes its lease once a second into the wait, so the
+	// waiter's (granted at about the same time, never refreshed) runs out
+	// while the holder's key still stands, by a margin wider than etcd's
+	// half-second expiry check; when the holder's key goes too, the waiter
+	// finds its own gone. Without the refresh the two leases lapse within
+	// one check of each other and the waiter may rightly be granted.
+	type result struct {
+		att drivers.Attempt
+		err error
+	}
+	waited := make(chan result, 1)
+	go func() {
+		_, att, err := l.Lock(ctx, key)
+		waited <- result{att, err}
+	}()
+	time.Sleep(time.Second)
+	if err := a.Extend(ctx, cfg.TTL); err != nil {
+		t.Fatalf("refreshing the holder's lease: %v", err)
+	}
+	r := <-waited
+	att, err := r.att, r.err
 	if got := drivers.Classify(ctx, att, err); got != schema.Timeout && got != schema.Busy {
 		t.Fatalf("a waiter whose lease ran out: %v classified %v, want Timeout (or Busy)", err, got)
 	}

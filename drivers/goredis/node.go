@@ -1,8 +1,5 @@
 // Package goredis adapts github.com/redis/go-redis/v9 to multiplex.Node: one
 // Redis master as the Redlock core sees it.
-//
-// Imported by drivers/backends (the Redlock backend's client) and
-// drivers/redsync.
 package goredis
 
 import (

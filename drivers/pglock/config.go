@@ -10,8 +10,6 @@
 //
 // backend.go registers it as the "postgres" backend, its Config as the
 // backend's settings ("postgres" in a run's JSON, the --pg-* flags).
-//
-// Imported by drivers/backends/all, for the registration.
 package pglock
 
 import (

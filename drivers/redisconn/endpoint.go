@@ -3,11 +3,7 @@
 // topology's redis_addrs holds with the client libraries' own URL parsers,
 // and shown only redacted. Bad input is a *fielderr.Error naming the config
 // field; it imports no other lockbench package than results/fielderr and
-// internal/results/redact.
-//
-// Imported by compose, drivers/backends, the Redis client adapters and
-// locks (goredis, rueidis, bsmlock, rueidislock, single), workloads/lab,
-// workloads/compare, workloads/scenario and cmd/lockbench.
+// results/redact.
 package redisconn
 
 import (
@@ -19,7 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/rueidis"
 
-	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Mask stands in for a password wherever an endpoint is shown.

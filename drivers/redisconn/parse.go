@@ -14,8 +14,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockbench/lockbench/internal/results/redact"
 	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Environment variables that give every --redis entry without its own
@@ -81,7 +81,7 @@ type Auth struct {
 	TLS      TLSFiles `json:"tls" flag:"tls-*"`
 	// PasswordFile is where the password is read from (LoadAuth's
 	// passwordFile), never serialised.
-	PasswordFile string `json:"-" flag:"redis-password-file" value:"FILE" help:"read the masters' password from FILE (else LOCKBENCH_REDIS_PASSWORD; the user from LOCKBENCH_REDIS_USER)"`
+	PasswordFile string `json:"-" flag:"redis-password-file" value:"FILE" help:"read the masters' password from FILE (else LOCKBENCH_REDIS_PASSWORD; the user from LOCKBENCH_REDIS_USER)" applies:"redis,external"`
 }
 
 // LoadAuth fills a's user and password from the environment and from
@@ -194,6 +194,9 @@ func parseOne(entry string) (Endpoint, error) {
 		if err != nil || host == "" {
 			return Endpoint{}, errors.New("want host:port, redis://[user[:password]@]host:port[/db] or rediss://…")
 		}
+		if err := checkHost(host); err != nil {
+			return Endpoint{}, err
+		}
 		p, err := strconv.Atoi(port)
 		if err != nil || p < 1 || p > 65535 {
 			return Endpoint{}, fmt.Errorf("bad port %q", port)
@@ -227,6 +230,9 @@ func parseOne(entry string) (Endpoint, error) {
 	if u.Hostname() == "" || u.Port() == "" {
 		return Endpoint{}, errors.New("want host and port")
 	}
+	if err := checkHost(u.Hostname()); err != nil {
+		return Endpoint{}, err
+	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		return Endpoint{}, errors.New("no query or fragment: client settings are lockbench's")
 	}
@@ -244,4 +250,19 @@ func parseOne(entry string) (Endpoint, error) {
 		return Endpoint{}, fmt.Errorf("bad port %q", u.Port())
 	}
 	return Endpoint{Addr: addr, Username: o.Username, Password: o.Password, DB: o.DB, TLS: o.TLSConfig}, nil
+}
+
+// checkHost accepts an IP address or a host name (letters, digits, '-',
+// '_' and '.'): anything else would name no server, and would not survive
+// being written into a URL and read back.
+func checkHost(host string) error {
+	if net.ParseIP(host) != nil {
+		return nil
+	}
+	for _, r := range host {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return fmt.Errorf("host %q: want an IP address or a host name", host)
+		}
+	}
+	return nil
 }

@@ -2,10 +2,6 @@
 // multiplex.Strategy: SET NX PX with a random token on N independent masters,
 // a majority quorum, validity = ttl − elapsed − drift, release everywhere on
 // failure, compare-and-delete release and compare-and-extend.
-//
-// Imported by drivers/backends, the Redis adapters (goredis, rueidis,
-// bsmlock), drivers/single, compose (its scripts, for the up-front check of
-// a master), workloads/lab, workloads/compare and workloads/scenario.
 package redlock
 
 import (
@@ -125,7 +121,7 @@ func (l *locker) Close() error {
 // Errors lists, per master that had any, the most frequent error messages
 // of its commands with counts and whether it was still failing
 // (drivers.ErrorReporter).
-func (l *locker) Errors() []drivers.MasterErrors { return l.errs.Report() }
+func (l *locker) Errors() []drivers.MasterReport { return l.errs.Report() }
 
 // observe notes in the error log which masters answered and which failed.
 // Replies cut short because the run is ending, and the releases made after

@@ -7,8 +7,6 @@
 //
 // backend.go registers it as the "redsync" backend, its Config as the
 // backend's settings ("redsync" in a run's JSON, --redsync-no-fail-fast).
-//
-// Imported by drivers/backends/all, for the registration.
 package redsync
 
 import (

@@ -7,8 +7,6 @@
 // cells dial with DisableAutoPipelining (every command on its own pooled
 // connection, DoMulti as one explicit pipeline); only the auto cell keeps the
 // default mode.
-//
-// Imported by drivers/backends.
 package rueidis
 
 import (

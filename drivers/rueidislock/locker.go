@@ -6,8 +6,6 @@
 // its row answers "what does the library I already use cost".
 //
 // backend.go registers it as the "rueidislock" backend.
-//
-// Imported by drivers/backends/all, for the registration.
 package rueidislock
 
 import (

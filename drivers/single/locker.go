@@ -9,9 +9,6 @@
 // backend.go registers it as the "single" backend, its Config as the
 // backend's settings ("single" in a run's JSON, --wait-replicas and
 // --wait-timeout).
-//
-// Imported by drivers/backends/all (for the registration) and
-// workloads/scenario.
 package single
 
 import (

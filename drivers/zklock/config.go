@@ -14,9 +14,6 @@
 //
 // backend.go registers it as the "zookeeper" backend, its Config as the
 // backend's settings ("zookeeper" in a run's JSON, the --zk-* flags).
-//
-// Imported by drivers/backends/all (for the registration) and
-// workloads/scenario.
 package zklock
 
 import (

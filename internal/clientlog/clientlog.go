@@ -2,8 +2,6 @@
 // libraries: lockbench reports errors itself, once, per master. The CLI
 // and the tests that run it in-process call Quiet; importing the package
 // changes no setting.
-//
-// Imported by cmd/lockbench.
 package clientlog
 
 import (

@@ -2,6 +2,4 @@
 // the libraries a user imports (drivers, compose) stay free of the
 // recording and rendering packages, and no package imports one from a
 // layer above it. It has no code; go test ./internal/layers checks them.
-//
-// No package imports it.
 package layers

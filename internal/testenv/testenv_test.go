@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 

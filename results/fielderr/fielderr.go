@@ -1,7 +1,7 @@
 // Package fielderr is bad input named by the config field it is in, so a
 // library reports it without knowing the flags that set the field; the CLI
 // alone renders a field as its flag. It imports nothing of lockbench but
-// internal/results/redact. drivers, compose, workloads and results use it; the CLI
+// results/redact. drivers, compose, workloads and results use it; the CLI
 // maps fields to flags.
 package fielderr
 
@@ -9,7 +9,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/lockbench/lockbench/internal/results/redact"
+	"github.com/lockbench/lockbench/results/redact"
 )
 
 // Error is bad input named by the config field it is in. Field is the

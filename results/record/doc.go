@@ -3,7 +3,7 @@
 // of a fixed set of shards (no allocation, lock or channel send per
 // sample), a Registry drains them on a tick into an Interval, and Fill
 // turns the merged total into a schema.Run. It also keeps the run clock
-// and writes and reads the per-interval logs (.hlog); internal/results/rundir
+// and writes and reads the per-interval logs (.hlog); results/rundir
 // reads whole run directories back and merges them.
 //
 // It imports results/schema. workloads (the run loop and measure), the

@@ -11,7 +11,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/lockbench/lockbench/internal/results/outpath"
+	"github.com/lockbench/lockbench/results/internal/outpath"
 	"github.com/lockbench/lockbench/results/schema"
 )
 

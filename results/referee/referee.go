@@ -60,6 +60,14 @@ const (
 	ringSize  = 4
 	open      = math.MaxInt64 // not yet released / unlocked
 	logSlab   = 64            // key logs per allocation
+	// minSweep is the fewest keys a shard holds before it sweeps, and
+	// sweepGrowth the share its keys grow by, after a sweep, before the
+	// next: the keys a shard keeps stay within 1 + 1/sweepGrowth of those
+	// inside the sweep horizon (a fresh key per cycle at 44k cycles/s is
+	// 88k keys in the 2 s horizon, 256 B each), for a sweep that visits
+	// every key once per sweepGrowth inserts.
+	minSweep    = 256
+	sweepGrowth = 4
 )
 
 type refShard struct {
@@ -116,7 +124,7 @@ func New(workers int, clock record.Clock, maxWait time.Duration) *Referee {
 	r.sweepHorizn = int64(maxWait) + int64(time.Second)
 	for i := range r.shards {
 		r.shards[i].keys = make(map[uint64]*keyLog)
-		r.shards[i].sweepAt = 1024
+		r.shards[i].sweepAt = minSweep
 	}
 	return r
 }
@@ -371,5 +379,5 @@ func (s *refShard) sweep(cutoff int64) {
 			s.free = append(s.free, kl)
 		}
 	}
-	s.sweepAt = max(1024, 2*len(s.keys))
+	s.sweepAt = max(minSweep, len(s.keys)+len(s.keys)/sweepGrowth)
 }

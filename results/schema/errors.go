@@ -1,5 +1,7 @@
 package schema
 
+import "strings"
+
 // MasterErrors explains a run's errors and timeouts on one master (or, for
 // a backend that does not say which server failed, the backend): its most
 // frequent messages with counts, and when it stopped answering.
@@ -30,6 +32,20 @@ type ErrorCount struct {
 	Message   string `json:"message"`
 	Count     int64  `json:"count"`
 	Overcount int64  `json:"overcount,omitempty"`
+}
+
+// NoAnswer and NoConnection begin the message of every command a server
+// did not answer, or connect for, in time (drivers.ErrorLog counts them
+// so): timeouts, not errors the server returned.
+const (
+	NoAnswer     = "no answer"
+	NoConnection = "no connection"
+)
+
+// Timeout reports whether e counts commands a server did not answer in
+// time.
+func (e ErrorCount) Timeout() bool {
+	return strings.HasPrefix(e.Message, NoAnswer) || strings.HasPrefix(e.Message, NoConnection)
 }
 
 // TopError is the most frequent kept error message of r ("" when none).

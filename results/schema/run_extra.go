@@ -50,6 +50,7 @@ func (r *Run) typed() []typedField {
 		{"referee", &r.Referee}, {"pacing", &r.Pacing}, {"faults", &r.Faults}, {"scenario", &r.Scenario},
 		{"vs_sequential", &r.VsSequential}, {"ceiling_cycles_per_s", &r.CeilingCyclesPerS},
 		{"of_ceiling", &r.OfCeiling}, {"ceiling_cost", &r.CeilingCost},
+		{"floor_cycles_per_s", &r.FloorCyclesPerS}, {"of_floor", &r.OfFloor}, {"floor_cost", &r.FloorCost},
 		{"merged_from", &r.MergedFrom}, {"merged_ids", &r.MergedIDs}, {"window", &r.Window},
 	}
 }

@@ -8,10 +8,9 @@ import (
 	"testing"
 )
 
-// TestSummaryV1RoundTrip: summaries written by lockbench before the
-// measures under "extra" were typed (testdata/v1, main at 39af77c) load
-// into the typed fields, nothing typed is left in Extra, and writing them
-// again gives the same JSON.
+// TestSummaryV1RoundTrip: lockbench/v1 summaries that hold their measures
+// under "extra" untyped (testdata/v1) load into the typed fields, nothing
+// typed is left in Extra, and writing them again gives the same JSON.
 func TestSummaryV1RoundTrip(t *testing.T) {
 	cases := []struct {
 		file  string

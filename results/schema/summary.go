@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/outpath"
+	"github.com/lockbench/lockbench/results/internal/outpath"
 )
 
 // Schema names the summary format; outside tools and gates read it.
@@ -135,6 +135,14 @@ type Run struct {
 	CeilingCyclesPerS *float64 `json:"-"`
 	OfCeiling         *float64 `json:"-"`
 	CeilingCost       *Cost    `json:"-"`
+	// FloorCyclesPerS is the bare client library's floor on the run's
+	// masters with the run's workers ("floor_cycles_per_s"), OfFloor the
+	// run's fraction of it ("of_floor"), FloorCost the floor's cost per
+	// cycle ("floor_cost"): compare --ceiling, for the clients that have
+	// one.
+	FloorCyclesPerS *float64 `json:"-"`
+	OfFloor         *float64 `json:"-"`
+	FloorCost       *Cost    `json:"-"`
 	// MergedFrom is how many runs a merged run was made of ("merged_from"),
 	// MergedIDs their identities ("merged_ids"), Window the span they were
 	// all measuring ("window").

@@ -2,7 +2,10 @@ package stats
 
 import (
 	"math"
-	"sort"
+	"slices"
+
+	mstats "github.com/aclements/go-moremath/stats"
+	"golang.org/x/perf/benchmath"
 )
 
 // Confidence is the coverage a MedianCI is asked for: 95 %.
@@ -27,25 +30,29 @@ type MedianCI struct {
 }
 
 // MedianInterval is the median of xs and its order-statistics interval at
-// level (e.g. Confidence). No samples: NaN figures. xs is not modified.
+// level (e.g. Confidence), as benchstat gives it
+// (golang.org/x/perf/benchmath.AssumeNothing); where the sample is too
+// small for the level, the whole range with the coverage it has. No
+// samples: NaN figures. xs is not modified.
 func MedianInterval(xs []float64, level float64) MedianCI {
 	n := len(xs)
 	ci := MedianCI{N: n, Median: Median(xs)}
-	if n == 0 {
+	switch n {
+	case 0:
 		ci.Lo, ci.Hi = math.NaN(), math.NaN()
 		return ci
+	case 1:
+		ci.Lo, ci.Hi = xs[0], xs[0]
+		return ci
 	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	// k from 1: the interval [x(k), x(n+1−k)] misses the median when
-	// fewer than k samples lie below it or fewer than k above, each with
-	// probability P(Bin(n, ½) ≤ k−1).
-	k, cover := 1, coverage(n, 1)
-	for k+1 <= n/2 && coverage(n, k+1) >= level {
-		k++
-		cover = coverage(n, k)
+	sum := benchmath.AssumeNothing.Summary(benchmath.NewSample(xs, &benchmath.DefaultThresholds), level)
+	ci.Lo, ci.Hi, ci.Level = sum.Lo, sum.Hi, sum.Confidence
+	if math.IsInf(ci.Lo, 0) || math.IsInf(ci.Hi, 0) {
+		// [min, max] misses the median when every sample lies on one
+		// side of it: 2·P(Bin(n, ½) = 0).
+		ci.Lo, ci.Hi = slices.Min(xs), slices.Max(xs)
+		ci.Level = 1 - 2*mstats.BinomialDist{N: n, P: 0.5}.CDF(0)
 	}
-	ci.Lo, ci.Hi, ci.Level = s[k-1], s[n-k], cover
 	return ci
 }
 
@@ -57,25 +64,3 @@ func (c MedianCI) Overlaps(d MedianCI) bool { return c.Lo <= d.Hi && d.Lo <= c.H
 
 // Excludes: v lies outside the interval.
 func (c MedianCI) Excludes(v float64) bool { return v < c.Lo || v > c.Hi }
-
-// coverage is P(x(k) ≤ median ≤ x(n+1−k)) for n samples:
-// 1 − 2·P(Bin(n, ½) ≤ k−1); 0 when the interval is empty or a point.
-func coverage(n, k int) float64 {
-	if n < 2 || 2*k > n {
-		return 0
-	}
-	tail := 0.0
-	for i := range k {
-		tail += binomial(n, i)
-	}
-	return 1 - 2*tail*math.Pow(0.5, float64(n))
-}
-
-// binomial is n choose k as a float (exact to n of a few dozen).
-func binomial(n, k int) float64 {
-	r := 1.0
-	for i := 1; i <= k; i++ {
-		r = r * float64(n-k+i) / float64(i)
-	}
-	return r
-}

@@ -103,6 +103,7 @@ func MedianRun(runs []schema.Run) schema.Run {
 	row.Throughput.AttemptsPerS = Median(collect(s, func(r schema.Run) (float64, bool) { return r.Throughput.AttemptsPerS, true }))
 	row.VsSequential = medianOf(s, func(r schema.Run) *float64 { return r.VsSequential })
 	row.OfCeiling = medianOf(s, func(r schema.Run) *float64 { return r.OfCeiling })
+	row.OfFloor = medianOf(s, func(r schema.Run) *float64 { return r.OfFloor })
 	row.Counts, row.DurationS, row.MissedStarts = schema.Counts{}, 0, 0
 	for _, r := range runs {
 		row.Counts = row.Counts.Plus(r.Counts)

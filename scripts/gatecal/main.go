@@ -32,7 +32,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/gate"
+	"github.com/lockbench/lockbench/results/gate"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/results/stats"
 )
@@ -132,7 +132,7 @@ func main() {
 // recorded rounds in a random order: each round's pair is (A, A) with the
 // two A runs' roles drawn at random, or (A, the slowdown's run measured
 // next to it).
-func trial(rng *rand.Rand, rounds []round, slow string, scale func(*schema.Run)) (gate.Outcome, int) {
+func trial(rng *rand.Rand, rounds []round, slow string, scale func(*schema.Run)) (gate.Decision, int) {
 	var base, head []*schema.Summary
 	for _, p := range rng.Perm(len(rounds)) {
 		r := rounds[p]
@@ -150,7 +150,7 @@ func trial(rng *rand.Rand, rounds []round, slow string, scale func(*schema.Run))
 		}
 		base, head = append(base, b), append(head, scaled(h, scale))
 	}
-	v := gate.Verdict{Outcome: gate.Inconclusive} // when no look is reached
+	v := gate.Verdict{Decision: gate.Inconclusive} // when no look is reached
 	n := 0
 	for k, look := range gate.Looks {
 		if look > len(base) {
@@ -165,11 +165,11 @@ func trial(rng *rand.Rand, rounds []round, slow string, scale func(*schema.Run))
 		var err error
 		v, err = gate.Check(in, gate.LookOptions(gate.DefaultOptions(), k))
 		check(err)
-		if v.Outcome != gate.Inconclusive {
+		if v.Decision != gate.Inconclusive {
 			break
 		}
 	}
-	return v.Outcome, n
+	return v.Decision, n
 }
 
 // round is one recording round's runs by variant.

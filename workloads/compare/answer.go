@@ -48,8 +48,12 @@ type Answer struct {
 
 // Standing is one cell of an Answer.
 type Standing struct {
-	Cell string         `json:"cell"`
-	Rate stats.MedianCI `json:"cycles_per_s"`
+	Cell string `json:"cell"`
+	// Client and Mux are the cell's client library and strategy (empty
+	// for a baseline row without that choice).
+	Client string         `json:"client,omitempty"`
+	Mux    string         `json:"mux,omitempty"`
+	Rate   stats.MedianCI `json:"cycles_per_s"`
 	// Rerun is where another compare of as many rounds would put the
 	// cell's median (rerunRange): wider than Rate, which holds the median
 	// of this machine's cell, not another run's.
@@ -108,7 +112,7 @@ func rank(rows [][]schema.Run) Answer {
 		for j, r := range s {
 			xs[j] = r.Throughput.CyclesPerS
 		}
-		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Rate: stats.MedianInterval(xs, stats.Confidence),
+		a.Standings = append(a.Standings, Standing{Cell: row[0].Name, Client: row[0].Client, Mux: row[0].Mux, Rate: stats.MedianInterval(xs, stats.Confidence),
 			Rerun: rerunRange(xs, rerunLevel)})
 		if i == 0 || len(s) < a.Rounds {
 			a.Rounds = len(s)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/render"
 	"github.com/lockbench/lockbench/results/stats"
 )
 

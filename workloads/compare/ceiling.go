@@ -93,11 +93,16 @@ func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles re
 	if err != nil {
 		return Ceiling{}, err
 	}
+	masters := addrs
 	addrs, drop, err := benchUsers(ctx, addrs)
 	if err != nil {
 		return Ceiling{}, err
 	}
 	defer drop()
+	// The SETs leave ~ceilingRequests keys a master, expiring over the
+	// TTL: left there, their expiry would burn the masters' CPU under the
+	// measurements that follow (measured: the next floor or cell at half speed).
+	defer dropCeilingKeys(context.WithoutCancel(ctx), masters)
 	children0, s0 := procstat.ChildrenCPU(), procstat.SampleCost(server)
 	set, err := benchAll(ctx, bin, addrs, tlsFiles, "SET", "lockbench:ceiling:__rand_int__", "tok", "NX", "PX", strconv.FormatInt(ttl.Milliseconds(), 10))
 	if err != nil {
@@ -120,6 +125,45 @@ func measureCeiling(ctx context.Context, addrs []redisconn.Endpoint, tlsFiles re
 	return c, nil
 }
 
+// adminClient is a plain client of master m for the ceiling's own
+// commands (no CLIENT SETINFO on connect).
+func adminClient(m redisconn.Endpoint) *redis.Client {
+	o := m.GoRedis()
+	o.DisableIdentity = true
+	return redis.NewClient(o)
+}
+
+// ceilingKeys matches the keys the ceiling's SETs make.
+const ceilingKeys = "lockbench:ceiling:*"
+
+// dropCeilingKeys deletes the ceiling's keys on every master at once
+// (SCAN and UNLINK in batches), within a minute.
+func dropCeilingKeys(ctx context.Context, masters []redisconn.Endpoint) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, m := range masters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := adminClient(m)
+			defer c.Close()
+			iter := c.Scan(ctx, 0, ceilingKeys, 10000).Iterator()
+			batch := make([]string, 0, 10000)
+			for iter.Next(ctx) {
+				if batch = append(batch, iter.Val()); len(batch) == cap(batch) {
+					_ = c.Unlink(ctx, batch...).Err()
+					batch = batch[:0]
+				}
+			}
+			if len(batch) > 0 {
+				_ = c.Unlink(ctx, batch...).Err()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // costText is a ceiling's cost per cycle, for one-line summaries.
 func costText(c *schema.Cost) string {
 	if c == nil {
@@ -136,9 +180,7 @@ func costText(c *schema.Cost) string {
 func loadReleaseScript(ctx context.Context, addrs []redisconn.Endpoint) (string, error) {
 	var sha string
 	for _, a := range addrs {
-		o := a.GoRedis()
-		o.DisableIdentity = true
-		c := redis.NewClient(o)
+		c := adminClient(a)
 		s, err := c.ScriptLoad(ctx, redlock.ReleaseScript).Result()
 		_ = c.Close()
 		if err != nil {

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockbench/lockbench/drivers/redisconn"
 )
 
@@ -47,9 +45,7 @@ func benchUsers(ctx context.Context, masters []redisconn.Endpoint) (_ []rediscon
 		if err != nil {
 			return nil, nil, err
 		}
-		o := m.GoRedis()
-		o.DisableIdentity = true
-		c := redis.NewClient(o)
+		c := adminClient(m)
 		args := append([]any{"ACL", "SETUSER", name, ">" + pw}, benchUserRules...)
 		if err := c.Do(ctx, args...).Err(); err != nil {
 			_ = c.Close()

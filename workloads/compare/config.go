@@ -23,7 +23,7 @@ type Config struct {
 	// With external masters (Base.Topology.RedisAddrs) they are the count.
 	Masters []int `json:"masters" flag:"masters" help:"local master counts; the masters are restarted for each count"`
 	// Ceiling measures the redis-benchmark ceiling on each group's masters.
-	Ceiling bool `json:"ceiling" flag:"ceiling" help:"measure the redis-benchmark ceiling on the same masters and show each row's fraction of it"`
+	Ceiling bool `json:"ceiling" flag:"ceiling" help:"measure the redis-benchmark ceiling and each client's bare-library floor on the same masters every round, and show each row's fraction of them"`
 	// RTTs reruns the matrix with each round trip (± its jitter) added to
 	// every master by a delay line in a process of its own (0: direct);
 	// ranking shows how the order changes with distance.
@@ -95,6 +95,10 @@ func (c *Config) defaults() {
 // fieldError is bad input in one Config field, named by its Go field path
 // ("Clients", "Base.Driver.Backend"): the CLI names its flag.
 type fieldError = fielderr.Error
+
+// MaxRepeat bounds Repeat: a thousand rounds of the smallest matrix is
+// hours, and the plan is made before the first.
+const MaxRepeat = 1000
 
 func fieldErr(field string, value any, format string, a ...any) error {
 	return fielderr.Invalid(field, value, format, a...)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/compose/delayline"
+	"github.com/lockbench/lockbench/compose/delayline"
 )
 
 // distances are the round trips a matrix runs at, each with its jitter:

@@ -1,9 +1,10 @@
 // Package compare measures a matrix of cells on the same servers with the
 // same durations: clients × muxes × workloads × masters counts (× added
 // round trips), with baseline rows (etcd, ZooKeeper, PostgreSQL, peer
-// libraries) beside it, and the redis-benchmark ceiling of the same
-// masters. It ranks the rows and gives each its ratio to the sequential
-// row of its group and its fraction of the ceiling.
+// libraries) beside it, the redis-benchmark ceiling of the same masters
+// and each client library's bare floor (floor.go). It ranks the rows and
+// gives each its ratio to the sequential row of its group and its
+// fractions of the ceiling and the floor (gap.go).
 //
 // It owns the matrix (Plan: which cells, grouped by the topology they
 // share), running it on a lab.Lab per group, in rounds when repeated (Run,
@@ -16,6 +17,4 @@
 // It may import workloads/lab, workloads, drivers, compose and results. It
 // must not import cmd; nothing under drivers, multiplex, results or compose
 // may import it.
-//
-// Imported by cmd/lockbench.
 package compare

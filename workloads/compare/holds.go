@@ -129,5 +129,9 @@ func (h Holds) String() string {
 	if len(h.Else) > 1 {
 		first = named(h.Else) + " tied"
 	}
-	return s + fmt.Sprintf(", else %s (%.0f %%): a rerun may say that", first, 100*h.ElseShare)
+	s += fmt.Sprintf(", else %s (%.0f %%)", first, 100*h.ElseShare)
+	if rest := 1 - h.Share - h.ElseShare; rest >= 0.005 {
+		s += fmt.Sprintf(", else other first places (%.0f %% in all)", 100*rest)
+	}
+	return s + ": a rerun may say that"
 }

@@ -3,9 +3,9 @@ package compare_test
 import (
 	"testing"
 
+	"github.com/lockbench/lockbench/compose"
+
 	"github.com/lockbench/lockbench/internal/clientlog"
-	"github.com/lockbench/lockbench/internal/compose/delayline"
-	"github.com/lockbench/lockbench/internal/compose/etcdmember"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -13,7 +13,7 @@ import (
 // re-executed: TestMain serves them.
 func TestMain(m *testing.M) {
 	testenv.Main(m, testenv.Needs{
-		Children: []func(){etcdmember.ServeIfChild, delayline.ServeIfChild},
+		Children: []func(){compose.ServeIfChild},
 		Before:   clientlog.Quiet,
 	})
 }

@@ -45,8 +45,8 @@ func NewPlan(cfg Config) (*Plan, error) {
 	if err := checkMasters(cfg); err != nil {
 		return nil, err
 	}
-	if cfg.Repeat < 1 {
-		return nil, fieldErr("Repeat", cfg.Repeat, "must be at least 1")
+	if cfg.Repeat < 1 || cfg.Repeat > MaxRepeat {
+		return nil, fieldErr("Repeat", cfg.Repeat, "must be 1 to %d", MaxRepeat)
 	}
 	rtts, err := cfg.rtts()
 	if err != nil {

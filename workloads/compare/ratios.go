@@ -12,13 +12,15 @@ import (
 // setRatios sorts runs by throughput (in place, stable) and gives each its
 // ratio to the sequential run of its group (vsSequential: same backend,
 // client, workload, masters, workers and added round trip) and, where
-// ceilings has its masters count, the ceiling and its fraction of it.
+// ceilings has its masters count, the ceiling and its fraction of it, and
+// where floors has its client on those masters at its workers, the floor
+// and its fraction of that.
 // Runs repeated in rounds (stats.Repeats) count by their cell's median:
 // the sequential baseline is its median, the runs sort by their cell's
 // median with its rounds together and in order, so each round's ratio is
 // its own cycles/s over the baseline's median and the median of a cell's
 // ratios is the ratio of the medians.
-func setRatios(runs []schema.Run, ceilings map[int]Ceiling) {
+func setRatios(runs []schema.Run, ceilings map[int]Ceiling, floors map[floorKey]Floor) {
 	median, first := map[string]float64{}, map[string]int{}
 	for i, row := range stats.Repeats(runs) {
 		median[row[0].Name], first[row[0].Name] = stats.MedianRate(row), i
@@ -32,6 +34,7 @@ func setRatios(runs []schema.Run, ceilings map[int]Ceiling) {
 	for i := range runs {
 		r := &runs[i]
 		r.VsSequential, r.CeilingCyclesPerS, r.OfCeiling, r.CeilingCost = nil, nil, nil, nil
+		r.FloorCyclesPerS, r.OfFloor, r.FloorCost = nil, nil, nil
 		if b := base[baselineKey(*r)]; b > 0 {
 			v := r.Throughput.CyclesPerS / b
 			r.VsSequential = &v
@@ -39,6 +42,10 @@ func setRatios(runs []schema.Run, ceilings map[int]Ceiling) {
 		if c := ceilings[r.Masters]; c.CyclesPerS > 0 {
 			cps, of := c.CyclesPerS, r.Throughput.CyclesPerS/c.CyclesPerS
 			r.CeilingCyclesPerS, r.OfCeiling, r.CeilingCost = &cps, &of, c.Cost
+		}
+		if f := floors[floorKey{r.Masters, r.Client}]; f.CyclesPerS > 0 && f.Workers == r.Workers {
+			fps, of := f.CyclesPerS, r.Throughput.CyclesPerS/f.CyclesPerS
+			r.FloorCyclesPerS, r.OfFloor, r.FloorCost = &fps, &of, f.Cost
 		}
 	}
 	if !repeated(runs) { // one run per cell: by its own throughput, as always

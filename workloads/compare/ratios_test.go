@@ -24,7 +24,7 @@ func TestRatios(t *testing.T) {
 		slow,                               // no sequential row at 1 ms
 	}
 	cost := &schema.Cost{ClientCPUUSPerCycle: 14}
-	setRatios(runs, map[int]Ceiling{5: {Masters: 5, CyclesPerS: 2000, Cost: cost}})
+	setRatios(runs, map[int]Ceiling{5: {Masters: 5, CyclesPerS: 2000, Cost: cost}}, nil)
 	for _, w := range []struct {
 		name       string
 		ratio, ofC float64 // 0: absent

@@ -3,6 +3,8 @@ package compare
 import (
 	"math"
 	"slices"
+
+	"github.com/aclements/go-moremath/mathx"
 )
 
 // rerunLevel is the chance asked of a rerun range: that another compare
@@ -56,16 +58,7 @@ func rerunCoverage(n, j int) float64 {
 	// t new rounds before the j-th old one: C(j−1+t, t) orders of those,
 	// C(2n−j−t, n−t) of the rest.
 	for t := h; t <= n; t++ {
-		below += binomial(j-1+t, t) * binomial(2*n-j-t, n-t)
+		below += mathx.Choose(j-1+t, t) * mathx.Choose(2*n-j-t, n-t)
 	}
-	return max(0, 1-2*below/binomial(2*n, n))
-}
-
-// binomial is n choose k as a float (exact to n of a few dozen).
-func binomial(n, k int) float64 {
-	r := 1.0
-	for i := 1; i <= k; i++ {
-		r = r * float64(n-k+i) / float64(i)
-	}
-	return r
+	return max(0, 1-2*below/mathx.Choose(2*n, n))
 }

@@ -97,7 +97,7 @@ func TestRatiosOfRounds(t *testing.T) {
 	if two := medianCeiling([]Ceiling{{CyclesPerS: 1000}, {CyclesPerS: 800, SetPerS: 1}}); two.CyclesPerS != 900 || two.SetPerS != 1 {
 		t.Errorf("two ceilings %+v: want 900 from the lower round", two)
 	}
-	setRatios(runs, map[int]Ceiling{5: ceil})
+	setRatios(runs, map[int]Ceiling{5: ceil}, nil)
 	var order []string
 	for _, r := range runs {
 		order = append(order, fmt.Sprintf("%s#%d", r.Mux, r.Repeat))

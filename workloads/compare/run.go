@@ -7,7 +7,7 @@ import (
 	"maps"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/prom"
+	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -51,6 +51,9 @@ type Result struct {
 	// Ceilings are the redis-benchmark ceilings by masters count
 	// (Config.Ceiling): the median of the rounds'.
 	Ceilings map[int]Ceiling
+	// Gaps are each client's ceiling → floor → best cell (Config.Ceiling,
+	// the clients with a floor: measureFloor), ratios round by round.
+	Gaps []Gap
 	// Versions and Servers are the labs' servers' versions and facts.
 	Versions map[string]string
 	Servers  []schema.Server
@@ -77,13 +80,13 @@ func Run(ctx context.Context, cfg Config, obs Observers) (Result, error) {
 // before it.
 func (p *Plan) Run(ctx context.Context, obs Observers) (Result, error) {
 	res := Result{Config: p.Config, Started: time.Now(), Ceilings: map[int]Ceiling{}, Versions: map[string]string{}, planned: len(p.Cells)}
-	ceilings := map[int][]Ceiling{}
+	ceilings, floors := map[int][]Ceiling{}, map[floorKey][]Floor{}
 	var runErr error
 	for _, g := range groups(p.Cells) {
 		if ctx.Err() != nil {
 			break
 		}
-		if runErr = p.runGroup(ctx, g, obs, &res, ceilings); runErr != nil {
+		if runErr = p.runGroup(ctx, g, obs, &res, ceilings, floors); runErr != nil {
 			break
 		}
 	}
@@ -99,14 +102,19 @@ func (p *Plan) Run(ctx context.Context, obs Observers) (Result, error) {
 	for i, m := range res.Cells {
 		res.Runs[i] = m.Run
 	}
-	setRatios(res.Runs, res.Ceilings)
+	medians := map[floorKey]Floor{}
+	for k, fs := range floors {
+		medians[k] = medianFloor(fs)
+	}
+	setRatios(res.Runs, res.Ceilings, medians)
+	res.Gaps = gaps(res.Runs, ceilings, floors, medians)
 	return res, runErr
 }
 
 // runGroup starts the servers of group g and measures its rounds there,
-// appending each cell measured to res.Cells and each ceiling to ceilings.
-// A canceled ctx ends it without an error.
-func (p *Plan) runGroup(ctx context.Context, g group, obs Observers, res *Result, ceilings map[int][]Ceiling) error {
+// appending each cell measured to res.Cells, each ceiling to ceilings and
+// each client's floor to floors. A canceled ctx ends it without an error.
+func (p *Plan) runGroup(ctx context.Context, g group, obs Observers, res *Result, ceilings map[int][]Ceiling, floors map[floorKey][]Floor) error {
 	first := p.Cells[g.start]
 	l, err := lab.Up(ctx, first.Config.Topology, obs.Log)
 	if err != nil {
@@ -125,6 +133,9 @@ func (p *Plan) runGroup(ctx context.Context, g group, obs Observers, res *Result
 				return fmt.Errorf("compare: ceiling: %w", err)
 			}
 			ceilings[first.Masters] = append(ceilings[first.Masters], ceil)
+			if err := p.measureFloors(ctx, l, first, obs, floors); err != nil {
+				return err
+			}
 		}
 		for _, k := range RoundOrder(g.end-g.start, round) {
 			if ctx.Err() != nil {
@@ -139,6 +150,29 @@ func (p *Plan) runGroup(ctx context.Context, g group, obs Observers, res *Result
 			}
 			res.Cells = append(res.Cells, m)
 		}
+	}
+	return nil
+}
+
+// measureFloors measures, after the round's ceiling, the floor of every
+// client of the plan that has one, with the cells' workers and durations.
+func (p *Plan) measureFloors(ctx context.Context, l *lab.Lab, first Cell, obs Observers, floors map[floorKey][]Floor) error {
+	c := first.Config
+	for _, client := range p.Config.Clients {
+		if _, ok := floorClients[client]; !ok || ctx.Err() != nil {
+			continue
+		}
+		server, closeServer := l.ServerCPU()
+		f, err := measureFloor(ctx, client, l.Topo.Masters, c.Workload.Workers, c.Driver.Redlock.TTL, c.Workload.Warmup, c.Workload.Duration, server, obs.Log)
+		closeServer()
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case err != nil:
+			return fmt.Errorf("compare: floor of %s: %w", client, err)
+		}
+		k := floorKey{first.Masters, client}
+		floors[k] = append(floors[k], f)
 	}
 	return nil
 }

@@ -13,16 +13,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/compose"
+
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/render"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/results/stats"
 
-	"github.com/lockbench/lockbench/internal/compose/etcdmember"
-	"github.com/lockbench/lockbench/internal/compose/procs"
-	"github.com/lockbench/lockbench/internal/results/gate"
+	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/results/gate"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -89,6 +90,18 @@ func TestRunTinyMatrix(t *testing.T) {
 	}
 	if cfg.Ceiling && res.Ceilings[1].SetPerS <= 0 {
 		t.Errorf("ceiling %+v", res.Ceilings[1])
+	}
+	if cfg.Ceiling {
+		// The floor of the one client, its best cell the faster one, and
+		// every row's fraction of that floor.
+		if len(res.Gaps) != 1 || res.Gaps[0].Client != "rueidis" || res.Gaps[0].Cell != res.Runs[0].Name || res.Gaps[0].Floor <= 0 || res.Gaps[0].CellOfFloor.N != 1 {
+			t.Fatalf("gaps %+v: want rueidis's floor with %s as its best cell", res.Gaps, res.Runs[0].Name)
+		}
+		for _, r := range res.Runs {
+			if want := r.Throughput.CyclesPerS / res.Gaps[0].Floor; r.OfFloor == nil || math.Abs(*r.OfFloor-want) > 1e-9 {
+				t.Errorf("%s: of_floor %v, want %v", r.Name, r.OfFloor, want)
+			}
+		}
 	}
 	sum, err := res.Summary(nil)
 	if err != nil {
@@ -183,7 +196,7 @@ func TestRunBaselines(t *testing.T) {
 	for name := range want {
 		t.Errorf("row %q missing", name)
 	}
-	for _, marker := range []string{etcdmember.Arg, "redis-server"} {
+	for _, marker := range []string{compose.EtcdMemberArg, "redis-server"} {
 		if left := procs.Children(os.Getpid(), marker); len(left) > 0 {
 			t.Errorf("%s still running: %v", marker, left)
 		}
@@ -259,7 +272,9 @@ func TestRunRepeat(t *testing.T) {
 		}
 		row := ""
 		for _, line := range strings.Split(table.String(), "\n") {
-			if f := strings.Fields(line); len(f) > 1 && f[0] == name && row == "" { // not the errors list's
+			// A row names its run without the leading part every run shares,
+			// which the header carries; the first such row, not the errors list's.
+			if f := strings.Fields(line); len(f) > 1 && (f[0] == name || strings.HasSuffix(name, "/"+f[0])) && row == "" {
 				row = strings.Join(f[1:], " ")
 			}
 		}

@@ -7,8 +7,9 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/procstat"
+	"github.com/lockbench/lockbench/results/render"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/results/stats"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -38,26 +39,46 @@ func (r Result) Write(w output.Writer, sum *schema.Summary) error {
 	summary := w.Below
 	w.Below = func(out io.Writer) {
 		summary(out)
+		writeGaps(out, r.Gaps)
 		if !repeated(sum.Runs) {
 			fmt.Fprintln(out, "\nanswers: one round per cell, so no ranking with confidence; --repeat 6 or more ranks the cells with 95 % intervals")
 			return
 		}
 		writeAnswers(out, answers, r.Budget(), machineOf(sum.Runs))
 	}
+	w.Files = map[string]any{}
 	if repeated(sum.Runs) {
-		w.Files = map[string]any{"answers.json": answers}
+		w.Files["answers.json"] = answers
+	}
+	if len(r.Gaps) > 0 {
+		w.Files["gaps.json"] = r.Gaps
 	}
 	if err := w.Write(sum, lab.Logs(r.Cells)); err != nil {
 		return err
 	}
-	if w.Format != output.GoBench && w.JSON != "-" {
+	if w.OwnView() {
 		stdout := w.Stdout
 		if stdout == nil {
 			stdout = os.Stdout
 		}
 		writeRankings(stdout, rankingsOf(sum.Runs, r.Config.RTTs.RTTs()))
+		if repeated(sum.Runs) {
+			writeRecommendations(stdout, answers)
+		}
 	}
 	return nil
+}
+
+// writeRecommendations ends a compare's stdout: one plain line per
+// workload (Recommend), the detail above it.
+func writeRecommendations(w io.Writer, answers []Answer) {
+	if len(answers) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nrecommendation (from the answers above):")
+	for _, a := range answers {
+		fmt.Fprintln(w, render.Hang("  "+title(a)+":", Recommend(a), render.TableWidth))
+	}
 }
 
 // Table makes w print compare's table: each row with its ratio to its

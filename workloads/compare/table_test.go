@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -51,8 +51,8 @@ func TestResultWrite(t *testing.T) {
 		rankings bool
 	}{
 		{"table", output.Writer{}, true},
-		{"csv", output.Writer{Format: output.CSV}, true},
-		{"gobench", output.Writer{Format: output.GoBench}, false},
+		{"csv", output.Writer{Format: "csv"}, false},
+		{"gobench", output.Writer{Format: "gobench"}, false},
 		{"json on stdout", output.Writer{JSON: "-"}, false},
 		{"json file and out", output.Writer{JSON: filepath.Join(dir, "c.json"), Out: filepath.Join(dir, "out")}, true},
 	} {

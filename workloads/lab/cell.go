@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/results/procstat"
+	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads"
@@ -46,7 +46,7 @@ type Observers struct {
 	// Barrier and Referee are passed to the measurement (measure.Hooks):
 	// several generators' start barrier and grant log.
 	Barrier func(ctx context.Context) (time.Time, error)
-	Referee func(workloads.Referee) workloads.Referee
+	Referee func(workloads.Judge) workloads.Judge
 }
 
 // Measure opens cfg's Locker on the lab's servers (behind a delay line

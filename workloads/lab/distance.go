@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/compose/delayline"
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/results/fielderr"
 )
 

@@ -14,7 +14,4 @@
 // per-cycle cost window. It may import workloads (and workloads/measure),
 // drivers, compose, results and multiplex; nothing under drivers,
 // multiplex, results or compose may import it, and it never imports cmd.
-//
-// Imported by workloads/compare, workloads/sweep, workloads/scenario and
-// cmd/lockbench.
 package lab

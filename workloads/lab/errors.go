@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
-	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -44,7 +43,7 @@ func (c errorCapture) Lock(ctx context.Context, key string) (drivers.Lease, driv
 	return lease, a, err
 }
 
-func (c errorCapture) Errors() []drivers.MasterErrors { return c.log.Report() }
+func (c errorCapture) Errors() []drivers.MasterReport { return c.log.Report() }
 
 // withErrorLog returns l with per-master error messages: l itself when it
 // keeps them (redlock), else l wrapped in an errorCapture.
@@ -59,7 +58,7 @@ func withErrorLog(l drivers.Locker) (drivers.Locker, drivers.ErrorReporter) {
 // masterErrors turns an error report into the run's typed field: masters
 // named by label (their addresses, or the backend), times from the window
 // start, a master still failing at end for long enough named as stopped.
-func masterErrors(rep []drivers.MasterErrors, labels []string, window, end time.Time) []schema.MasterErrors {
+func masterErrors(rep []drivers.MasterReport, labels []string, window, end time.Time) []schema.MasterErrors {
 	var out []schema.MasterErrors
 	for _, m := range rep {
 		label := fmt.Sprintf("master %d", m.Master+1)
@@ -109,15 +108,15 @@ func mostlyFailed(runs []schema.Run, nodeTimeout time.Duration, faulted bool) (n
 
 // metricMasterErrors is the error log's running per-master counts, named as
 // the errors block under the table names them.
-func metricMasterErrors(log drivers.ErrorReporter, addrs []string, backend string) []prom.MasterErrors {
+func metricMasterErrors(log drivers.ErrorReporter, addrs []string, backend string) []schema.MasterErrors {
 	rep := log.Errors()
-	out := make([]prom.MasterErrors, 0, len(rep))
+	out := make([]schema.MasterErrors, 0, len(rep))
 	for _, m := range rep {
 		addr := backend
 		if _, capture := log.(errorCapture); !capture && m.Master < len(addrs) {
 			addr = addrs[m.Master]
 		}
-		out = append(out, prom.MasterErrors{Index: m.Master + 1, Addr: addr, Errors: m.Errors})
+		out = append(out, schema.MasterErrors{Index: m.Master + 1, Master: addr, Errors: m.Errors})
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // TestMasterErrors: the error log's report named by label, times from the
@@ -15,9 +16,9 @@ import (
 func TestMasterErrors(t *testing.T) {
 	window := time.Now()
 	end := window.Add(3 * time.Second)
-	rep := []drivers.MasterErrors{
+	rep := []drivers.MasterReport{
 		{Master: 0, Errors: 3, First: window.Add(500 * time.Millisecond),
-			Messages: []drivers.ErrorCount{{Message: "rare", Count: 1}, {Message: "often", Count: 2}}},
+			Messages: []schema.ErrorCount{{Message: "rare", Count: 1}, {Message: "often", Count: 2}}},
 		{Master: 2, Errors: 40, First: window.Add(time.Second), FailingSince: window.Add(time.Second), Streak: 40},
 		{Master: 1, Errors: 2, First: window.Add(-time.Second), FailingSince: end.Add(-100 * time.Millisecond), Streak: 2},
 		{Master: 7, Errors: 1, First: window},

@@ -3,12 +3,13 @@ package lab
 import (
 	"context"
 	"fmt"
-	"github.com/lockbench/lockbench/internal/results/redact"
-	"github.com/lockbench/lockbench/internal/results/render"
-	"github.com/lockbench/lockbench/results/fielderr"
-	"github.com/lockbench/lockbench/results/schema"
 	"io"
 	"time"
+
+	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/redact"
+	"github.com/lockbench/lockbench/results/render"
+	"github.com/lockbench/lockbench/results/schema"
 
 	"golang.org/x/term"
 

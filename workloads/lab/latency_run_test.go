@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/compose/delayline"
-	"github.com/lockbench/lockbench/internal/compose/procs"
+	"github.com/lockbench/lockbench/compose/delayline"
+	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/workloads/lab"
 )

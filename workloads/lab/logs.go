@@ -2,8 +2,8 @@ package lab
 
 import (
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/record"
 )
 

@@ -8,9 +8,6 @@
 // with the caller (workloads/lab, or your program). It may import
 // workloads, results and drivers; nothing under drivers, multiplex,
 // results or compose may import it.
-//
-// Imported by workloads/lab, and by programs that measure a Locker of
-// their own.
 package measure
 
 import (
@@ -54,7 +51,7 @@ type Hooks struct {
 	Barrier func(ctx context.Context) (time.Time, error)
 	// Referee, if set, wraps the run's referee: observers that must see
 	// every grant (a grant log) pass the calls on to the referee given.
-	Referee func(workloads.Referee) workloads.Referee
+	Referee func(workloads.Judge) workloads.Judge
 }
 
 // measurement is a run with what lies behind it.

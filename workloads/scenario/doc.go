@@ -14,8 +14,6 @@
 // It builds on workloads/lab, compose, drivers and results; it must not
 // import cmd, and nothing under drivers, multiplex, results or compose may
 // import it. A Request runs scenarios as a command line gives them: the
-// tables (WriteTable) and the summary JSON (WriteJSON, through internal/results/output);
+// tables (WriteTable) and the summary JSON (WriteJSON, through results/output);
 // flags and exit statuses are the CLI's.
-//
-// Imported by cmd/lockbench.
 package scenario

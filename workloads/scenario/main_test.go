@@ -3,9 +3,9 @@ package scenario
 import (
 	"testing"
 
+	"github.com/lockbench/lockbench/compose"
+
 	"github.com/lockbench/lockbench/internal/clientlog"
-	"github.com/lockbench/lockbench/internal/compose/delayline"
-	"github.com/lockbench/lockbench/internal/compose/etcdmember"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -15,7 +15,7 @@ import (
 // then mostly wait (holds, lease expiries, the Sentinel): all run at once.
 func TestMain(m *testing.M) {
 	testenv.Main(m, testenv.Needs{
-		Children: []func(){etcdmember.ServeIfChild, delayline.ServeIfChild},
+		Children: []func(){compose.ServeIfChild},
 		Before:   clientlog.Quiet,
 		Waiting:  9,
 	})

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
 )
 

@@ -7,9 +7,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/output"
-	"github.com/lockbench/lockbench/internal/results/prom"
 	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/results/prom"
 )
 
 // Request is a scenario run as a command line gives it: the scenario's

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockbench/lockbench/internal/results/output"
 	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose/faults"
 	"github.com/lockbench/lockbench/drivers/backends"
-	"github.com/lockbench/lockbench/internal/results/prom"
+	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )

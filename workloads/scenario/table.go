@@ -8,7 +8,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/lockbench/lockbench/internal/results/render"
+	"github.com/lockbench/lockbench/results/render"
 	"github.com/lockbench/lockbench/results/schema"
 )
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -24,7 +23,7 @@ const (
 )
 
 // Load is the load a step was measured at: its rate or its workers.
-func (b By) Load(st capacity.Step) float64 {
+func (b By) Load(st schema.SweepStep) float64 {
 	if b == ByWorkers {
 		return float64(st.Workers)
 	}
@@ -41,10 +40,16 @@ const (
 	defaultMaxSteps     = 20
 	defaultRefine       = 2
 	defaultRepeat       = 3
+	defaultRounds       = 3
 	// DefaultMaxErrorRate: one timeout in 10⁵ cycles on a noisy host
 	// should not end a sweep, a failing backend must.
 	defaultMaxErrorRate = 0.001
 )
+
+// maxCount bounds each count a sweep is given (steps, bisection steps,
+// repeats, interval rounds): each is a measurement of its own, and a
+// hundred of one kind is already hours at the default step length.
+const maxCount = 100
 
 // NoRefine (Refine) skips the bisection; NoErrors (MaxErrorRate) lets a
 // good step have no error at all. Zero means the default for both.
@@ -52,6 +57,10 @@ const (
 	NoRefine = -1
 	noErrors = -1
 )
+
+// NoInterval (IntervalRounds) measures no knee interval; zero means the
+// default.
+const NoInterval = -1
 
 // Config is a capacity sweep. It is written into the summary (the JSON
 // keys are lockbench/v1's). The zero value is the defaults: Base zero is
@@ -84,6 +93,14 @@ type Config struct {
 	// MaxErrorRate is the share of attempts (errors and timeouts, failed
 	// releases) a good step may have (NoErrors: none).
 	MaxErrorRate float64 `json:"max_error_rate" flag:"max-error-rate" help:"share of attempts that may fail (errors, timeouts, failed releases) in a good step; 0: none"`
+	// IntervalRounds is the interleaved rounds that measure the probes
+	// around the knee (the step below it, the knee, the first bad step)
+	// once each, for the knee's interval (NoInterval: none).
+	IntervalRounds int `json:"interval_rounds" flag:"interval-rounds" help:"rounds measuring the step below the knee, the knee and the first bad step once each, interleaved, for the knee interval; 0: no interval"`
+	// TargetRate is a rate (cycles/s) to plan for from the knee's measured
+	// cost per cycle: generator cores, cores per master, workers (0: no
+	// plan).
+	TargetRate float64 `json:"target_rate,omitempty" flag:"target-rate" help:"cycles/s to plan for from the measured cost per cycle: generator cores, cores per master, workers; 0: no plan"`
 }
 
 // DefaultConfig is the zero Config with its defaults filled in: Redlock
@@ -137,8 +154,14 @@ func (c Config) withDefaults() Config {
 	if c.Repeat == 0 {
 		c.Repeat = defaultRepeat
 	}
+	if c.IntervalRounds == 0 {
+		c.IntervalRounds = defaultRounds
+	}
 	return c
 }
+
+// rounds is the knee interval's rounds, none for NoInterval.
+func (c Config) rounds() int { return max(c.IntervalRounds, 0) }
 
 // refine is the bisection steps, none for NoRefine.
 func (c Config) refine() int { return max(c.Refine, 0) }
@@ -156,9 +179,9 @@ func Ops() []string { return []string{"acquire", "acquire_total", "release", "cy
 
 // Literal is c read as a command line gives it, every field set: a zero
 // means zero, not the default. A zero SLO, Start, Factor, MaxSteps or
-// Repeat and a
-// negative Refine or MaxErrorRate are refused (a *fielderr.Error), a
-// zero Refine is NoRefine and a zero MaxErrorRate NoErrors; the result is
+// Repeat and a negative Refine, MaxErrorRate or IntervalRounds are refused (a
+// *fielderr.Error), a zero Refine is NoRefine, a zero MaxErrorRate
+// NoErrors and a zero IntervalRounds NoInterval; the result is
 // validated (Validate) and is what Run takes.
 func (c Config) Literal() (Config, error) {
 	switch {
@@ -176,9 +199,14 @@ func (c Config) Literal() (Config, error) {
 		return c, fielderr.Invalid("refine", c.Refine, "must not be negative")
 	case c.MaxErrorRate < 0:
 		return c, fielderr.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
+	case c.IntervalRounds < 0:
+		return c, fielderr.Invalid("interval_rounds", c.IntervalRounds, "must not be negative")
 	}
 	if c.Refine == 0 {
 		c.Refine = NoRefine
+	}
+	if c.IntervalRounds == 0 {
+		c.IntervalRounds = NoInterval
 	}
 	if c.MaxErrorRate == 0 {
 		c.MaxErrorRate = noErrors
@@ -198,16 +226,24 @@ func (c Config) Validate() error {
 		return fielderr.Invalid("slo", c.SLO, "must be positive")
 	case !(c.Factor > 1) || math.IsInf(c.Factor, 0):
 		return fielderr.Invalid("factor", c.Factor, "must be more than 1")
-	case c.MaxSteps < 1:
-		return fielderr.Invalid("max_steps", c.MaxSteps, "must be at least 1")
-	case c.Repeat < 1:
-		return fielderr.Invalid("repeat", c.Repeat, "must be at least 1")
+	case c.MaxSteps < 1 || c.MaxSteps > maxCount:
+		return fielderr.Invalid("max_steps", c.MaxSteps, "must be 1 to %d", maxCount)
+	case c.Repeat < 1 || c.Repeat > maxCount:
+		return fielderr.Invalid("repeat", c.Repeat, "must be 1 to %d", maxCount)
+	case c.Refine > maxCount:
+		return fielderr.Invalid("refine", c.Refine, "must be at most %d", maxCount)
+	case c.IntervalRounds > maxCount:
+		return fielderr.Invalid("interval_rounds", c.IntervalRounds, "must be at most %d", maxCount)
 	case math.IsNaN(c.MaxErrorRate) || c.MaxErrorRate >= 1:
 		return fielderr.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
 	case c.By == ByWorkers && c.Start < 1:
 		return fielderr.Invalid("start", c.Start, "stepping workers starts at 1 worker or more")
 	case !(c.Start > 0) || math.IsInf(c.Start, 0):
 		return fielderr.Invalid("start", c.Start, "must be positive")
+	case c.IntervalRounds < NoInterval:
+		return fielderr.Invalid("interval_rounds", c.IntervalRounds, "must not be negative")
+	case c.TargetRate < 0 || math.IsNaN(c.TargetRate) || math.IsInf(c.TargetRate, 0):
+		return fielderr.Invalid("target_rate", c.TargetRate, "want cycles/s, positive (0: no plan)")
 	case c.By == ByRate && c.Base.Workload.Rate != 0:
 		return fielderr.Invalid("base.workload.rate", c.Base.Workload.Rate, "a sweep by rate steps the rate itself, from its start")
 	}

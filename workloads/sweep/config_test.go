@@ -20,7 +20,7 @@ func TestZeroConfigIsDefaults(t *testing.T) {
 	base := lab.DefaultConfig()
 	base.Workload.Duration, base.Workload.Warmup = 3*time.Second, time.Second
 	want := Config{Base: base, Muxes: []string{lab.DefaultMux}, By: ByRate, Op: "cycle", SLO: 2 * time.Millisecond, Start: 200,
-		Factor: 1.5, MaxSteps: 20, Refine: 2, Repeat: 3, MaxErrorRate: 0.001}
+		Factor: 1.5, MaxSteps: 20, Refine: 2, Repeat: 3, MaxErrorRate: 0.001, IntervalRounds: 3}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("DefaultConfig\n%+v\nwant\n%+v", d, want)
 	}
@@ -45,12 +45,12 @@ func TestConfigJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"base", "muxes", "by", "op", "slo", "start", "factor", "max_steps", "refine", "repeat", "max_error_rate"} {
+	for _, k := range []string{"base", "muxes", "by", "op", "slo", "start", "factor", "max_steps", "refine", "repeat", "max_error_rate", "interval_rounds"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("no %q in %s", k, b)
 		}
 	}
-	if len(m) != 11 {
+	if len(m) != 12 { // and target_rate when set
 		t.Errorf("%d keys: %s", len(m), b)
 	}
 }
@@ -70,13 +70,19 @@ func TestValidate(t *testing.T) {
 		{"factor 1", Config{Factor: 1}, "factor", "factor 1: must be more than 1"},
 		{"factor NaN", Config{Factor: math.NaN()}, "factor", "must be more than 1"},
 		{"factor Inf", Config{Factor: math.Inf(1)}, "factor", "must be more than 1"},
-		{"max steps", Config{MaxSteps: -1}, "max_steps", "max_steps -1: must be at least 1"},
+		{"max steps", Config{MaxSteps: -1}, "max_steps", "max_steps -1: must be 1 to 100"},
+		{"max steps beyond the bound", Config{MaxSteps: 1000000}, "max_steps", "max_steps 1000000: must be 1 to 100"},
+		{"repeat beyond the bound", Config{Repeat: 101}, "repeat", "repeat 101: must be 1 to 100"},
+		{"refine beyond the bound", Config{Refine: 1 << 40}, "refine", "must be at most 100"},
+		{"interval rounds beyond the bound", Config{IntervalRounds: 101}, "interval_rounds", "interval_rounds 101: must be at most 100"},
 		{"error rate 1", Config{MaxErrorRate: 1}, "max_error_rate", "max_error_rate 1: want a share in [0, 1)"},
 		{"error rate NaN", Config{MaxErrorRate: math.NaN()}, "max_error_rate", "want a share"},
 		{"half a worker", Config{By: ByWorkers, Start: 0.5}, "start", "start 0.5: stepping workers starts at 1 worker or more"},
 		{"negative start", Config{Start: -5}, "start", "start -5: must be positive"},
 		{"infinite start", Config{Start: math.Inf(1)}, "start", "must be positive"},
 		{"a rate to sweep by rate", rated, "base.workload.rate", "base.workload.rate 100: a sweep by rate steps the rate itself"},
+		{"negative target rate", Config{TargetRate: -1}, "target_rate", "target_rate -1: want cycles/s, positive (0: no plan)"},
+		{"interval rounds", Config{IntervalRounds: -5}, "interval_rounds", "interval_rounds -5: must not be negative"},
 		{"op never measured", Config{Op: "extend"}, "op", "op extend: no workload measures extend latency; want one of acquire, acquire_total, release, cycle"},
 		{"op unknown", Config{Op: "lunch"}, "op", `op "lunch": want one of`},
 		{"mux unknown", Config{Muxes: []string{"fanout", "telepathy"}}, "base.driver.mux", "telepathy"},

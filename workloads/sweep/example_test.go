@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/sweep"
@@ -25,11 +24,14 @@ func (queue) Measure(_ context.Context, cfg lab.Config, _ lab.Observers) (lab.Ce
 
 // Find how many workers keep the p99 of a lock cycle under 2 ms: double
 // them from 1 until a step breaks the SLO; confirm that step and the one
-// below with 3 measurements each (the default Repeat), then bisect twice,
-// each midpoint measured 3 times.
+// below with 3 measurements each (the default Repeat); the step above the
+// failure fails too (the curve rises), so the failure is no noise; then
+// bisect twice, each midpoint measured 3 times. Last, three interleaved
+// rounds measure the step below the knee, the knee and the first bad step
+// once each: where a rerun's knee would land, and the safe rate.
 func ExampleRun() {
 	cfg := sweep.Config{By: sweep.ByWorkers, SLO: 2 * time.Millisecond, Factor: 2}
-	obs := sweep.Observers{Step: func(run string, st capacity.Step) {
+	obs := sweep.Observers{Step: func(run string, st schema.SweepStep) {
 		fmt.Printf("%s: p99 %.0f µs ok=%v\n", run[strings.Index(run, "@")+1:], st.P99US, st.OK)
 	}}
 	res, err := sweep.Run(context.Background(), queue{}, cfg, obs)
@@ -38,7 +40,7 @@ func ExampleRun() {
 		return
 	}
 	sw := res.Sweeps[0]
-	fmt.Println("knee:", sw.Steps[sw.Knee].Workers, "workers")
+	fmt.Println("knee:", sw.Steps[sw.Knee].Workers, "workers; interval", sw.KneeInterval, "; safe:", sw.SafeRate, "workers")
 	// Output:
 	// workers=1: p99 50 µs ok=true
 	// workers=2: p99 100 µs ok=true
@@ -50,6 +52,7 @@ func ExampleRun() {
 	// workers=64 (2 of 3): p99 3200 µs ok=false
 	// workers=64 (3 of 3): p99 3200 µs ok=false
 	// workers=64 (median of 3): p99 3200 µs ok=false
+	// workers=128: p99 6400 µs ok=false
 	// workers=32 (2 of 3): p99 1600 µs ok=true
 	// workers=32 (3 of 3): p99 1600 µs ok=true
 	// workers=32 (median of 3): p99 1600 µs ok=true
@@ -61,5 +64,14 @@ func ExampleRun() {
 	// workers=40 (2 of 3): p99 2000 µs ok=true
 	// workers=40 (3 of 3): p99 2000 µs ok=true
 	// workers=40 (median of 3): p99 2000 µs ok=true
-	// knee: 40 workers
+	// workers=32 (probe, round 1 of 3): p99 1600 µs ok=true
+	// workers=40 (probe, round 1 of 3): p99 2000 µs ok=true
+	// workers=48 (probe, round 1 of 3): p99 2400 µs ok=false
+	// workers=40 (probe, round 2 of 3): p99 2000 µs ok=true
+	// workers=48 (probe, round 2 of 3): p99 2400 µs ok=false
+	// workers=32 (probe, round 2 of 3): p99 1600 µs ok=true
+	// workers=48 (probe, round 3 of 3): p99 2400 µs ok=false
+	// workers=32 (probe, round 3 of 3): p99 1600 µs ok=true
+	// workers=40 (probe, round 3 of 3): p99 2000 µs ok=true
+	// knee: 40 workers; interval [40 48] ; safe: 40 workers
 }

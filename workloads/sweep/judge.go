@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/results/stats"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -20,17 +19,26 @@ const keepUp = 0.9
 // c: the p99 of c.Op within c.SLO, errors within c.MaxErrorRate of the
 // attempts, no violation, an open loop within 10 % of its rate, not
 // interrupted. Reason lists every failure.
-func judge(c Config, cell lab.Config, run schema.Run) capacity.Step {
+func judge(c Config, cell lab.Config, run schema.Run) schema.SweepStep {
+	st, _ := judgeWhy(c, cell, run)
+	return st
+}
+
+// judgeWhy is judge, and whether the step failed on its p99 alone (no
+// error, violation, shortfall or interruption): the one failure host
+// noise can cause at a load the cell carries.
+func judgeWhy(c Config, cell lab.Config, run schema.Run) (st schema.SweepStep, latencyOnly bool) {
 	c = c.withDefaults()
 	p99 := run.LatencyUS[c.Op].P99
-	st := capacity.Step{Workers: cell.Workload.Workers, Rate: cell.Workload.Rate, CyclesPerS: run.Throughput.CyclesPerS, P99US: p99,
-		Errors: run.Counts.Errors + run.Counts.Timeouts + run.Counts.ReleaseErrors}
+	st = schema.SweepStep{Workers: cell.Workload.Workers, Rate: cell.Workload.Rate, CyclesPerS: run.Throughput.CyclesPerS, P99US: p99,
+		Errors: run.Counts.Errors + run.Counts.Timeouts + run.Counts.ReleaseErrors, ServiceP99US: run.ServiceUS[c.Op].P99}
 	var why []string
 	if !schema.Measured(run, c.Op) {
 		// Nothing completed (every attempt failed): no p99 to hold to the SLO.
 		why = append(why, "no "+c.Op+" measured")
 	}
-	if p99 > float64(c.SLO)/1e3 {
+	over := p99 > float64(c.SLO)/1e3
+	if over {
 		why = append(why, fmt.Sprintf("p99 %s over the SLO %v", time.Duration(p99*1e3).Round(time.Microsecond), c.SLO))
 	}
 	if float64(st.Errors) > c.maxErrorRate()*float64(run.Counts.Attempts) {
@@ -46,7 +54,7 @@ func judge(c Config, cell lab.Config, run schema.Run) capacity.Step {
 		why = append(why, "interrupted")
 	}
 	st.OK, st.Reason = len(why) == 0, strings.Join(why, "; ")
-	return st
+	return st, over && len(why) == 1
 }
 
 // judgeMedians judges a load from its measurements runs (one or more, in
@@ -55,21 +63,25 @@ func judge(c Config, cell lab.Config, run schema.Run) capacity.Step {
 // failed attempts is the median — with every measurement's violations
 // (one is one too many) and cut short when any was. One measurement's
 // burst of timeouts thus fails a step no more than its p99 does. The
-// step carries the samples' count and spread.
-func judgeMedians(c Config, cell lab.Config, runs []schema.Run) capacity.Step {
+// step carries the samples' count and spread, and the median p99 of the
+// service time where the runs have one; the bool is judgeWhy's.
+func judgeMedians(c Config, cell lab.Config, runs []schema.Run) (schema.SweepStep, bool) {
 	c = c.withDefaults()
 	if len(runs) == 1 {
-		st := judge(c, cell, runs[0])
+		st, latencyOnly := judgeWhy(c, cell, runs[0])
 		st.Samples = 1
-		return st
+		return st, latencyOnly
 	}
-	var p99s, cps []float64
+	var p99s, cps, service []float64
 	med := schema.Run{LatencyUS: map[string]schema.Percentiles{}}
 	for _, r := range runs {
 		if schema.Measured(r, c.Op) {
 			p99s = append(p99s, r.LatencyUS[c.Op].P99)
 		}
 		cps = append(cps, r.Throughput.CyclesPerS)
+		if s, ok := r.ServiceUS[c.Op]; ok && s.Count > 0 {
+			service = append(service, s.P99)
+		}
 		med.Counts.Violations += r.Counts.Violations
 		med.Interrupted = med.Interrupted || r.Interrupted
 	}
@@ -81,13 +93,16 @@ func judgeMedians(c Config, cell lab.Config, runs []schema.Run) capacity.Step {
 		med.LatencyUS[c.Op] = schema.Percentiles{Count: int64(len(p99s)), P99: stats.Median(p99s)}
 	}
 	med.Throughput.CyclesPerS = stats.Median(cps)
-	st := judge(c, cell, med)
+	if len(service) > 0 {
+		med.ServiceUS = map[string]schema.Percentiles{c.Op: {Count: int64(len(service)), P99: stats.Median(service)}}
+	}
+	st, latencyOnly := judgeWhy(c, cell, med)
 	st.Samples = len(runs)
 	if len(p99s) > 0 {
 		st.P99MinUS, st.P99MaxUS = slices.Min(p99s), slices.Max(p99s)
 	}
 	st.CyclesPerSMin, st.CyclesPerSMax = slices.Min(cps), slices.Max(cps)
-	return st
+	return st, latencyOnly
 }
 
 // errorShare is the share of r's attempts that failed as Judge counts

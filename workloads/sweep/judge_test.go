@@ -80,7 +80,7 @@ func TestJudgeMedians(t *testing.T) {
 		{"one violation fails", []schema.Run{run(1000, 900, 0, 0), run(1000, 900, 0, 1), run(1000, 900, 0, 0)}, false, "1 violations"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := judgeMedians(cfg, lab.Config{}, tc.runs)
+			st, _ := judgeMedians(cfg, lab.Config{}, tc.runs)
 			if st.OK != tc.ok || !strings.Contains(st.Reason, tc.why) {
 				t.Fatalf("ok=%v reason %q, want ok=%v reason containing %q", st.OK, st.Reason, tc.ok, tc.why)
 			}

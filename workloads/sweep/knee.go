@@ -6,13 +6,21 @@ import (
 )
 
 // stepFunc measures load until it has at least n measurements (none more
-// when it has them) and says whether the load held, judged on the
-// medians of all its measurements.
-type stepFunc func(load float64, n int) (ok bool, err error)
+// when it has them) and gives the verdict of the medians of all its
+// measurements.
+type stepFunc func(load float64, n int) (verdict, error)
+
+// verdict is whether a load held and, when it did not, whether its p99
+// alone failed it (what host noise can do at a load the cell carries).
+type verdict struct{ ok, latencyOnly bool }
 
 // bracket is where a search left the knee: the highest load that held and
-// the lowest that failed (0: none).
-type bracket struct{ good, bad float64 }
+// the lowest that failed (0: none), and the loads whose failure was taken
+// for noise because the step above them held.
+type bracket struct {
+	good, bad float64
+	noise     []float64
+}
 
 // searchKnee climbs by Factor from Start, one measurement a step, until a
 // step fails. A failure is confirmed: the step is measured Repeat times
@@ -23,20 +31,42 @@ type bracket struct{ good, bad float64 }
 // bad loads, each midpoint judged on Repeat measurements. It stops early
 // when ctx is canceled. One noisy measurement thus neither stops the
 // climb nor sets the knee.
+//
+// The knee is judged on the curve: a confirmed failure on p99 alone,
+// above a step that held, ends the climb only when the step above it
+// fails too (latency growing with load; one measurement of it says so).
+// When that one holds (confirmed on Repeat measurements) the failure was
+// the host's noise, not queueing: the climb goes on above it.
 func searchKnee(ctx context.Context, c Config, step stepFunc) (bracket, error) {
 	var b bracket
 	n := c.repeat()
 	load := math.Max(1, math.Round(c.Start))
 	steps := 0
 	for ; steps < c.MaxSteps && ctx.Err() == nil; steps++ {
-		ok, err := step(load, 1)
-		if err == nil && !ok {
-			ok, err = step(load, n)
+		v, err := step(load, 1)
+		if err == nil && !v.ok {
+			v, err = step(load, n)
 		}
 		if err != nil {
 			return b, err
 		}
-		if !ok {
+		if !v.ok && v.latencyOnly && b.good > 0 && steps+1 < c.MaxSteps && ctx.Err() == nil {
+			// One failure above is the curve rising; a pass is confirmed.
+			above := c.up(load)
+			u, err := step(above, 1)
+			if err == nil && u.ok {
+				u, err = step(above, n)
+			}
+			if err != nil {
+				return b, err
+			}
+			if u.ok {
+				steps++
+				b.noise, b.good, load = append(b.noise, load), above, c.up(above)
+				continue
+			}
+		}
+		if !v.ok {
 			b.bad = load
 			break
 		}
@@ -54,11 +84,11 @@ func searchKnee(ctx context.Context, c Config, step stepFunc) (bracket, error) {
 				return b, nil // nothing lower to try
 			}
 		}
-		ok, err := step(below, n)
+		v, err := step(below, n)
 		if err != nil {
 			return b, err
 		}
-		if ok {
+		if v.ok {
 			b.good = below
 			break
 		}
@@ -69,11 +99,11 @@ func searchKnee(ctx context.Context, c Config, step stepFunc) (bracket, error) {
 		if mid <= b.good || mid >= b.bad {
 			break
 		}
-		ok, err := step(mid, n)
+		v, err := step(mid, n)
 		if err != nil {
 			return b, err
 		}
-		if ok {
+		if v.ok {
 			b.good = mid
 		} else {
 			b.bad = mid

@@ -29,7 +29,7 @@ func TestRunOnLab(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cfg := sweep.Config{Base: lab.DefaultConfig(), By: sweep.ByWorkers, Start: 1, Factor: 2, MaxSteps: 3, Refine: sweep.NoRefine,
-		SLO: time.Second, MaxErrorRate: 0.05}
+		SLO: time.Second, MaxErrorRate: 0.05, IntervalRounds: 1}
 	cfg.Base.Topology.Redis.Masters = 1
 	cfg.Base.Workload.Duration, cfg.Base.Workload.Warmup = 300*time.Millisecond, 100*time.Millisecond
 	l, err := lab.Up(ctx, cfg.Base.Topology, nil)
@@ -41,11 +41,13 @@ func TestRunOnLab(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Sweeps) != 1 || len(res.Cells) != 3 || res.Interrupted {
-		t.Fatalf("%d sweeps, %d cells, interrupted %v: want 1 sweep of 3 steps", len(res.Sweeps), len(res.Cells), res.Interrupted)
+	// 3 steps, then one round of the probes: the step below the knee and
+	// the knee (no step failed).
+	if len(res.Sweeps) != 1 || len(res.Cells) != 5 || res.Interrupted {
+		t.Fatalf("%d sweeps, %d cells, interrupted %v: want 1 sweep of 3 steps and 2 probes", len(res.Sweeps), len(res.Cells), res.Interrupted)
 	}
 	sw := res.Sweeps[0]
-	for i, c := range res.Cells {
+	for i, c := range res.Cells[:3] {
 		r := c.Run
 		load := 1 << i
 		if r.Name != fmt.Sprintf("redlock/goredis/%s/uncontended@workers=%d", lab.DefaultMux, load) || r.Workers != load || sw.Steps[i].Workers != load {
@@ -60,6 +62,10 @@ func TestRunOnLab(t *testing.T) {
 	}
 	if sw.Knee < 0 || sw.Knee >= len(sw.Steps) || !sw.Steps[sw.Knee].OK {
 		t.Fatalf("knee %d of steps %+v: want a good step", sw.Knee, sw.Steps)
+	}
+	knee := float64(sw.Steps[sw.Knee].Workers)
+	if iv := sw.KneeInterval; len(iv) != 2 || iv[0] > knee || iv[1] < knee || sw.SafeRate > knee {
+		t.Errorf("interval %v, safe %v: want an interval holding the knee %v, safe under it", iv, sw.SafeRate, knee)
 	}
 }
 
@@ -80,7 +86,7 @@ func TestStepKeysFreshOnLab(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cfg := sweep.Config{Base: lab.DefaultConfig(), By: sweep.ByWorkers, Start: 2, Factor: 2, MaxSteps: 2, Refine: sweep.NoRefine,
-		SLO: 10 * time.Second, MaxErrorRate: 0.5, Repeat: 1}
+		SLO: 10 * time.Second, MaxErrorRate: 0.5, Repeat: 1, IntervalRounds: sweep.NoInterval}
 	cfg.Base.Topology.Redis.Masters = 1
 	cfg.Base.Workload.Duration, cfg.Base.Workload.Warmup = 200*time.Millisecond, 0
 	cfg.Base.Workload.Tries = 1 // a held key is a failed acquisition, not a wait

@@ -24,6 +24,7 @@ func TestLiteral(t *testing.T) {
 		{"negative refine", func(c *Config) { c.Refine = -1 }, "refine -1: must not be negative"},
 		{"negative error rate", func(c *Config) { c.MaxErrorRate = -0.5 }, "max_error_rate -0.5: want a share in [0, 1)"},
 		{"negative slo", func(c *Config) { c.SLO = -time.Second }, "slo -1s: must be positive"},
+		{"negative interval rounds", func(c *Config) { c.IntervalRounds = -2 }, "interval_rounds -2: must not be negative"},
 		{"zero refine and error rate", func(c *Config) { c.Refine, c.MaxErrorRate = 0, 0 }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -39,6 +40,9 @@ func TestLiteral(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if lit.IntervalRounds != c.IntervalRounds {
+				t.Errorf("interval rounds %d, given %d", lit.IntervalRounds, c.IntervalRounds)
 			}
 			if lit.Refine != NoRefine || lit.MaxErrorRate != noErrors || c.Refine != 0 {
 				t.Errorf("literal refine %d, error rate %v (given %d): want NoRefine, NoErrors, the given config unchanged", lit.Refine, lit.MaxErrorRate, c.Refine)
@@ -60,5 +64,15 @@ func TestValidateFirstStepAsCell(t *testing.T) {
 	c.Start = 4
 	if err := c.Validate(); err != nil {
 		t.Fatalf("4 workers: %v", err)
+	}
+}
+
+// TestLiteralNoInterval: a command line's zero rounds is no interval.
+func TestLiteralNoInterval(t *testing.T) {
+	c := DefaultConfig()
+	c.IntervalRounds = 0
+	lit, err := c.Literal()
+	if err != nil || lit.IntervalRounds != NoInterval || lit.rounds() != 0 {
+		t.Fatalf("rounds %d (%d), %v: want NoInterval", lit.IntervalRounds, lit.rounds(), err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/lockbench/lockbench/internal/results/capacity"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -24,13 +23,13 @@ type Observers struct {
 	// with the step's run name (strategy@by=load, then "(k of n)" for a
 	// step measured n times), and the verdict of a step's medians once it
 	// has several ("(median of n)").
-	Step func(run string, st capacity.Step)
+	Step func(run string, st schema.SweepStep)
 }
 
 // result is a sweep's outcome: per strategy its steps and knee, and every
 // step's cell in the order measured (their runs named strategy@by=load).
 type result struct {
-	Sweeps []capacity.Sweep
+	Sweeps []schema.Sweep
 	Cells  []lab.Cell
 	// Interrupted: ctx was canceled mid-sweep; Sweeps and Cells hold what
 	// was measured (possibly nothing), the last step judged interrupted.
@@ -70,56 +69,18 @@ func Run(ctx context.Context, m measurer, cfg Config, obs Observers) (result, er
 
 // one sweeps one strategy: cell is its Base; measured is how many
 // measurements the sweep made before it (their key prefixes are taken).
-func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured int, obs Observers) (capacity.Sweep, []lab.Cell, error) {
-	sw := capacity.Sweep{Name: cell.Name(), Op: cfg.Op, SLOUS: float64(cfg.SLO) / 1e3, Stepped: string(cfg.By), Knee: -1, Repeat: cfg.repeat()}
-	var cells []lab.Cell
-	samples := map[float64][]int{} // load → its measurements in cells
-	index := map[float64]int{}     // load → its step in sw.Steps
-	step := func(load float64, n int) (bool, error) {
-		s := cell
-		if cfg.By == ByRate {
-			s.Workload.Rate = load
-		} else {
-			s.Workload.Workers = int(load)
-		}
-		for len(samples[load]) < n {
-			s.Workload.Prefix = fmt.Sprintf("%s:s%d", cell.Workload.Prefix, measured+len(cells)+1)
-			c, err := m.Measure(ctx, s, obs.Cell)
-			if err != nil {
-				return false, err
-			}
-			c.Run.Name = fmt.Sprintf("%s@%s=%g", sw.Name, cfg.By, load)
-			samples[load] = append(samples[load], len(cells))
-			cells = append(cells, c)
-			if obs.Step != nil {
-				name := c.Run.Name
-				if n > 1 {
-					name += fmt.Sprintf(" (%d of %d)", len(samples[load]), n)
-				}
-				obs.Step(name, judge(cfg, s, c.Run))
-			}
-			if c.Run.Interrupted {
-				break
-			}
-		}
-		runs := make([]schema.Run, len(samples[load]))
-		for i, k := range samples[load] {
-			runs[i] = cells[k].Run
-		}
-		st := judgeMedians(cfg, s, runs)
-		if obs.Step != nil && n > 1 && len(runs) > 1 {
-			obs.Step(fmt.Sprintf("%s@%s=%g (median of %d)", sw.Name, cfg.By, load, len(runs)), st)
-		}
-		if i, ok := index[load]; ok {
-			sw.Steps[i] = st
-		} else {
-			index[load] = len(sw.Steps)
-			sw.Steps = append(sw.Steps, st)
-		}
-		return st.OK, nil
-	}
-	b, err := searchKnee(ctx, cfg, step)
+// After the knee search it measures the knee's interval (probeRounds),
+// then reads the curve: the safe rate, the noise floor, the USL of a
+// closed loop and the plan for a target rate.
+func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured int, obs Observers) (schema.Sweep, []lab.Cell, error) {
+	s := &strategy{m: m, cfg: cfg, cell: cell, measured: measured, obs: obs, samples: map[float64][]int{}, index: map[float64]int{},
+		sw: schema.Sweep{Name: cell.Name(), Op: cfg.Op, SLOUS: float64(cfg.SLO) / 1e3, Stepped: string(cfg.By), Knee: -1, Repeat: cfg.repeat()}}
+	b, err := searchKnee(ctx, cfg, func(load float64, n int) (verdict, error) { return s.step(ctx, load, n) })
+	sw := &s.sw
 	sw.BadLoad = b.bad
+	for _, load := range b.noise {
+		sw.Steps[s.index[load]].Noise = true
+	}
 	// The knee is the highest load that held under the lowest that failed,
 	// whatever it achieved.
 	for i, st := range sw.Steps {
@@ -128,14 +89,100 @@ func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured 
 			sw.Knee = i
 		}
 	}
-	for _, ks := range samples { // a load measured more than once: its runs are rounds
+	if err == nil && sw.Knee >= 0 && ctx.Err() == nil && cfg.rounds() > 0 {
+		err = s.probeRounds(ctx, probeLoads(cfg, sw.Steps, cfg.By.Load(sw.Steps[sw.Knee]), b.bad))
+	}
+	s.readCurve()
+	for _, ks := range s.samples { // a load measured more than once: its runs are rounds
 		for r, k := range ks {
 			if len(ks) > 1 {
-				cells[k].Run.Repeat = r + 1
+				s.cells[k].Run.Repeat = r + 1
 			}
 		}
 	}
-	return sw, cells, err
+	return s.sw, s.cells, err
+}
+
+// strategy is one strategy's sweep in progress: its steps, and every
+// measurement by load.
+type strategy struct {
+	m        measurer
+	cfg      Config
+	cell     lab.Config
+	measured int
+	obs      Observers
+	sw       schema.Sweep
+	cells    []lab.Cell
+	samples  map[float64][]int // load → its measurements in cells
+	index    map[float64]int   // load → its step in sw.Steps
+}
+
+// at is the cell at load.
+func (s *strategy) at(load float64) lab.Config {
+	c := s.cell
+	if s.cfg.By == ByRate {
+		c.Workload.Rate = load
+	} else {
+		c.Workload.Workers = int(load)
+	}
+	return c
+}
+
+// measure measures load once more, with keys of its own, and tells the
+// step observer its verdict under the name of the step plus what.
+func (s *strategy) measure(ctx context.Context, load float64, what string) (lab.Cell, error) {
+	c := s.at(load)
+	c.Workload.Prefix = fmt.Sprintf("%s:s%d", s.cell.Workload.Prefix, s.measured+len(s.cells)+1)
+	m, err := s.m.Measure(ctx, c, s.obs.Cell)
+	if err != nil {
+		return m, err
+	}
+	m.Run.Name = fmt.Sprintf("%s@%s=%g", s.sw.Name, s.cfg.By, load)
+	s.samples[load] = append(s.samples[load], len(s.cells))
+	s.cells = append(s.cells, m)
+	if s.obs.Step != nil {
+		s.obs.Step(m.Run.Name+what, judge(s.cfg, c, m.Run))
+	}
+	return m, nil
+}
+
+// step is searchKnee's stepFunc: load measured up to n times, judged on
+// the medians of its measurements, its step recorded.
+func (s *strategy) step(ctx context.Context, load float64, n int) (verdict, error) {
+	for len(s.samples[load]) < n {
+		what := ""
+		if n > 1 {
+			what = fmt.Sprintf(" (%d of %d)", len(s.samples[load])+1, n)
+		}
+		c, err := s.measure(ctx, load, what)
+		if err != nil {
+			return verdict{}, err
+		}
+		if c.Run.Interrupted {
+			break
+		}
+	}
+	runs := s.runs(load)
+	st, latencyOnly := judgeMedians(s.cfg, s.at(load), runs)
+	if s.obs.Step != nil && n > 1 && len(runs) > 1 {
+		s.obs.Step(fmt.Sprintf("%s@%s=%g (median of %d)", s.sw.Name, s.cfg.By, load, len(runs)), st)
+	}
+	if i, ok := s.index[load]; ok {
+		s.sw.Steps[i] = st
+	} else {
+		s.index[load] = len(s.sw.Steps)
+		s.sw.Steps = append(s.sw.Steps, st)
+	}
+	return verdict{ok: st.OK, latencyOnly: latencyOnly}, nil
+}
+
+// runs are load's measurements, in order.
+func (s *strategy) runs(load float64) []schema.Run {
+	runs := make([]schema.Run, len(s.samples[load]))
+	for i, k := range s.samples[load] {
+		runs[i] = s.cells[k].Run
+	}
+	return runs
 }
 
 // AddTo puts r's runs (every step measured) and whether it was interrupted

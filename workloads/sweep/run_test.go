@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/capacity"
+	"github.com/lockbench/lockbench/results/schema"
+
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -17,13 +18,14 @@ import (
 // workers is a closed-loop sweep from start workers, doubling, each step
 // decided by one measurement.
 func workers(start float64, maxSteps, refine int) Config {
-	return Config{Base: lab.DefaultConfig(), By: ByWorkers, Start: start, Factor: 2, MaxSteps: maxSteps, Refine: refine, Repeat: 1}
+	return Config{Base: lab.DefaultConfig(), By: ByWorkers, Start: start, Factor: 2, MaxSteps: maxSteps, Refine: refine, Repeat: 1,
+		IntervalRounds: NoInterval}
 }
 
 // TestRun drives whole sweeps on a fake lab whose p99 is a function of
 // the load: the steps measured, the knee and why the first bad step was.
 func TestRun(t *testing.T) {
-	rate := Config{Base: lab.DefaultConfig(), By: ByRate, Start: 200, Factor: 2, MaxSteps: 6, Refine: NoRefine, Repeat: 1}
+	rate := Config{Base: lab.DefaultConfig(), By: ByRate, Start: 200, Factor: 2, MaxSteps: 6, Refine: NoRefine, Repeat: 1, IntervalRounds: NoInterval}
 	oneSecond := lab.DefaultConfig()
 	oneSecond.Workload.Duration = time.Second
 	tests := []struct {
@@ -35,7 +37,7 @@ func TestRun(t *testing.T) {
 		wantWhy   string  // in the reason of the last bad step
 	}{
 		{"knee found, then bisected", workers(100, 20, 3), fakeLab{p99: under(500)},
-			[]float64{100, 200, 400, 800, 600, 500, 550}, 500, "p99 10ms over the SLO 2ms"},
+			[]float64{100, 200, 400, 800, 1600, 600, 500, 550}, 500, "p99 10ms over the SLO 2ms"},
 		{"no knee within max steps: the last step is the knee", workers(1, 3, 2), fakeLab{p99: under(1e9)},
 			[]float64{1, 2, 4}, 4, ""},
 		{"first step already bad: down until one holds, then bisect", workers(1000, 20, 1), fakeLab{p99: under(300)},
@@ -43,22 +45,22 @@ func TestRun(t *testing.T) {
 		{"nothing holds down to 1 worker", workers(4, 20, 2), fakeLab{p99: under(0)},
 			[]float64{4, 2, 1}, -1, "over the SLO"},
 		{"bisection to the whole load", workers(100, 20, 10), fakeLab{p99: under(537)},
-			[]float64{100, 200, 400, 800, 600, 500, 550, 525, 538, 532, 535, 537}, 537, "over the SLO"},
+			[]float64{100, 200, 400, 800, 1600, 600, 500, 550, 525, 538, 532, 535, 537}, 537, "over the SLO"},
 		{"whole loads: no bisection between neighbours", workers(1, 20, 5), fakeLab{p99: under(1)},
-			[]float64{1, 2}, 1, "over the SLO"},
+			[]float64{1, 2, 4}, 1, "over the SLO"},
 		{"open loop: a rate not kept up fails with a good p99", rate, fakeLab{p99: under(1e9), capacity: 1000},
 			[]float64{200, 400, 800, 1600}, 800, "kept up with 62% of the rate"},
 		{"closed loop: the same lab never fails", workers(200, 4, NoRefine), fakeLab{p99: under(1e9), capacity: 1000},
 			[]float64{200, 400, 800, 1600}, 1600, ""},
 		{"nothing measured: no knee", workers(4, 20, 2), fakeLab{p99: func(float64) float64 { return -1 }},
 			[]float64{4, 2, 1}, -1, "no cycle measured"},
-		{"open loop steps down to 100 cycles a step", Config{Base: oneSecond, Start: 800, Factor: 2, Repeat: 1}, fakeLab{p99: under(0)},
+		{"open loop steps down to 100 cycles a step", Config{Base: oneSecond, Start: 800, Factor: 2, Repeat: 1, IntervalRounds: NoInterval}, fakeLab{p99: under(0)},
 			[]float64{800, 400, 200, 100}, -1, "over the SLO"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var told []string
-			obs := Observers{Step: func(run string, st capacity.Step) { told = append(told, run) }}
+			obs := Observers{Step: func(run string, st schema.SweepStep) { told = append(told, run) }}
 			res, err := Run(context.Background(), &tt.lab, tt.cfg, obs)
 			if err != nil {
 				t.Fatal(err)

@@ -5,8 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockbench/lockbench/internal/results/capacity"
-	"github.com/lockbench/lockbench/internal/results/output"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -14,23 +13,29 @@ import (
 // TestWriteKnees: each strategy's knee in the unit of what was stepped, or
 // why no step held.
 func TestWriteKnees(t *testing.T) {
-	steps := []capacity.Step{{Rate: 1000, Workers: 4, CyclesPerS: 990, P99US: 800, OK: true}, {Rate: 2000, Workers: 8, CyclesPerS: 1500, P99US: 5000, Reason: "p99 over"}}
+	steps := []schema.SweepStep{{Rate: 1000, Workers: 4, CyclesPerS: 990, P99US: 800, OK: true}, {Rate: 2000, Workers: 8, CyclesPerS: 1500, P99US: 5000, Reason: "p99 over"}}
 	cases := []struct {
 		name   string
 		by     By
-		sweeps []capacity.Sweep
+		sweeps []schema.Sweep
 		want   []string
 	}{
-		{"rate", ByRate, []capacity.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"s1", "1000/s", "990", "800"}},
-		{"workers", ByWorkers, []capacity.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"4 workers", "990"}},
-		{"none held", ByRate, []capacity.Sweep{{Name: "s2", Knee: -1, Steps: steps[1:]}}, []string{"s2", "none", "every step failed,", "down to rate 2000:"}},
-		{"confirmed: bracket and spread", ByRate, []capacity.Sweep{{Name: "s3", Knee: 0, BadLoad: 1100, Steps: []capacity.Step{{Rate: 1000, Workers: 4,
+		{"rate", ByRate, []schema.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"s1", "1000", "990", "800", "load in cycles/s offered"}},
+		{"workers", ByWorkers, []schema.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"s1", " 4 ", "990", "load in workers"}},
+		{"none held", ByRate, []schema.Sweep{{Name: "s2", Knee: -1, Steps: steps[1:]}}, []string{"s2", "none", "every step failed,", "down to rate 2000:"}},
+		{"confirmed: bracket and spread", ByRate, []schema.Sweep{{Name: "s3", Knee: 0, BadLoad: 1100, Steps: []schema.SweepStep{{Rate: 1000, Workers: 4,
 			CyclesPerS: 990, CyclesPerSMin: 980, CyclesPerSMax: 995, P99US: 800, P99MinUS: 700, P99MaxUS: 1900, Samples: 3, OK: true}}}},
-			[]string{"1000–1100/s (+10%)", "990 [980–995]", "800 [700–1900]", "by rate: an open loop", "offered rate"}},
-		{"a wide bracket is named", ByRate, []capacity.Sweep{{Name: "s4", Knee: 0, BadLoad: 1500, Steps: steps[:1]}},
-			[]string{"1000–1500/s (+50%)", "s4: the capacity bracket is wider than 30% of the knee; more --refine narrows it"}},
-		{"by workers says closed loop", ByWorkers, []capacity.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"by workers: a closed loop", "no step failed"}},
-		{"no steps", ByRate, []capacity.Sweep{{Name: "empty", Knee: -1}}, []string{"knee: highest load with cycle p99 < 2ms"}},
+			[]string{"1000–1100 (+10%)", "990 [980–995]", "800 [700–1900]", "by rate: an open loop", "offered rate"}},
+		{"a wide bracket is named", ByRate, []schema.Sweep{{Name: "s4", Knee: 0, BadLoad: 1500, Steps: steps[:1]}},
+			[]string{"1000–1500 (+50%)", "s4: the capacity bracket is wider than 30% of the knee; more --refine narrows it"}},
+		{"by workers says closed loop", ByWorkers, []schema.Sweep{{Name: "s1", Knee: 0, Steps: steps}}, []string{"by workers: a closed loop", "no step failed"}},
+		{"interval and safe rate", ByRate, []schema.Sweep{{Name: "s5", Knee: 0, BadLoad: 1100, SafeRate: 900, KneeInterval: []float64{900, 1100},
+			IntervalWhy: []string{"1000/s met the SLO in 2 of 3 rounds"}, Probes: []schema.SweepProbe{{Load: 1000, OK: []bool{true, false, true}}},
+			Steps: []schema.SweepStep{{Rate: 1000, CyclesPerS: 990, P99US: 800, ServiceP99US: 300, OK: true}}}}, []string{"service 300", "900–1100", "s5: safe rate 900/s", "s5: a rerun's knee lands in 900–1100/s (3 interleaved rounds",
+			"1000/s held 2/3", "in 2 of 3 rounds"}},
+		{"usl", ByWorkers, []schema.Sweep{{Name: "s6", Knee: 0, Steps: steps, USL: &schema.USL{Lambda: 1000, Sigma: 0.05, Kappa: 0.001,
+			PeakWorkers: 30.8, R2: 0.995}}}, []string{"s6: USL fit λ = 1000 cycles/s per worker, σ = 0.0500, κ = 0.001000, peak at 31", "R² = 0.995"}},
+		{"no steps", ByRate, []schema.Sweep{{Name: "empty", Knee: -1}}, []string{"knee: highest load with cycle p99 < 2ms"}},
 	}
 	for _, c := range cases {
 		var b strings.Builder
@@ -48,11 +53,11 @@ func TestWriteKnees(t *testing.T) {
 
 func TestStepLine(t *testing.T) {
 	for _, c := range []struct {
-		st   capacity.Step
+		st   schema.SweepStep
 		want string
 	}{
-		{capacity.Step{CyclesPerS: 990.4, P99US: 800, OK: true}, "step s: 990 cycles/s, cycle p99 800 µs: ok"},
-		{capacity.Step{CyclesPerS: 1500, P99US: 5000, Reason: "p99 over"}, "step s: 1500 cycles/s, cycle p99 5000 µs: over: p99 over"},
+		{schema.SweepStep{CyclesPerS: 990.4, P99US: 800, OK: true}, "step s: 990 cycles/s, cycle p99 800 µs: ok"},
+		{schema.SweepStep{CyclesPerS: 1500, P99US: 5000, Reason: "p99 over"}, "step s: 1500 cycles/s, cycle p99 5000 µs: over: p99 over"},
 	} {
 		if got := stepLine("s", "cycle", c.st); got != c.want {
 			t.Errorf("%q, want %q", got, c.want)
@@ -85,8 +90,8 @@ func TestStepLines(t *testing.T) {
 	}
 	var b strings.Builder
 	step := StepLines(&b, "cycle")
-	step("s", capacity.Step{CyclesPerS: 990.4, P99US: 800, OK: true})
-	step("t", capacity.Step{CyclesPerS: 10, P99US: 5000, Reason: "p99 over"})
+	step("s", schema.SweepStep{CyclesPerS: 990.4, P99US: 800, OK: true})
+	step("t", schema.SweepStep{CyclesPerS: 10, P99US: 5000, Reason: "p99 over"})
 	if want := "step s: 990 cycles/s, cycle p99 800 µs: ok\nstep t: 10 cycles/s, cycle p99 5000 µs: over: p99 over\n"; b.String() != want {
 		t.Errorf("%q, want %q", b.String(), want)
 	}
@@ -96,7 +101,7 @@ func TestStepLines(t *testing.T) {
 // joins Out; when stdout is CSV, benchmark lines or the JSON, the knees
 // go on the log instead.
 func TestTable(t *testing.T) {
-	res := result{Sweeps: []capacity.Sweep{{Name: "s1", Knee: 0, Steps: []capacity.Step{{Rate: 1000, CyclesPerS: 990, P99US: 800, OK: true}}}}}
+	res := result{Sweeps: []schema.Sweep{{Name: "s1", Knee: 0, Steps: []schema.SweepStep{{Rate: 1000, CyclesPerS: 990, P99US: 800, OK: true}}}}}
 	c := Config{Op: "cycle", SLO: 2 * time.Millisecond, By: ByRate}
 	for _, tc := range []struct {
 		name  string
@@ -105,8 +110,8 @@ func TestTable(t *testing.T) {
 	}{
 		{"table", output.Writer{}, false},
 		{"table by name", output.Writer{Format: output.Table}, false},
-		{"csv", output.Writer{Format: output.CSV}, true},
-		{"gobench", output.Writer{Format: output.GoBench}, true},
+		{"csv", output.Writer{Format: "csv"}, true},
+		{"gobench", output.Writer{Format: "gobench"}, true},
 		{"json on stdout", output.Writer{JSON: "-"}, true},
 	} {
 		var stdout, log strings.Builder
@@ -120,6 +125,34 @@ func TestTable(t *testing.T) {
 		}
 		if err := w.Print(&stdout, nil); err != nil || !strings.Contains(stdout.String(), "knee:") {
 			t.Errorf("%s: print %q, %v: want the knees", tc.name, stdout.String(), err)
+		}
+	}
+}
+
+// TestRowLabels: sweeps of one cell name differing in the strategy are
+// labelled by it, the cell said once; a lone full name by its strategy;
+// names that differ elsewhere or in two parts keep their whole names.
+func TestRowLabels(t *testing.T) {
+	for _, c := range []struct {
+		names  []string
+		labels []string
+		shared string
+	}{
+		{[]string{"redlock/goredis/pipeline/uncontended"}, []string{"pipeline"}, "cell redlock/goredis/pipeline/uncontended"},
+		{[]string{"redlock/goredis/pipeline/uncontended", "redlock/goredis/fanout/uncontended"}, []string{"pipeline", "fanout"}, "cells redlock/goredis/<strategy>/uncontended"},
+		{[]string{"redlock/goredis/pipeline/uncontended", "redlock/rueidis/fanout/uncontended"}, []string{"redlock/goredis/pipeline/uncontended", "redlock/rueidis/fanout/uncontended"}, ""},
+		{[]string{"s1"}, []string{"s1"}, ""},
+		{[]string{"a/b", "a/b/c"}, []string{"a/b", "a/b/c"}, ""},
+		{nil, nil, ""},
+	} {
+		labels, shared := rowLabels(c.names)
+		if shared != c.shared {
+			t.Errorf("%v: shared %q, want %q", c.names, shared, c.shared)
+		}
+		for i, n := range c.names {
+			if labels[n] != c.labels[i] {
+				t.Errorf("%v: %s labelled %q, want %q", c.names, n, labels[n], c.labels[i])
+			}
 		}
 	}
 }

@@ -5,9 +5,6 @@
 //
 // Debian's libfaketime would be the library of choice, but its 0.9.10
 // deadlocks redis-server 7.0 at start (csrc/clockshift.c says why).
-//
-// Imported by compose (servers started under it) and compose/faults (the
-// clock-jump fault).
 package clockshift
 
 import (

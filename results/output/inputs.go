@@ -1,0 +1,105 @@
+package output
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/lockbench/lockbench/results/internal/outpath"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/render"
+	"github.com/lockbench/lockbench/results/rundir"
+	"github.com/lockbench/lockbench/results/schema"
+)
+
+// ReadReport is the HTML report of inputs: run directories (summary.json,
+// .hlog files, sweep.json) or summary files (a summary.json with the .hlog
+// files beside it). An input that does not read is an *Error of Dest
+// "report"; an empty title is "lockbench report".
+func ReadReport(title string, generated time.Time, inputs []string) (*render.Report, error) {
+	if title == "" {
+		title = "lockbench report"
+	}
+	rep := &render.Report{Title: title, Generated: generated.UTC().Truncate(time.Second)}
+	for _, in := range inputs {
+		if err := addReportInput(rep, in); err != nil {
+			return nil, &Error{Dest: "report", Path: in, Err: err}
+		}
+	}
+	return rep, nil
+}
+
+// addReportInput adds a directory (summary.json, .hlog files, sweep.json)
+// or a summary file (with the .hlog files beside it, if any).
+func addReportInput(rep *render.Report, path string) error {
+	dir := path
+	if st, err := os.Stat(path); err != nil {
+		return err
+	} else if !st.IsDir() {
+		if filepath.Base(path) != "summary.json" {
+			s, err := schema.ReadSummary(path)
+			if err != nil {
+				return err
+			}
+			rep.AddSource(path, s, nil)
+			return nil
+		}
+		dir = filepath.Dir(path)
+	}
+	d, err := rundir.ReadRunDir(dir)
+	if err != nil {
+		return err
+	}
+	sw, err := schema.ReadSweeps(dir)
+	if err != nil {
+		return err
+	}
+	rep.AddSource(path, d.Summary, d.Logs)
+	for _, w := range sw {
+		rep.Sweeps = append(rep.Sweeps, w)
+	}
+	return nil
+}
+
+// ReadMergeInputs reads the run directories (or summary files) that merge
+// combines into out: an input that does not read is an *Error of Dest
+// "merge", out inside an input's directory one of Dest "out".
+func ReadMergeInputs(out string, inputs []string) ([]*rundir.RunDir, error) {
+	var dirs []*rundir.RunDir
+	for _, in := range inputs {
+		d, err := rundir.ReadRunPath(in)
+		if err != nil {
+			return nil, &Error{Dest: "merge", Path: in, Err: err}
+		}
+		if err := outpath.Outside(out, d.Dir); err != nil {
+			return nil, &Error{Dest: "out", Path: out, Err: err}
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs, nil
+}
+
+// WriteMerged writes a merged summary, its config and interval logs into
+// the claimed directory d.
+func WriteMerged(d *outpath.Dir, sum *schema.Summary, logs map[string]record.RunLogs) error {
+	l := make(map[string]Logs, len(logs))
+	for name, rl := range logs {
+		l[name] = MergedLogs(rl)
+	}
+	return Writer{Out: d.Path(), Dir: d, NoTable: true}.Write(sum, l)
+}
+
+// inputPlan is paths as a command's inputs: run directories and summary
+// files (read with the .hlog files beside them), each of Dest "input".
+func inputPlan(paths []string) outpath.Plan {
+	p := outpath.Plan{ResultInputs: true}
+	for _, in := range paths {
+		ip := outpath.Path{Dest: "input", Path: in}
+		if st, err := os.Stat(in); err == nil && st.IsDir() {
+			p.InputDirs = append(p.InputDirs, ip)
+		} else {
+			p.Inputs = append(p.Inputs, ip)
+		}
+	}
+	return p
+}

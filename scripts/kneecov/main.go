@@ -1,0 +1,146 @@
+// Command kneecov measures how well a sweep's knee_interval predicts a
+// rerun: it runs the same `lockbench sweep` --runs times, one after the
+// other on the same machine, and reports, per strategy, the share of the
+// reruns' knees that fall inside the first run's interval (and, beside
+// it, inside each run's own interval, every other run's knee counted).
+// scripts/knee-coverage.sh builds lockbench and runs it:
+//
+//	scripts/knee-coverage.sh --runs 11 -- --slo 20ms --muxes pipeline --client goredis
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lockbench/lockbench/results/schema"
+)
+
+func main() {
+	bin := flag.String("lockbench", "lockbench", "the lockbench binary")
+	runs := flag.Int("runs", 11, "sweeps to run: the first and its reruns (at least 2)")
+	dir := flag.String("dir", "", "keep every sweep's --out here (default: a temporary directory)")
+	from := flag.Bool("from", false, "read the sweeps already in --dir instead of running them")
+	flag.Parse()
+	if *runs < 2 || *runs > 1000 {
+		fail(2, "--runs %d: must be 2 to 1000", *runs)
+	}
+	if *from && *dir == "" {
+		fail(2, "--from: give the --dir to read")
+	}
+	if *dir == "" {
+		d, err := os.MkdirTemp("", "kneecov-")
+		if err != nil {
+			fail(1, "%v", err)
+		}
+		defer os.RemoveAll(d)
+		*dir = d
+	}
+	var all [][]schema.Sweep
+	for i := range *runs {
+		out := filepath.Join(*dir, fmt.Sprintf("run-%02d", i))
+		if !*from {
+			start := time.Now()
+			args := append([]string{"sweep", "-q", "--out", out}, flag.Args()...)
+			cmd := exec.Command(*bin, args...)
+			cmd.Stderr = os.Stderr
+			if err := cmd.Run(); err != nil {
+				fail(1, "run %d: lockbench %s: %v", i, strings.Join(args, " "), err)
+			}
+			fmt.Fprintf(os.Stderr, "run %d of %d: %v\n", i+1, *runs, time.Since(start).Round(time.Second))
+		}
+		sw, err := schema.ReadSweeps(out)
+		if err != nil {
+			fail(1, "run %d: %v", i, err)
+		}
+		all = append(all, sw)
+	}
+	report(os.Stdout, all)
+}
+
+// knee is one strategy's knee in one run, with its interval.
+type knee struct {
+	load   float64
+	lo, hi float64
+	ok     bool
+}
+
+func kneeOf(s schema.Sweep) knee {
+	if s.Knee < 0 || s.Knee >= len(s.Steps) {
+		return knee{}
+	}
+	st := s.Steps[s.Knee]
+	k := knee{load: st.Rate, ok: true}
+	if s.Stepped == "workers" {
+		k.load = float64(st.Workers)
+	}
+	if len(s.KneeInterval) == 2 {
+		k.lo, k.hi = s.KneeInterval[0], s.KneeInterval[1]
+	}
+	return k
+}
+
+func report(w io.Writer, all [][]schema.Sweep) {
+	byName := map[string][]knee{}
+	for _, run := range all {
+		for _, s := range run {
+			byName[s.Name] = append(byName[s.Name], kneeOf(s))
+		}
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		ks := byName[n]
+		fmt.Fprintf(w, "%s: %d runs\n", n, len(ks))
+		fmt.Fprintf(w, "  %-4s %10s  %-23s %s\n", "run", "knee", "knee_interval", "inside run 1's")
+		first := ks[0]
+		in, of := 0, 0
+		for i, k := range ks {
+			mark := ""
+			if i > 0 && k.ok && first.ok {
+				of++
+				if k.load >= first.lo && k.load <= first.hi {
+					in++
+					mark = "yes"
+				} else {
+					mark = "no"
+				}
+			}
+			fmt.Fprintf(w, "  %-4d %10.0f  [%9.0f, %9.0f]  %s\n", i+1, k.load, k.lo, k.hi, mark)
+		}
+		each, eachOf := 0, 0
+		for i, a := range ks {
+			for j, b := range ks {
+				if i != j && a.ok && b.ok {
+					eachOf++
+					if b.load >= a.lo && b.load <= a.hi {
+						each++
+					}
+				}
+			}
+		}
+		fmt.Fprintf(w, "  coverage: %d of %d reruns' knees inside run 1's interval (%.0f %%); every run's interval holds %d of %d other knees (%.0f %%)\n",
+			in, of, pct(in, of), each, eachOf, pct(each, eachOf))
+	}
+}
+
+func pct(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+func fail(code int, format string, a ...any) {
+	fmt.Fprintf(os.Stderr, "kneecov: "+format+"\n", a...)
+	os.Exit(code)
+}

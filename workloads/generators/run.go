@@ -1,0 +1,167 @@
+package generators
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+// Run is one cell measured by several generators, as this process takes
+// its part: join, agree on the plan, meet at the start barrier, measure
+// the same window, publish its share; generator 0 merges the shares,
+// judges the whole and gives the verdict every generator exits with.
+//
+// What the run is measured on and how its results are written are the
+// caller's (Open, Write, Failures): a CLI gives its flags' servers and
+// outputs, a test its own.
+type Run struct {
+	// Generators is how this process takes part (Resolved, Check-ed).
+	Generators Config
+	// Plan is this generator's whole configuration, JSON-encoded at the
+	// join: every generator's must be generator 0's.
+	Plan any
+	// Cell is what every generator measures.
+	Cell lab.Config
+	// Open starts what the cell is measured on (its servers, a metrics
+	// exporter) once the run is joined, with the summary its result goes
+	// in; closeLab stops them.
+	Open func(ctx context.Context) (l *lab.Lab, sum *schema.Summary, closeLab func(), err error)
+	// Observers see the measurement (Log, Metrics, Progress); the start
+	// barrier and the referee are the run's own.
+	Observers lab.Observers
+	// Write writes a result: this generator's own share (share true: no
+	// table, the merged run's is the run's), or generator 0's merged run.
+	Write func(sum *schema.Summary, logs map[string]output.Logs, share bool) error
+	// GrantsDir, if set, receives every generator's grant log beside the
+	// merged run (GrantLogName).
+	GrantsDir string
+	// ShareAt says where Write puts this generator's share ("in runs/g1"),
+	// for the message of a run that ended without merging it; "" says
+	// nothing.
+	ShareAt string
+	// Failures are the merged run's own checks (no progress, failed
+	// attempts), an error with an ExitCode method choosing the status; nil:
+	// none.
+	Failures func(runs []schema.Run) error
+}
+
+// Do takes this process's part in the run. It returns nil when the run
+// passed; a *VerdictError with the status every generator exits with;
+// ErrInterrupted when a signal (ctx) ended it after the share was
+// written; a *JoinError when the run refused this generator.
+func (r Run) Do(ctx context.Context) (err error) {
+	m, err := join(ctx, r.Generators, r.Plan)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	defer abortOnFailure(ctx, m, &err)
+	c := r.Cell
+	shareKeys(&c, m)
+	runCtx, cancel := m.Context(ctx)
+	defer cancel()
+	l, sum, closeLab, err := r.Open(runCtx)
+	if err != nil {
+		return abortedOr(m, err)
+	}
+	defer closeLab()
+	sh, err := measureShare(runCtx, m, l, c, r.Observers, r.Generators.Thresholds)
+	if err != nil {
+		return abortedOr(m, err)
+	}
+	defer sh.close()
+	sum.Runs = []schema.Run{sh.cell.Run}
+	sum.Interrupted = runCtx.Err() != nil
+	// The share first, before anything is published: what this generator
+	// measured stays on its disk whatever becomes of the store or of
+	// generator 0 (whose merged run then takes its place).
+	if err := r.writeShare(sum, sh.cell); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		// Ctrl-C, or the pod being deleted: the others stop too, and this
+		// generator keeps what it measured.
+		interrupted(m)
+		return ErrInterrupted
+	}
+	if err := sh.publish(ctx, sum); err != nil {
+		return r.kept(m, fmt.Errorf("generators: publishing generator %d's share: %w", m.Index(), err))
+	}
+	if m.Index() != 0 {
+		return r.kept(m, verdictErr(ctx, m))
+	}
+	return r.kept(m, r.merge(ctx, m, sh.final))
+}
+
+// kept is err (nil: nil) with where this generator's share was kept, when
+// the run did not end with a verdict that had it merged.
+func (r Run) kept(m *Member, err error) error {
+	if err == nil || r.ShareAt == "" {
+		return err
+	}
+	what := fmt.Sprintf("generator %d's share is kept %s", m.Index(), r.ShareAt)
+	var v *VerdictError
+	if errors.As(err, &v) {
+		return &VerdictError{Code: v.Code, Message: v.Message + " (" + what + ")"}
+	}
+	return fmt.Errorf("%w (%s)", err, what)
+}
+
+// join joins the run under g's prefix with plan (JSON-encoded) as this
+// generator's config: a refusal is a *JoinError, a signal during the wait
+// ctx's error.
+func join(ctx context.Context, g Config, plan any) (*Member, error) {
+	b, err := json.Marshal(plan)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Join(ctx, g, b)
+	switch {
+	case err == nil:
+		return m, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.Is(err, ErrNoPlan):
+		return nil, err // generator 0 missing, not this one's input
+	}
+	return nil, &JoinError{err}
+}
+
+// writeShare writes this generator's own measurement, without the table:
+// the merged run's is the run's.
+func (r Run) writeShare(sum *schema.Summary, cell lab.Cell) error {
+	return r.Write(sum, lab.Logs([]lab.Cell{cell}), true)
+}
+
+// merge is generator 0's end: collect every generator's result (or note
+// it lost), merge them into one run as lockbench merge would, show it on
+// the merged series (final, nil: none), judge the grants across
+// generators and the thresholds, write it, and tell everyone the verdict.
+func (r Run) merge(ctx context.Context, m *Member, final func(Merged)) error {
+	mg, err := mergeShares(ctx, m, r.Generators)
+	if err != nil {
+		return err
+	}
+	if final != nil {
+		final(Merged{Reporting: len(mg.res), Run: mg.sum.Runs[0]})
+	}
+	werr := r.Write(mg.sum, mg.logs(), false)
+	if werr == nil && r.GrantsDir != "" {
+		werr = writeGrantLogs(r.GrantsDir, mg.res)
+	}
+	logMerged(r.Observers.Log, mg.rep, len(mg.res))
+	verdict := mg.verdict
+	if verdict.Code == 0 && werr == nil && r.Failures != nil {
+		verdict = verdictOf(r.Failures(mg.sum.Runs))
+	}
+	_ = m.PublishVerdict(context.WithoutCancel(ctx), verdict)
+	if werr != nil {
+		return werr
+	}
+	return verdict.err()
+}

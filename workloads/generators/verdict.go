@@ -1,0 +1,131 @@
+package generators
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Exit statuses a run of several generators ends with, beside the ones a
+// single run has (a failed run, no progress): every generator takes the
+// one generator 0 gives.
+const (
+	// ExitFailure: the run failed.
+	ExitFailure = 1
+	// ExitThreshold: the merged histograms broke a --threshold; every
+	// generator aborted.
+	ExitThreshold = 5
+	// ExitLost: a generator stopped reporting; every generator aborted.
+	ExitLost = 6
+)
+
+// verdictWait bounds how long a generator other than 0 waits, after its
+// share is published, for generator 0's verdict.
+const verdictWait = 2 * time.Minute
+
+// ErrInterrupted: a signal ended the run after this generator's share was
+// written; the others were told to stop.
+var ErrInterrupted = errors.New("generators: interrupted")
+
+// VerdictError is a run's end other than a pass: the exit status every
+// generator takes (ExitCode) and why.
+type VerdictError struct {
+	Code    int
+	Message string
+}
+
+func (v *VerdictError) Error() string { return v.Message }
+
+// ExitCode is the status the process ends with.
+func (v *VerdictError) ExitCode() int { return v.Code }
+
+// ErrNoPlan: generator 0 did not publish the run's plan within the join
+// timeout (not started, or lost before it could): a failure of the run,
+// not of this generator's input.
+var ErrNoPlan = errors.New("no plan from generator 0")
+
+// JoinError is a generator refused at the start: the coordination store
+// unreachable, another config than generator 0's, an index taken. It is
+// bad input: nothing was measured.
+type JoinError struct{ Err error }
+
+func (j *JoinError) Error() string { return j.Err.Error() }
+func (j *JoinError) Unwrap() error { return j.Err }
+
+// exitCoder is an error that carries the status it ends the process with
+// (the caller's failure checks return them).
+type exitCoder interface {
+	error
+	ExitCode() int
+}
+
+// err is v as the error it ends the run with: nil for a pass.
+func (v Verdict) err() error {
+	if v.Code == 0 {
+		return nil
+	}
+	return &VerdictError{Code: v.Code, Message: v.Message}
+}
+
+// verdictOf is err as the verdict every generator exits with.
+func verdictOf(err error) Verdict {
+	if err == nil {
+		return Verdict{}
+	}
+	code := ExitFailure
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
+	}
+	return Verdict{Code: code, Message: err.Error()}
+}
+
+// abortError is a as the error the run ends with.
+func abortError(a *AbortError) error {
+	code := ExitFailure
+	switch a.Kind {
+	case Threshold:
+		code = ExitThreshold
+	case Lost:
+		code = ExitLost
+	}
+	return &VerdictError{Code: code, Message: a.Error()}
+}
+
+// abortedOr is the run's abort, if it was aborted, else err.
+func abortedOr(m *Member, err error) error {
+	if a := m.AbortErr(); a != nil {
+		return abortError(a)
+	}
+	return err
+}
+
+// verdictErr waits for generator 0's verdict and is it as an error (nil:
+// the run passed), or the abort, the interruption or generator 0's loss
+// that ended the wait.
+func verdictErr(ctx context.Context, m *Member) error {
+	v, ok := m.AwaitVerdict(ctx, verdictWait)
+	switch {
+	case ok:
+		return v.err()
+	case m.AbortErr() != nil:
+		return abortError(m.AbortErr())
+	case ctx.Err() != nil:
+		return ErrInterrupted
+	}
+	return &VerdictError{Code: ExitLost, Message: "generators: generator 0 gave no verdict (lost)"}
+}
+
+// abortOnFailure tells the others at once why this generator ends, rather
+// than leaving them to find it gone.
+func abortOnFailure(ctx context.Context, m *Member, err *error) {
+	if *err != nil && ctx.Err() == nil && m.AbortErr() == nil && !m.Finished() {
+		m.Abort(&AbortError{Kind: Failed, Generator: m.Index(), Reason: fmt.Sprintf("generator %d failed: %v", m.Index(), *err)})
+	}
+}
+
+// interrupted ends the run for every generator: this one was interrupted.
+func interrupted(m *Member) {
+	m.Abort(&AbortError{Kind: Failed, Generator: m.Index(), Reason: fmt.Sprintf("generator %d was interrupted", m.Index())})
+}

@@ -1,0 +1,194 @@
+package safety
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/results/record"
+	"github.com/lockbench/lockbench/results/referee"
+	"github.com/lockbench/lockbench/results/schema"
+)
+
+// load is one point's contended workload: workers on Keys keys, each
+// cycle an attempt retried until granted, a token, the entry write, the
+// pause, the exit write and the unlock. It ends once the grant budget is
+// spent or the time limit passes (no new attempt; holders finish their
+// cycle, so every grant's writes are judged).
+type load struct {
+	locker  drivers.Locker
+	tokens  tokens
+	spec    pointSpec
+	cfg     Config
+	prefix  string // of the point's keys: no point sees another's
+	workers int
+
+	clock    record.Clock
+	ref      *referee.Referee
+	res      *Resource
+	granted  atomic.Int64
+	attempts atomic.Int64
+	errs     atomic.Int64
+	pauses   pauseStats
+	stop     context.CancelFunc // ends the attempts
+	failOnce sync.Once
+	err      error
+}
+
+// measure runs the point and returns it.
+func (ld *load) measure(ctx context.Context) (Point, error) {
+	ld.workers = ld.cfg.Keys * workersPerKey(ld.spec.Ratio)
+	ld.clock = record.NewClock()
+	ld.ref = referee.New(ld.workers, ld.clock, 0)
+	ld.ref.CountFrom(0)
+	ld.res = NewResource(ld.spec.Fencing)
+	attempts, stop := context.WithTimeout(ctx, ld.cfg.PointLimit)
+	defer stop()
+	ld.stop = stop
+	start := time.Now()
+	var wg sync.WaitGroup
+	for id := range ld.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ld.work(ctx, attempts, id)
+		}()
+	}
+	wg.Wait()
+	if ld.err != nil {
+		return Point{}, ld.err
+	}
+	return ld.point(time.Since(start), ctx.Err() != nil), nil
+}
+
+// work is one worker's cycles on its key until attempts ends.
+func (ld *load) work(ctx, attempts context.Context, id int) {
+	key := fmt.Sprintf("%s%d", ld.prefix, id%ld.cfg.Keys)
+	rnd := rand.New(rand.NewPCG(uint64(id), uint64(time.Now().UnixNano())))
+	for attempts.Err() == nil {
+		s := ld.clock.Now()
+		ld.ref.Attempting(id, key, s)
+		lease, att, err := ld.locker.Lock(attempts, key)
+		e := ld.clock.Now()
+		ld.attempts.Add(1)
+		if err != nil {
+			o := drivers.Classify(attempts, att, err)
+			if o == schema.Canceled {
+				ld.ref.Failed(id, key, s, e, schema.Error) // clears the attempt
+				return
+			}
+			if o == schema.Error || o == schema.Timeout {
+				ld.errs.Add(1)
+			}
+			ld.ref.Failed(id, key, s, e, o)
+			retry := ld.cfg.RetryDelay/2 + time.Duration(rnd.Int64N(int64(ld.cfg.RetryDelay)))
+			if !sleep(attempts, retry) {
+				return
+			}
+			continue
+		}
+		if ld.granted.Add(1) >= int64(ld.cfg.Grants) {
+			ld.stop()
+		}
+		if err := ld.hold(ctx, id, key, lease, s, e); err != nil {
+			ld.fail(err)
+			return
+		}
+	}
+}
+
+// hold is the critical section of a grant won by the attempt [s, e]: the
+// fault stops the holder between its entry write and its exit write.
+func (ld *load) hold(ctx context.Context, id int, key string, lease drivers.Lease, s, e int64) error {
+	seq := ld.res.Grant(key)
+	ld.ref.Granted(id, key, s, e, ld.clock.At(lease.ValidUntil()), lease.Fence())
+	defer func() {
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_ = lease.Unlock(uctx) // ErrNotHeld after a lapsed lease: expected
+		cancel()
+		ld.ref.Unlocked(id, key, ld.clock.Now())
+	}()
+	token, err := ld.tokens.take(ctx, key, lease)
+	if err != nil {
+		ld.ref.Released(id, key, ld.clock.Now())
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	ld.res.Write(key, seq, token)
+	pause := ld.cfg.pause(ld.spec.Ratio)
+	t0 := time.Now()
+	if sleep(ctx, pause) {
+		ld.pauses.add(time.Since(t0)) // the holder's own clock
+	}
+	ld.ref.Released(id, key, ld.clock.Now())
+	ld.res.Write(key, seq, token)
+	return nil
+}
+
+func (ld *load) fail(err error) {
+	ld.failOnce.Do(func() {
+		ld.err = err
+		ld.stop()
+	})
+}
+
+// point is what the load measured.
+func (ld *load) point(elapsed time.Duration, interrupted bool) Point {
+	wc := ld.res.Counts()
+	rep := ld.ref.Report()
+	grants := ld.granted.Load()
+	violations := rep.Violations + wc.StaleAccepted
+	r := RateOf(violations, grants)
+	minP, maxP := ld.pauses.span()
+	return Point{
+		Backend: ld.spec.Backend, Fault: ld.cfg.Fault, Ratio: ld.spec.Ratio, Fencing: Fencing(fencingName(ld.spec.Fencing)),
+		PauseMS: ms(ld.cfg.pause(ld.spec.Ratio)), Grants: grants, Violations: violations,
+		PerMillion: r.PerMillion, PerMillionLo: r.Lo, PerMillionHi: r.Hi, WriteCounts: wc,
+		LockViolations: rep.Violations, StaleOverlaps: rep.StaleOverlaps,
+		Attempts: ld.attempts.Load(), Errors: ld.errs.Load(),
+		MeasuredPauseMinMS: ms(minP), MeasuredPauseMaxMS: ms(maxP),
+		Keys: ld.cfg.Keys, Workers: ld.workers, ElapsedMS: ms(elapsed),
+		Short: !interrupted && grants < int64(ld.cfg.Grants), Interrupted: interrupted,
+	}
+}
+
+// pauseStats are the shortest and longest pause measured.
+type pauseStats struct {
+	mu       sync.Mutex
+	n        int
+	min, max time.Duration
+}
+
+func (p *pauseStats) add(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.n == 0 || d < p.min {
+		p.min = d
+	}
+	p.max = max(p.max, d)
+	p.n++
+}
+
+func (p *pauseStats) span() (lo, hi time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.min, p.max
+}
+
+// sleep waits d or until ctx ends; false if ctx ended first.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

@@ -1,0 +1,84 @@
+package safety
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// measureFake measures one point on the in-memory lock service.
+func measureFake(t *testing.T, ratio float64, fencing bool) Point {
+	t.Helper()
+	c := Config{Grants: 30, Keys: 3, TTL: 100 * time.Millisecond, RetryDelay: 5 * time.Millisecond, PointLimit: time.Minute}.withDefaults()
+	ld := &load{locker: newFakeLocker(c.TTL), tokens: leaseTokens{}, spec: pointSpec{Backend: "fake", Ratio: ratio, Fencing: fencing},
+		cfg: c, prefix: "k"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p, err := ld.measure(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The load's bookkeeping, whatever the schedule: every grant writes twice,
+// every stale write is accepted or refused, the violations are the
+// referee's plus the accepted stale writes, and each pause lasted at
+// least what was injected on the holder's own clock.
+func TestLoadInvariants(t *testing.T) {
+	for _, c := range []struct {
+		ratio   float64
+		fencing bool
+	}{{0.5, false}, {2, false}, {2, true}} {
+		p := measureFake(t, c.ratio, c.fencing)
+		name := pointLine(p)
+		switch {
+		case p.Grants < 30:
+			t.Errorf("%s: want the budget of 30 grants", name)
+		case p.Writes != 2*p.Grants:
+			t.Errorf("%s: %d writes, want 2 per grant", name, p.Writes)
+		case p.Stale != p.StaleAccepted+p.StaleRejected:
+			t.Errorf("%s: stale %d ≠ accepted %d + refused %d", name, p.Stale, p.StaleAccepted, p.StaleRejected)
+		case p.Violations != p.LockViolations+p.StaleAccepted:
+			t.Errorf("%s: violations %d ≠ lock %d + stale accepted %d", name, p.Violations, p.LockViolations, p.StaleAccepted)
+		case p.MeasuredPauseMinMS < p.PauseMS:
+			t.Errorf("%s: a pause of %.1f ms measured %.1f ms", name, p.PauseMS, p.MeasuredPauseMinMS)
+		case p.Workers != 3*workersPerKey(c.ratio):
+			t.Errorf("%s: %d workers", name, p.Workers)
+		}
+		if p.Violations == 0 && !(p.PerMillionHi > 0) {
+			t.Errorf("%s: no violation and no upper bound", name)
+		}
+	}
+}
+
+// A pause of twice the TTL on a correct lock service: the successor is
+// granted and writes while the holder sleeps, so the holder's exit write
+// is stale. Without fencing it lands; with the service's fences checked it
+// is refused, every time (the fences follow the grant order).
+func TestLoadPauseBeyondTTL(t *testing.T) {
+	off := measureFake(t, 2, false)
+	if off.StaleAccepted == 0 {
+		t.Errorf("no fencing: %s, want stale writes accepted", pointLine(off))
+	}
+	on := measureFake(t, 2, true)
+	if on.StaleAccepted != 0 || on.StaleRejected == 0 {
+		t.Errorf("fencing: %s, want stale writes refused, none accepted", pointLine(on))
+	}
+	if on.LockViolations != 0 || off.LockViolations != 0 {
+		t.Errorf("the in-memory service granted overlapping leases: %d, %d", off.LockViolations, on.LockViolations)
+	}
+}
+
+// A rerun of a point with a high rate lands inside the first run's
+// interval: the rate is a property of the fault, not of one run.
+func TestLoadRerunInsideInterval(t *testing.T) {
+	first := measureFake(t, 2, false)
+	again := measureFake(t, 2, false)
+	if first.Violations == 0 {
+		t.Fatalf("first run: %s, want violations", pointLine(first))
+	}
+	if again.PerMillion < first.PerMillionLo || again.PerMillion > first.PerMillionHi {
+		t.Errorf("rerun %s outside the first run's interval [%s, %s]", num(again.PerMillion), num(first.PerMillionLo), num(first.PerMillionHi))
+	}
+}

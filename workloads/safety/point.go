@@ -1,0 +1,52 @@
+package safety
+
+import "time"
+
+// Point is one (backend, fault magnitude, fencing) measurement.
+//
+// A violation is a grant's use that broke mutual exclusion: the referee's
+// (two grants of a key with overlapping validity windows, a fencing token
+// that went back: the lock service's own failures) plus the resource's
+// stale writes it accepted (a superseded holder's write landing after its
+// successor's). An incident seen both ways counts twice; none is hidden.
+type Point struct {
+	Backend string  `json:"backend"`
+	Fault   string  `json:"fault"`
+	Ratio   float64 `json:"ratio"`
+	Fencing Fencing `json:"fencing"` // on or off
+	// PauseMS is the injected pause (ratio × TTL).
+	PauseMS float64 `json:"pause_ms"`
+	Grants  int64   `json:"grants"`
+	// Violations are LockViolations + StaleWritesAccepted, the rate's
+	// events.
+	Violations   int64   `json:"violations"`
+	PerMillion   float64 `json:"per_million"`
+	PerMillionLo float64 `json:"per_million_lo"`
+	PerMillionHi float64 `json:"per_million_hi"`
+	WriteCounts
+	// LockViolations are the referee's violations; StaleOverlaps its
+	// grants used past their validity while another worker held the key.
+	LockViolations int64 `json:"lock_violations"`
+	StaleOverlaps  int64 `json:"stale_overlaps"`
+	Attempts       int64 `json:"attempts"`
+	// Errors are attempts that failed with an error or timed out (not
+	// refused as busy).
+	Errors int64 `json:"errors"`
+	// MeasuredPause* are the holders' pauses as their own clocks read
+	// them, over the pauses that ran to their end.
+	MeasuredPauseMinMS float64 `json:"measured_pause_min_ms"`
+	MeasuredPauseMaxMS float64 `json:"measured_pause_max_ms"`
+	Keys               int     `json:"keys"`
+	Workers            int     `json:"workers"`
+	ElapsedMS          float64 `json:"elapsed_ms"`
+	// Short: the point ran out of its time limit before its grant budget.
+	Short       bool `json:"short,omitempty"`
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// Rate is the point's violations as a rate.
+func (p Point) Rate() Rate {
+	return Rate{Grants: p.Grants, Events: p.Violations, PerMillion: p.PerMillion, Lo: p.PerMillionLo, Hi: p.PerMillionHi}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,0 +1,61 @@
+package safety
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockbench/lockbench/drivers"
+	"github.com/lockbench/lockbench/drivers/backends"
+)
+
+// tokens hands a holder the fencing token of its grant.
+type tokens interface {
+	take(ctx context.Context, key string, l drivers.Lease) (uint64, error)
+	Close() error
+}
+
+// errNoToken: a lease of a backend expected to carry a token had none.
+var errNoToken = errors.New("safety: the lease carries no fencing token")
+
+// tokensFor is where b's tokens come from: a lock on Redis masters has no
+// token of its own, so the holder INCRs a counter per key on the first
+// master right after its grant (one server: the counter is not as fault
+// tolerant as the lock, as with any such add-on); any other backend's lease
+// carries one (etcd's create revision, ZooKeeper's czxid).
+func tokensFor(b backends.Backend, at backends.Endpoints) (tokens, error) {
+	if b.On != backends.Redis {
+		return leaseTokens{}, nil
+	}
+	if len(at.Masters) == 0 {
+		return nil, errors.New("safety: no Redis master for the fencing counter")
+	}
+	return &counterTokens{c: redis.NewClient(at.Masters[0].GoRedis())}, nil
+}
+
+// leaseTokens are the lease's own (drivers.Lease.Fence).
+type leaseTokens struct{}
+
+func (leaseTokens) take(_ context.Context, _ string, l drivers.Lease) (uint64, error) {
+	if f := l.Fence(); f != 0 {
+		return f, nil
+	}
+	return 0, errNoToken
+}
+
+func (leaseTokens) Close() error { return nil }
+
+// counterTokens INCR one counter per lock key.
+type counterTokens struct{ c *redis.Client }
+
+func (t *counterTokens) take(ctx context.Context, key string, _ drivers.Lease) (uint64, error) {
+	n, err := t.c.Incr(ctx, "lockbench:fence:"+key).Uint64()
+	if err != nil {
+		return 0, fmt.Errorf("safety: fencing counter: %w", err)
+	}
+	return n, nil
+}
+
+func (t *counterTokens) Close() error { return t.c.Close() }

@@ -1,0 +1,88 @@
+package sweep
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/results/stats"
+	"github.com/lockbench/lockbench/workloads/lab"
+)
+
+// floorSteps is how many of the lowest steps make the noise floor.
+const floorSteps = 2
+
+// floorShare: a noise floor over this share of the SLO leaves little room
+// for queueing; the knees table says so.
+const floorShare = 0.5
+
+// readCurve sets what the measured curve says beyond the knee: the safe
+// rate, the noise floor, the USL of a closed loop, the plan for a target
+// rate.
+func (s *strategy) readCurve() {
+	sw := &s.sw
+	sw.FloorP99US = floorP99(s.cfg, sw.Steps)
+	if s.cfg.By == ByWorkers { // throughput is measured whatever the SLO said
+		if u, ok := fitUSL(uslPoints(sw.Steps)); ok {
+			sw.USL = &u
+		}
+	}
+	if sw.Knee < 0 {
+		return
+	}
+	knee := s.cfg.By.Load(sw.Steps[sw.Knee])
+	sw.SafeRate = safeRate(s.cfg, knee, s.byLoad())
+	if s.cfg.TargetRate > 0 {
+		sw.Plan = plan(s.cfg.TargetRate, s.runs(knee))
+	}
+}
+
+// byLoad is every measurement's run by load.
+func (s *strategy) byLoad() map[float64][]schema.Run {
+	out := make(map[float64][]schema.Run, len(s.samples))
+	for load := range s.samples {
+		out[load] = s.runs(load)
+	}
+	return out
+}
+
+// safeRate is the highest load at or under knee at which every
+// measurement (the search's and the probes') met the SLO, judged one by
+// one; 0 when none did. It is never above the knee.
+func safeRate(c Config, knee float64, runs map[float64][]schema.Run) float64 {
+	safe := 0.0
+	for load, rs := range runs {
+		if load > knee || load <= safe || len(rs) == 0 {
+			continue
+		}
+		var cell lab.Config // what judge reads of it: the rate to keep up with
+		if c.By == ByRate {
+			cell.Workload.Rate = load
+		}
+		ok := true
+		for _, r := range rs {
+			ok = ok && judge(c, cell, r).OK
+		}
+		if ok {
+			safe = load
+		}
+	}
+	return safe
+}
+
+// floorP99 is the p99 at the lowest steps: the median of the
+// floorSteps lowest loads' p99s (0 with no step).
+func floorP99(c Config, steps []schema.SweepStep) float64 {
+	sorted := slices.Clone(steps)
+	slices.SortFunc(sorted, func(a, b schema.SweepStep) int { return cmp.Compare(c.By.Load(a), c.By.Load(b)) })
+	var p99s []float64
+	for _, st := range sorted[:min(floorSteps, len(sorted))] {
+		if st.P99US > 0 {
+			p99s = append(p99s, st.P99US)
+		}
+	}
+	if len(p99s) == 0 {
+		return 0
+	}
+	return stats.Median(p99s)
+}
