@@ -33,68 +33,49 @@ func readmeRecipe(t *testing.T, heading string) string {
 	return block
 }
 
-// TestReadmeGateRecipe runs the README's gate recipe as written (bin/
-// lockbench being this build) on an A/A pair: it decides, pass or
-// regressed, not inconclusive; and with the head running 20 % fewer
-// workers (a real slowdown) it says regressed. On a machine too busy for a
-// decision (other packages' tests beside this one) inconclusive is the
-// honest answer and is accepted; a pass of the slowdown never is.
+// TestReadmeGateRecipe runs the README's gate recipe as written, with
+// bin/lockbench a plain build of this package (what make build makes: the
+// race-instrumented test binary costs several times the CPU per cycle and
+// is far noisier than anything a user gates), on a real slowdown: the head
+// runs 20 % fewer workers. It must say regressed; on a machine too busy for
+// a decision (other packages' tests beside this one) inconclusive is the
+// honest answer and is accepted; a pass never is. How often the recipe
+// decides an A/A pair, and how often wrongly, is measured alone by
+// scripts/gatecal (docs/gate.md): a decision rate is not a test's to assert.
 func TestReadmeGateRecipe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
 	slow.CPU(t)
 	recipe := readmeRecipe(t, "## gate: did it regress")
-	if !strings.Contains(recipe, "--workers 20") || !strings.Contains(recipe, "--until-decided") {
+	base, head, ok := strings.Cut(recipe, "--head-cmd")
+	if !ok || !strings.Contains(head, "--workers 20") || !strings.Contains(recipe, "--until-decided") {
 		t.Fatalf("the recipe is not the one this test knows:\n%s", recipe)
 	}
-	bin, err := os.Executable()
-	if err != nil {
+	slower := base + "--head-cmd" + strings.Replace(head, "--workers 20", "--workers 16", 1)
+
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "bin", "lockbench"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), slow.D(8*time.Minute))
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-ec", slower)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		name    string
-		head    func(string) string
-		want    int
-		busyToo []int // also accepted on a busy machine
-	}{
-		{"A/A", func(s string) string { return s }, -1, []int{exitInconclusive}},
-		{"head 20 % fewer workers", func(s string) string {
-			base, head, _ := strings.Cut(s, "--head-cmd")
-			return base + "--head-cmd" + strings.Replace(head, "--workers 20", "--workers 16", 1)
-		}, exitFailure, []int{exitInconclusive}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.Mkdir(filepath.Join(dir, "bin"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			wrapper := "#!/bin/sh\n" + asLockbench + "=1 exec " + bin + " \"$@\"\n"
-			if err := os.WriteFile(filepath.Join(dir, "bin", "lockbench"), []byte(wrapper), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), slow.D(8*time.Minute))
-			defer cancel()
-			cmd := exec.CommandContext(ctx, "sh", "-ec", tc.head(recipe))
-			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			ok := code == tc.want || tc.want < 0 && (code == exitOK || code == exitFailure)
-			for _, c := range tc.busyToo {
-				if !ok && code == c && slow.Factor() > 1 {
-					t.Logf("exit %d on a machine %.1f× slower than idle: undecided, not wrong", code, slow.Factor())
-					ok = true
-				}
-			}
-			if !ok {
-				t.Errorf("exit %d:\n%s", code, out)
-			}
-		})
+	switch {
+	case code == exitFailure && strings.Contains(string(out), "gate: REGRESSED"):
+	case code == exitInconclusive && slow.Factor() > 1:
+		t.Logf("exit %d on a machine %.1f× slower than idle: undecided, not wrong", code, slow.Factor())
+	default:
+		t.Errorf("a head with 20 %% fewer workers: exit %d:\n%s", code, out)
 	}
 }
