@@ -108,24 +108,49 @@ func (l *lane) take(spare []pending) ([]pending, bool) {
 		return l.takeKeyed(spare), true
 	}
 	q := l.queue
-	switch {
-	case len(q) == 0:
-		l.mu.Unlock()
-		return spare[:0], false
-	case len(q) <= l.batch:
+	if len(q) <= l.batch {
+		q = dropGone(q)
+		if len(q) == 0 {
+			l.queue = q
+			l.mu.Unlock()
+			return spare[:0], false
+		}
 		l.inFlight++
 		l.queue = spare[:0]
 		l.mu.Unlock()
 		return q, false
 	}
-	l.inFlight++
-	spare = append(spare[:0], q[:l.batch]...)
-	rest := copy(q, q[l.batch:])
+	spare, i := spare[:0], 0
+	for ; i < len(q) && len(spare) < l.batch; i++ {
+		if !q[i].c.gone.Load() {
+			spare = append(spare, q[i])
+		}
+	}
+	rest := copy(q, q[i:])
 	clear(q[rest:])
 	l.queue = q[:rest]
+	if len(spare) > 0 {
+		l.inFlight++
+	}
 	l.mu.Unlock()
-	signal(l.wake)
+	if rest > 0 {
+		signal(l.wake)
+	}
 	return spare, false
+}
+
+// dropGone removes, in place and in order, the commands of calls whose
+// callers have gone (call.gone): nobody reads their replies.
+func dropGone(q []pending) []pending {
+	n := 0
+	for _, p := range q {
+		if !p.c.gone.Load() {
+			q[n] = p
+			n++
+		}
+	}
+	clear(q[n:])
+	return q[:n]
 }
 
 // takeKeyed is take under a limit above 1, called with l.mu held, which
@@ -140,6 +165,9 @@ func (l *lane) takeKeyed(spare []pending) []pending {
 	spare = spare[:0]
 	q, rest := l.queue, 0
 	for _, p := range q {
+		if p.c.gone.Load() {
+			continue // its caller has gone: dropped, not sent
+		}
 		if len(spare) < l.batch && l.busy[p.cmd.Key] == 0 {
 			spare = append(spare, p)
 			continue

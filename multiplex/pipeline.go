@@ -111,10 +111,15 @@ const maxLanes = 64
 // wakes once per Broadcast, not once per master (on a busy scheduler each
 // wake-up is a trip through the run queue). The caller reads replies[i] only
 // after seeing bit i, so a caller that gave up never races a late writer.
-// Fully answered calls are reused.
+// Fully answered calls are reused. A call its caller gave up on (timed
+// out, cancelled) is gone: lanes that have not yet taken its command drop
+// it instead of sending it, so under overload the queues hold only
+// commands someone still waits for (sending the others would put every
+// later command behind work nobody reads, until all of them time out).
 type call struct {
 	replies []Reply
 	got     atomic.Uint64 // bit i: replies[i] is written
+	gone    atomic.Bool   // the caller stopped waiting
 	all     uint64        // every lane's bit
 	done    chan struct{} // capacity 1: got == all
 	timer   *time.Timer
@@ -172,6 +177,7 @@ func (p *pipeline) Broadcast(ctx context.Context, cmd Cmd, out []Reply) {
 // with r; the call is left to the garbage collector, since late lanes may
 // still write into it.
 func (c *call) abandon(out []Reply, r Reply) {
+	c.gone.Store(true)
 	got := c.got.Load()
 	for i := range out {
 		if got&(1<<uint(i)) != 0 {

@@ -1,0 +1,76 @@
+package multiplex
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestPipelineDropsGoneCommands: commands whose callers timed out while
+// they waited in a lane's queue are never sent; the master sees the batch
+// that was in flight and the command still waited for, nothing else. Under
+// one batch in flight (the queue swapped out whole, or taken a batch at a
+// time) and under several (keyed: one key waits for its batch in flight).
+func TestPipelineDropsGoneCommands(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opt    Options
+		queued int
+	}{
+		{"one in flight, queue within a batch", Options{Batch: 64, MaxInFlight: 1}, 5},
+		{"one in flight, queue of several batches", Options{Batch: 2, MaxInFlight: 1}, 7},
+		{"several in flight, keyed", Options{Batch: 2, MaxInFlight: 4}, 7},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nodes, fakes := fakeNodes(1, nil)
+			gate := make(chan struct{})
+			fakes[0].gate = gate
+			p, err := newPipeline(nodes, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			stuck := make(chan Reply, 1)
+			go func() {
+				out := make([]Reply, 1)
+				p.Broadcast(context.Background(), Cmd{Key: "k", Token: "stuck", Timeout: time.Minute}, out)
+				stuck <- out[0]
+			}()
+			for len(fakes[0].batches()) == 0 { // the first batch is in flight
+				time.Sleep(time.Millisecond)
+			}
+			var wg sync.WaitGroup
+			for range tc.queued {
+				wg.Go(func() {
+					out := make([]Reply, 1)
+					p.Broadcast(context.Background(), Cmd{Key: "k", Token: "late", Timeout: 10 * time.Millisecond}, out)
+					if out[0].Status != TimedOut {
+						t.Errorf("a command queued behind a stuck batch: %v, want timed out", out[0])
+					}
+				})
+			}
+			wg.Wait()
+			fakes[0].mu.Lock()
+			fakes[0].gate = nil
+			fakes[0].mu.Unlock()
+			close(gate)
+			if r := <-stuck; r.Status != OK {
+				t.Fatalf("the batch in flight: %v, want ok", r)
+			}
+			out := make([]Reply, 1)
+			p.Broadcast(context.Background(), Cmd{Key: "k", Token: "live", Timeout: time.Minute}, out)
+			if out[0].Status != OK {
+				t.Fatalf("the command still waited for: %v, want ok", out[0])
+			}
+			sent := 0
+			for _, n := range fakes[0].batches() {
+				sent += n
+			}
+			if sent != 2 {
+				t.Errorf("the master was sent %d commands (batches %v), want 2: the %d whose callers had gone were sent too",
+					sent, fakes[0].batches(), tc.queued)
+			}
+		})
+	}
+}
