@@ -49,6 +49,13 @@ type pending struct {
 	c   *call
 }
 
+// dropped reports whether p is left unsent: its caller has gone (timed
+// out or cancelled) and it is an acquire or an extend, whose loss leaves
+// nothing on the master. A release is always sent: it is the clean-up of
+// an attempt that failed or ended, and without it the key would block the
+// next attempt until its TTL.
+func (p pending) dropped() bool { return p.cmd.Kind != Release && p.c.gone.Load() }
+
 func newLane(node BatchNode, idx int, opt Options) *lane {
 	l := &lane{node: node, idx: idx, batch: opt.Batch, delay: opt.FlushDelay, clock: time.Now,
 		limit: newFlightLimit(opt.MaxInFlight),
@@ -122,7 +129,7 @@ func (l *lane) take(spare []pending) ([]pending, bool) {
 	}
 	spare, i := spare[:0], 0
 	for ; i < len(q) && len(spare) < l.batch; i++ {
-		if !q[i].c.gone.Load() {
+		if !q[i].dropped() {
 			spare = append(spare, q[i])
 		}
 	}
@@ -139,12 +146,12 @@ func (l *lane) take(spare []pending) ([]pending, bool) {
 	return spare, false
 }
 
-// dropGone removes, in place and in order, the commands of calls whose
-// callers have gone (call.gone): nobody reads their replies.
+// dropGone removes, in place and in order, the commands left unsent
+// (pending.dropped).
 func dropGone(q []pending) []pending {
 	n := 0
 	for _, p := range q {
-		if !p.c.gone.Load() {
+		if !p.dropped() {
 			q[n] = p
 			n++
 		}
@@ -165,8 +172,8 @@ func (l *lane) takeKeyed(spare []pending) []pending {
 	spare = spare[:0]
 	q, rest := l.queue, 0
 	for _, p := range q {
-		if p.c.gone.Load() {
-			continue // its caller has gone: dropped, not sent
+		if p.dropped() {
+			continue
 		}
 		if len(spare) < l.batch && l.busy[p.cmd.Key] == 0 {
 			spare = append(spare, p)

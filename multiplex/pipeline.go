@@ -112,10 +112,11 @@ const maxLanes = 64
 // wake-up is a trip through the run queue). The caller reads replies[i] only
 // after seeing bit i, so a caller that gave up never races a late writer.
 // Fully answered calls are reused. A call its caller gave up on (timed
-// out, cancelled) is gone: lanes that have not yet taken its command drop
-// it instead of sending it, so under overload the queues hold only
-// commands someone still waits for (sending the others would put every
-// later command behind work nobody reads, until all of them time out).
+// out, cancelled) is gone: lanes that have not yet taken its acquire or
+// extend drop it instead of sending it (pending.dropped), so under
+// overload the queues hold commands someone still waits for, and the
+// releases that clean up (sending the rest would put every later command
+// behind work nobody reads, until all of them time out).
 type call struct {
 	replies []Reply
 	got     atomic.Uint64 // bit i: replies[i] is written

@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// TestPipelineDropsGoneCommands: commands whose callers timed out while
-// they waited in a lane's queue are never sent; the master sees the batch
-// that was in flight and the command still waited for, nothing else. Under
+// TestPipelineDropsGoneCommands: acquires and extends whose callers timed
+// out while they waited in a lane's queue are never sent; releases are
+// (they clean up): the master sees the batch that was in flight, the
+// releases, and the command still waited for, nothing else. Under
 // one batch in flight (the queue swapped out whole, or taken a batch at a
 // time) and under several (keyed: one key waits for its batch in flight).
 func TestPipelineDropsGoneCommands(t *testing.T) {
@@ -41,10 +42,11 @@ func TestPipelineDropsGoneCommands(t *testing.T) {
 				time.Sleep(time.Millisecond)
 			}
 			var wg sync.WaitGroup
-			for range tc.queued {
+			for i := range tc.queued {
+				kind := []Kind{Acquire, Extend, Release}[i%3]
 				wg.Go(func() {
 					out := make([]Reply, 1)
-					p.Broadcast(context.Background(), Cmd{Key: "k", Token: "late", Timeout: 10 * time.Millisecond}, out)
+					p.Broadcast(context.Background(), Cmd{Kind: kind, Key: "k", Token: "late", Timeout: 10 * time.Millisecond}, out)
 					if out[0].Status != TimedOut {
 						t.Errorf("a command queued behind a stuck batch: %v, want timed out", out[0])
 					}
@@ -67,9 +69,15 @@ func TestPipelineDropsGoneCommands(t *testing.T) {
 			for _, n := range fakes[0].batches() {
 				sent += n
 			}
-			if sent != 2 {
-				t.Errorf("the master was sent %d commands (batches %v), want 2: the %d whose callers had gone were sent too",
-					sent, fakes[0].batches(), tc.queued)
+			releases := 0
+			for i := range tc.queued {
+				if i%3 == 2 {
+					releases++
+				}
+			}
+			if want := 2 + releases; sent != want {
+				t.Errorf("the master was sent %d commands (batches %v), want %d: the stuck one, the live one and %d releases of %d queued",
+					sent, fakes[0].batches(), want, releases, tc.queued)
 			}
 		})
 	}
