@@ -13,9 +13,9 @@ import (
 // line's own relaying (two more loopback crossings and a timer's
 // wake-up, ~0.15 ms on the 2-core machine): the line times its relay as
 // it starts and takes it off. Never much sooner than asked (the relay
-// time is a median, timed again when a burst inflated it); within 10 % of it while the machine is not
-// oversubscribed, which is when a wake-up costs what it cost at the
-// start.
+// time is a median, timed again when a burst inflated it); within 10 %
+// of it while the machine is not oversubscribed, which is when a wake-up
+// costs what it cost at the start.
 func TestProcessAddsWhatItIsAsked(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times 200 round trips through a line")
