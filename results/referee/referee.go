@@ -64,7 +64,7 @@ const (
 	// sweepGrowth the share its keys grow by, after a sweep, before the
 	// next: the keys a shard keeps stay within 1 + 1/sweepGrowth of those
 	// inside the sweep horizon (a fresh key per cycle at 44k cycles/s is
-	// 88k keys in the 2 s horizon, 256 B each), for a sweep that visits
+	// 88k keys in the 2 s horizon, 88 B of log each), for a sweep that visits
 	// every key once per sweepGrowth inserts.
 	minSweep    = 256
 	sweepGrowth = 4
@@ -88,13 +88,39 @@ type grant struct {
 	start, granted, validUntil, released, unlk int64
 }
 
+// keyLog is one key's latest grants: a ring of ringSize, held inline while
+// the key has had one grant (a fresh key per cycle never has more, and
+// such keys are nearly all of a fast uncontended run's live heap: 88
+// bytes each instead of 248), moved to its own array at the second.
 type keyLog struct {
-	ring      [ringSize]grant
-	n         uint32 // grants ever logged on the key
+	first     grant
+	more      *[ringSize]grant // the ring once the key had a second grant; kept when the log is reused
+	n         uint32           // grants ever logged on the key
 	lastFence uint64
 	// evictedEnd is the latest unlock among grants pushed out of the ring,
 	// so a failure that overlapped one of them is still known to be busy.
 	evictedEnd int64
+}
+
+// at is ring entry i (i < min(n, ringSize)).
+func (kl *keyLog) at(i uint32) *grant {
+	if kl.more == nil {
+		return &kl.first
+	}
+	return &kl.more[i]
+}
+
+// next is the ring entry the next grant takes, moving the ring to its own
+// array when the key gets its second grant.
+func (kl *keyLog) next() *grant {
+	if kl.n == 0 && kl.more == nil {
+		return &kl.first
+	}
+	if kl.more == nil {
+		kl.more = new([ringSize]grant)
+		kl.more[0] = kl.first
+	}
+	return &kl.more[kl.n%ringSize]
 }
 
 type refWorker struct {
@@ -170,7 +196,7 @@ func (r *Referee) Granted(worker int, key string, start, granted, validUntil int
 	g := grant{worker: int32(worker), fence: fence, start: start, granted: granted, validUntil: validUntil, released: open, unlk: open}
 	var overlaps int64
 	for i := range min(kl.n, ringSize) {
-		o := &kl.ring[i]
+		o := kl.at(i)
 		if g.granted < min(o.validUntil, o.released) && o.granted < g.validUntil {
 			overlaps++
 		}
@@ -179,7 +205,7 @@ func (r *Referee) Granted(worker int, key string, start, granted, validUntil int
 	if fence > kl.lastFence {
 		kl.lastFence = fence
 	}
-	slot := &kl.ring[kl.n%ringSize]
+	slot := kl.next()
 	if kl.n >= ringSize {
 		// An entry still open is bounded by its validity: its unlock, when
 		// it comes, will not find it.
@@ -242,18 +268,18 @@ func (r *Referee) mark(worker int, h uint64, at int64, unlocked bool, staleFrom 
 		// The worker's latest grant on key is the newest ring entry it owns.
 		for i := range min(kl.n, ringSize) {
 			j := (kl.n - 1 - i) % ringSize
-			if kl.ring[j].worker == int32(worker) {
+			if g := kl.at(j); g.worker == int32(worker) {
 				if unlocked {
-					kl.ring[j].unlk = at
+					g.unlk = at
 				} else {
-					kl.ring[j].released = at
+					g.released = at
 				}
 				break
 			}
 		}
 		if staleFrom != open {
 			for i := range min(kl.n, ringSize) {
-				o := &kl.ring[i]
+				o := kl.at(i)
 				if o.worker != int32(worker) && o.granted >= staleFrom && o.granted < at {
 					stale = true
 					break
@@ -314,7 +340,7 @@ func (r *Referee) held(h uint64, start, end int64) bool {
 		return true
 	}
 	for i := range min(kl.n, ringSize) {
-		g := &kl.ring[i]
+		g := kl.at(i)
 		if g.start <= end && g.unlk >= start {
 			return true
 		}
@@ -352,7 +378,7 @@ func (s *refShard) log(key uint64) *keyLog {
 	var kl *keyLog
 	if n := len(s.free); n > 0 {
 		kl, s.free = s.free[n-1], s.free[:n-1]
-		*kl = keyLog{}
+		*kl = keyLog{more: kl.more}
 	} else {
 		if len(s.slab) == 0 {
 			s.slab = make([]keyLog, logSlab)
@@ -369,7 +395,7 @@ func (s *refShard) sweep(cutoff int64) {
 	for k, kl := range s.keys {
 		done := true
 		for i := range min(kl.n, ringSize) {
-			if kl.ring[i].unlk >= cutoff {
+			if kl.at(i).unlk >= cutoff {
 				done = false
 				break
 			}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
@@ -55,6 +56,10 @@ func TestRefereeViolations(t *testing.T) {
 		{"second grant while the first holds", []ev{
 			grantEv(0, "k", 10, 100), grantEv(1, "k", 50, 140),
 		}, 1, 0},
+		{"a third grant meets the first, moved from inline to the ring", []ev{
+			grantEv(0, "k", 10, 100), grantEv(1, "k", 50, 140), {kind: 'r', worker: 1, key: "k", at: 55},
+			grantEv(2, "k", 60, 150),
+		}, 2, 0},
 		{"second grant after the first's validity ended", []ev{
 			grantEv(0, "k", 10, 100), grantEv(1, "k", 100, 190),
 		}, 0, 0},
@@ -352,6 +357,15 @@ func BenchmarkRefereeFreshKeys(b *testing.B) {
 
 // TestMemoryPerWorker: what the referee holds per worker is a slot, not a
 // histogram: 4032 more workers may cost at most 1 KB each.
+// TestKeyLogSize: a key with one grant (a fresh key per cycle, nearly all
+// of a fast uncontended run's referee) costs one grant and its counters,
+// not a ring of ringSize.
+func TestKeyLogSize(t *testing.T) {
+	if got, most := unsafe.Sizeof(keyLog{}), unsafe.Sizeof(grant{})+32; got > most {
+		t.Errorf("a key's log is %d bytes, want at most %d (one grant inline)", got, most)
+	}
+}
+
 func TestMemoryPerWorker(t *testing.T) {
 	heap := func(workers int) uint64 {
 		runtime.GC()
