@@ -101,10 +101,26 @@ func judgeShifts(cmp []comparison, alpha float64) []Row {
 		case adjAbove[i] < alpha:
 			r.Note = "worse, but not shown beyond " + fmtTol(r.Tol)
 		default:
-			r.Note = "the interval reaches past " + fmtTol(r.Tol)
+			r.Note = undecidedNote(*r, cmp[i].m.higherBetter, m)
 		}
 	}
 	return rows
+}
+
+// undecidedNote says why r, neither shown worse nor shown within its
+// tolerance, is undecided. Its printed interval is the test's own at α;
+// the decision is Holm's over m metrics, which asks more of each: when the
+// interval's bad end is within the tolerance the note says so, rather than
+// that the interval reaches past it.
+func undecidedNote(r Row, higherBetter bool, m int) string {
+	bad := r.Hi // the bad direction is up
+	if higherBetter {
+		bad = -r.Lo
+	}
+	if m > 1 && !math.IsNaN(bad) && bad <= r.Tol {
+		return fmt.Sprintf("within %s on its own, not yet once adjusted for %d metrics (Holm)", fmtTol(r.Tol), m)
+	}
+	return "the interval reaches past " + fmtTol(r.Tol)
 }
 
 // oriented is xs with the bad direction up, on the log scale or not.
