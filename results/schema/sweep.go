@@ -29,8 +29,10 @@ type Sweep struct {
 	// below it and each bisection step (on their medians).
 	Repeat int `json:"repeat,omitempty"`
 	// KneeInterval is where a rerun's knee would land [lo, hi] (a load, as
-	// Stepped), from the probes: the steps around the knee measured again
-	// in interleaved rounds. Nil when they were not measured.
+	// Stepped), from the probes (the steps around the knee measured again
+	// in interleaved rounds) and, where measurements disagree, from reruns
+	// of the search simulated on the pass curve they fit. Nil when the
+	// probes were not measured.
 	KneeInterval []float64 `json:"knee_interval,omitempty"`
 	// IntervalWhy says what set the interval and why it is wider than the
 	// rounds' knees where it is (a probe's measurements disagreed).
@@ -116,7 +118,7 @@ type SweepStep struct {
 	// start) in an open loop, beside P99US from the intended start: the
 	// gap between them is queueing; 0 in a closed loop (they are equal).
 	ServiceP99US float64 `json:"service_p99_us,omitempty"`
-	// Noise: the step failed on its p99 alone but the step above it held,
+	// Noise: the step failed on its p99 alone but a load half a step above it held,
 	// so latency was not growing with load: the climb went on.
 	Noise bool `json:"noise,omitempty"`
 }

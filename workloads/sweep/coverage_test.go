@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -15,6 +16,28 @@ import (
 // noise, 30 sweeps (seeded, so the same every time) are reruns of each
 // other: most of each run's interval holds the other runs' knees. This
 // is the model's coverage, not a machine's; scripts measure that.
+// queueSweep sweeps the modelled queue (a 20,000 cycles/s capacity, a
+// 5 ms floor, log-normal noise of σ noise, seeded) with a 20 ms SLO and
+// 2 s steps; the sweep must have a knee and an interval.
+func queueSweep(t *testing.T, noise float64, seed, stream uint64) schema.Sweep {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, stream))
+	f := &fakeLab{p99: func(load float64) float64 {
+		return 5000 / (1 - math.Min(load/20000, 0.999)) * math.Exp(noise*rng.NormFloat64())
+	}}
+	cfg := Config{Base: lab.DefaultConfig(), Start: 200, Factor: 1.5, MaxSteps: 30, Refine: 2, Repeat: 3, SLO: 20 * time.Millisecond}
+	cfg.Base.Workload.Duration = 2 * time.Second
+	res, err := Run(context.Background(), f, cfg, Observers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := res.Sweeps[0]
+	if sw.Knee < 0 || len(sw.KneeInterval) != 2 {
+		t.Fatalf("noise %v seed %d: knee %d, interval %v", noise, seed, sw.Knee, sw.KneeInterval)
+	}
+	return sw
+}
+
 func TestKneeIntervalCoversReruns(t *testing.T) {
 	for _, tc := range []struct {
 		noise float64 // σ of log p99
@@ -23,20 +46,7 @@ func TestKneeIntervalCoversReruns(t *testing.T) {
 		var ivs [][]float64
 		var knees []float64
 		for seed := range 30 {
-			rng := rand.New(rand.NewPCG(uint64(seed), 7))
-			f := &fakeLab{p99: func(load float64) float64 {
-				return 5000 / (1 - math.Min(load/20000, 0.999)) * math.Exp(tc.noise*rng.NormFloat64())
-			}}
-			cfg := Config{Base: lab.DefaultConfig(), Start: 200, Factor: 1.5, MaxSteps: 30, Refine: 2, Repeat: 3, SLO: 20 * time.Millisecond}
-			cfg.Base.Workload.Duration = 2 * time.Second
-			res, err := Run(context.Background(), f, cfg, Observers{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sw := res.Sweeps[0]
-			if sw.Knee < 0 || len(sw.KneeInterval) != 2 {
-				t.Fatalf("noise %v seed %d: knee %d, interval %v", tc.noise, seed, sw.Knee, sw.KneeInterval)
-			}
+			sw := queueSweep(t, tc.noise, uint64(seed), 7)
 			knees, ivs = append(knees, sw.Steps[sw.Knee].Rate), append(ivs, sw.KneeInterval)
 		}
 		in, pairs := 0, 0

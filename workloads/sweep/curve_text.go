@@ -41,7 +41,7 @@ func curveNotes(s schema.Sweep, c Config) []string {
 	}
 	for _, st := range s.Steps {
 		if st.Noise {
-			out = append(out, fmt.Sprintf("%s: %s failed on its p99 but the step above it held: taken for noise, the climb went on",
+			out = append(out, fmt.Sprintf("%s: %s failed on its p99 but a load half a step above it held: taken for noise, the climb went on",
 				s.Name, loadText(c.By, c.By.Load(st))))
 		}
 	}

@@ -6,11 +6,13 @@
 // strategy.
 //
 // The knee is judged on the curve: a step that fails on its p99 alone
-// while the step above it holds is the host's noise, not queueing, and
+// while a load half a step above it holds is the host's noise, not queueing, and
 // does not end the climb. After the search the steps around the knee are
 // measured again in interleaved rounds (IntervalRounds) for the interval
 // a rerun's knee lands in (knee_interval, widened where a step's rounds
-// disagree, with the reasons); the safe rate is the highest load every
+// disagree, and, where any measurements disagree, to the middle 95 % of
+// the knees of reruns simulated on the pass curve they fit; with the
+// reasons); the safe rate is the highest load every
 // measurement of which met the SLO. A sweep by workers fits the Universal
 // Scalability Law to its throughput (gonum's optimize); TargetRate turns
 // the knee's cost per cycle into a plan (cores, masters, workers).

@@ -52,7 +52,7 @@ func ExampleRun() {
 	// workers=64 (2 of 3): p99 3200 µs ok=false
 	// workers=64 (3 of 3): p99 3200 µs ok=false
 	// workers=64 (median of 3): p99 3200 µs ok=false
-	// workers=128: p99 6400 µs ok=false
+	// workers=91: p99 4550 µs ok=false
 	// workers=32 (2 of 3): p99 1600 µs ok=true
 	// workers=32 (3 of 3): p99 1600 µs ok=true
 	// workers=32 (median of 3): p99 1600 µs ok=true

@@ -104,7 +104,7 @@ func TestProbeRounds(t *testing.T) {
 			sw := res.Sweeps[0]
 			loads := f.loads()
 			search, probes := loads[:len(loads)-9], loads[len(loads)-9:]
-			if fmt.Sprint(search) != "[100 200 400 800 300]" || fmt.Sprint(probes) != "[200 300 400 300 400 200 400 200 300]" {
+			if fmt.Sprint(search) != "[100 200 400 566 300]" || fmt.Sprint(probes) != "[200 300 400 300 400 200 400 200 300]" {
 				t.Fatalf("search %v, probes %v", search, probes)
 			}
 			if len(sw.Probes) != 3 || len(sw.Probes[0].OK) != 3 {

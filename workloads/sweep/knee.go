@@ -16,7 +16,7 @@ type verdict struct{ ok, latencyOnly bool }
 
 // bracket is where a search left the knee: the highest load that held and
 // the lowest that failed (0: none), and the loads whose failure was taken
-// for noise because the step above them held.
+// for noise because a load half a step above them held.
 type bracket struct {
 	good, bad float64
 	noise     []float64
@@ -33,10 +33,13 @@ type bracket struct {
 // climb nor sets the knee.
 //
 // The knee is judged on the curve: a confirmed failure on p99 alone,
-// above a step that held, ends the climb only when the step above it
-// fails too (latency growing with load; one measurement of it says so).
-// When that one holds (confirmed on Repeat measurements) the failure was
-// the host's noise, not queueing: the climb goes on above it.
+// above a step that held, ends the climb only when a higher load fails
+// too (latency growing with load; one measurement of it says so). That
+// load is half a step up (the geometric midpoint to the next step): near
+// the capacity, where a burst of host noise moves p99 the most, a whole
+// step up lies past the capacity and fails whatever the step below it
+// did. When the higher load holds (confirmed on Repeat measurements) the
+// failure was the host's noise, not queueing: the climb goes on above it.
 func searchKnee(ctx context.Context, c Config, step stepFunc) (bracket, error) {
 	var b bracket
 	n := c.repeat()
@@ -52,7 +55,7 @@ func searchKnee(ctx context.Context, c Config, step stepFunc) (bracket, error) {
 		}
 		if !v.ok && v.latencyOnly && b.good > 0 && steps+1 < c.MaxSteps && ctx.Err() == nil {
 			// One failure above is the curve rising; a pass is confirmed.
-			above := c.up(load)
+			above := c.halfUp(load)
 			u, err := step(above, 1)
 			if err == nil && u.ok {
 				u, err = step(above, n)
@@ -116,6 +119,12 @@ func searchKnee(ctx context.Context, c Config, step stepFunc) (bracket, error) {
 // cycles/s (finer rates measure noise).
 func (c Config) up(load float64) float64 {
 	return math.Max(math.Round(load*c.Factor), load+1)
+}
+
+// halfUp is the load half a step above load: the geometric midpoint
+// between it and the next step.
+func (c Config) halfUp(load float64) float64 {
+	return math.Max(math.Round(load*math.Sqrt(c.Factor)), load+1)
 }
 
 // minSamples is the fewest cycles a step by rate may be planned for: a

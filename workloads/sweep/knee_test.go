@@ -13,7 +13,7 @@ import (
 // the step below it is confirmed before it is the knee, each bisection
 // step is measured 3 times; the knee lies under the lowest confirmed bad
 // load, which the sweep reports. A failure on p99 alone ends the climb
-// only when the step above it fails too.
+// only when a load half a step above it fails too.
 func TestKneeConfirmed(t *testing.T) {
 	three := func(start float64, refine int) Config {
 		return Config{Base: lab.DefaultConfig(), By: ByWorkers, Start: start, Factor: 2, MaxSteps: 20, Refine: refine, Repeat: 3,
@@ -28,22 +28,25 @@ func TestKneeConfirmed(t *testing.T) {
 		knee, bad float64
 	}{
 		{"a clean knee: confirm both sides, then bisect on 3 each", three(100, 1), fakeLab{p99: under(300)},
-			[]float64{100, 200, 400, 400, 400, 800, 200, 200, 300, 300, 300}, 300, 400},
+			[]float64{100, 200, 400, 400, 400, 566, 200, 200, 300, 300, 300}, 300, 400},
 		{"one bad measurement (the failure's first) does not end the climb", three(100, NoRefine),
 			fakeLab{p99: under(300), noisy: map[float64][]float64{200: {bad}}},
-			[]float64{100, 200, 200, 200, 400, 400, 400, 800}, 200, 400},
+			[]float64{100, 200, 200, 200, 400, 400, 400, 566}, 200, 400},
 		{"a lucky pass below the failure is not the knee", three(100, NoRefine),
 			fakeLab{p99: under(150), noisy: map[float64][]float64{200: {ok}}},
-			[]float64{100, 200, 400, 400, 400, 800, 200, 200, 100, 100}, 100, 200},
+			[]float64{100, 200, 400, 400, 400, 566, 200, 200, 100, 100}, 100, 200},
 		{"a failure the median overrules: the climb goes on", three(100, NoRefine),
 			fakeLab{p99: under(1000), noisy: map[float64][]float64{400: {bad, ok, ok}}},
-			[]float64{100, 200, 400, 400, 400, 800, 1600, 1600, 1600, 3200, 800, 800}, 800, 1600},
-		{"a failure the median confirms, at the floor: the step above holds, so it was noise", three(100, NoRefine),
+			[]float64{100, 200, 400, 400, 400, 800, 1600, 1600, 1600, 2263, 800, 800}, 800, 1600},
+		{"a failure the median confirms, at the floor: half a step above holds, so it was noise", three(100, NoRefine),
 			fakeLab{p99: under(1000), noisy: map[float64][]float64{400: {bad, ok, bad}}},
-			[]float64{100, 200, 400, 400, 400, 800, 800, 800, 1600, 1600, 1600, 3200}, 800, 1600},
-		{"a failure the median confirms, the step above failing too: the curve rises", three(100, NoRefine),
-			fakeLab{p99: under(1000), noisy: map[float64][]float64{400: {bad, ok, bad}, 800: {bad}}},
-			[]float64{100, 200, 400, 400, 400, 800, 200, 200}, 200, 400},
+			[]float64{100, 200, 400, 400, 400, 566, 566, 566, 1132, 1132, 1132, 1601}, 566, 1132},
+		{"a noisy failure just under the capacity: half a step above still holds, a whole step would not", three(100, NoRefine),
+			fakeLab{p99: under(600), noisy: map[float64][]float64{400: {bad, ok, bad}}},
+			[]float64{100, 200, 400, 400, 400, 566, 566, 566, 1132, 1132, 1132, 1601}, 566, 1132},
+		{"a failure the median confirms, half a step above failing too: the curve rises", three(100, NoRefine),
+			fakeLab{p99: under(1000), noisy: map[float64][]float64{400: {bad, ok, bad}, 566: {bad}}},
+			[]float64{100, 200, 400, 400, 400, 566, 200, 200}, 200, 400},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := Run(context.Background(), &tc.lab, tc.cfg, Observers{})

@@ -91,6 +91,9 @@ func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured 
 	}
 	if err == nil && sw.Knee >= 0 && ctx.Err() == nil && cfg.rounds() > 0 {
 		err = s.probeRounds(ctx, probeLoads(cfg, sw.Steps, cfg.By.Load(sw.Steps[sw.Knee]), b.bad))
+		if err == nil && ctx.Err() == nil {
+			s.widenByReruns()
+		}
 	}
 	s.readCurve()
 	for _, ks := range s.samples { // a load measured more than once: its runs are rounds

@@ -37,7 +37,7 @@ func TestRun(t *testing.T) {
 		wantWhy   string  // in the reason of the last bad step
 	}{
 		{"knee found, then bisected", workers(100, 20, 3), fakeLab{p99: under(500)},
-			[]float64{100, 200, 400, 800, 1600, 600, 500, 550}, 500, "p99 10ms over the SLO 2ms"},
+			[]float64{100, 200, 400, 800, 1131, 600, 500, 550}, 500, "p99 10ms over the SLO 2ms"},
 		{"no knee within max steps: the last step is the knee", workers(1, 3, 2), fakeLab{p99: under(1e9)},
 			[]float64{1, 2, 4}, 4, ""},
 		{"first step already bad: down until one holds, then bisect", workers(1000, 20, 1), fakeLab{p99: under(300)},
@@ -45,9 +45,9 @@ func TestRun(t *testing.T) {
 		{"nothing holds down to 1 worker", workers(4, 20, 2), fakeLab{p99: under(0)},
 			[]float64{4, 2, 1}, -1, "over the SLO"},
 		{"bisection to the whole load", workers(100, 20, 10), fakeLab{p99: under(537)},
-			[]float64{100, 200, 400, 800, 1600, 600, 500, 550, 525, 538, 532, 535, 537}, 537, "over the SLO"},
+			[]float64{100, 200, 400, 800, 1131, 600, 500, 550, 525, 538, 532, 535, 537}, 537, "over the SLO"},
 		{"whole loads: no bisection between neighbours", workers(1, 20, 5), fakeLab{p99: under(1)},
-			[]float64{1, 2, 4}, 1, "over the SLO"},
+			[]float64{1, 2, 3}, 1, "over the SLO"},
 		{"open loop: a rate not kept up fails with a good p99", rate, fakeLab{p99: under(1e9), capacity: 1000},
 			[]float64{200, 400, 800, 1600}, 800, "kept up with 62% of the rate"},
 		{"closed loop: the same lab never fails", workers(200, 4, NoRefine), fakeLab{p99: under(1e9), capacity: 1000},

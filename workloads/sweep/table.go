@@ -38,7 +38,8 @@ func WriteKnees(w io.Writer, sweeps []schema.Sweep, c Config) {
 	c = c.withDefaults()
 	fmt.Fprintln(w, render.Wrap(fmt.Sprintf("knee: highest load with %s p99 < %v and errors within %g%% of attempts; a failing step, "+
 		"the step below it and each bisection step are judged on the median of %d measurements (their range in brackets); "+
-		"the rerun interval is where a rerun's knee lands, from interleaved rounds of the steps around the knee; "+
+		"the rerun interval is where a rerun's knee lands, from interleaved rounds of the steps around the knee "+
+		"and, where measurements disagree, reruns of the search simulated on the pass curve they fit; "+
 		"safe is the highest load every measurement of which met the SLO",
 		c.Op, c.SLO, 100*c.maxErrorRate(), c.repeat()), render.TableWidth))
 	fmt.Fprintln(w, render.Wrap(byText(c), render.TableWidth))
