@@ -70,7 +70,7 @@ func (c Compare) Do(ctx context.Context) (err error) {
 			return err
 		}
 	}
-	var verdict Verdict
+	var verdict Ending
 	switch {
 	case runErr != nil:
 		verdict = verdictOf(runErr)

@@ -45,7 +45,7 @@ type Report struct {
 	Each          []Info  `json:"each"`
 	// CrossReferee judges grants across generators (crossref); its
 	// violations are also in the run's counts.
-	CrossReferee crossref.Verdict `json:"cross_referee"`
+	CrossReferee crossref.Judgement `json:"cross_referee"`
 }
 
 // merged is one run merged from its generators' results.
@@ -54,7 +54,7 @@ type merged struct {
 	runLogs map[string]record.RunLogs
 	rep     Report
 	res     []Result
-	verdict Verdict // the abort's, a lost generator's or the thresholds'
+	verdict Ending // the abort's, a lost generator's or the thresholds'
 }
 
 func (mg merged) logs() map[string]output.Logs {
@@ -76,7 +76,7 @@ func mergeShares(ctx context.Context, m *Member, g Config) (merged, error) {
 	}
 	sum, logs, rep, err := mergeResults(res, g.Generators)
 	if err != nil {
-		v := Verdict{Code: ExitFailure, Message: err.Error()}
+		v := Ending{Code: ExitFailure, Message: err.Error()}
 		_ = m.PublishVerdict(context.WithoutCancel(ctx), v)
 		return merged{}, err
 	}
@@ -116,12 +116,12 @@ func writeGrantLogs(dir string, res []Result) error {
 
 // judgeMerged is the run's verdict: an abort's, a missing generator's, or
 // the thresholds' on the merged run.
-func judgeMerged(run schema.Run, rep Report, g Config) Verdict {
+func judgeMerged(run schema.Run, rep Report, g Config) Ending {
 	switch {
 	case rep.Aborted != nil:
 		return verdictOf(abortError(rep.Aborted))
 	case len(rep.Missing) > 0:
-		return Verdict{Code: ExitLost, Message: fmt.Sprintf("generators: no result from generator(s) %s", firstFew(rep.Missing))}
+		return Ending{Code: ExitLost, Message: fmt.Sprintf("generators: no result from generator(s) %s", firstFew(rep.Missing))}
 	}
 	ts, _ := gate.ParseThresholds(g.Thresholds)
 	var broken []string
@@ -132,9 +132,9 @@ func judgeMerged(run schema.Run, rep Report, g Config) Verdict {
 		}
 	}
 	if len(broken) > 0 {
-		return Verdict{Code: ExitThreshold, Message: "generators: the merged run breaks --threshold " + strings.Join(broken, ", ")}
+		return Ending{Code: ExitThreshold, Message: "generators: the merged run breaks --threshold " + strings.Join(broken, ", ")}
 	}
-	return Verdict{}
+	return Ending{}
 }
 
 // mergeResults merges the generators' output directories with

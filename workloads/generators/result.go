@@ -146,15 +146,15 @@ func (m *Member) result(i int) (Result, bool, error) {
 	return r, true, nil
 }
 
-// Verdict is generator 0's last word: the exit status every generator
+// Ending is generator 0's last word: the exit status every generator
 // takes, and why.
-type Verdict struct {
+type Ending struct {
 	Code    int    `json:"code"`
 	Message string `json:"message,omitempty"`
 }
 
 // PublishVerdict ends the run for the others (generator 0).
-func (m *Member) PublishVerdict(ctx context.Context, v Verdict) error {
+func (m *Member) PublishVerdict(ctx context.Context, v Ending) error {
 	b, _ := json.Marshal(v)
 	m.abortMu.Lock()
 	m.finished = true
@@ -172,7 +172,7 @@ func (m *Member) Finished() bool {
 
 // AwaitVerdict waits (at most timeout) for generator 0's verdict; false
 // when none came (generator 0 was lost, or the wait ran out).
-func (m *Member) AwaitVerdict(ctx context.Context, timeout time.Duration) (Verdict, bool) {
+func (m *Member) AwaitVerdict(ctx context.Context, timeout time.Duration) (Ending, bool) {
 	wait, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	_ = m.st.wait(wait, func(v map[string][]byte, gone map[string]bool) bool {
@@ -181,11 +181,11 @@ func (m *Member) AwaitVerdict(ctx context.Context, timeout time.Duration) (Verdi
 	})
 	raw, ok := m.st.get(m.prefix + "verdict")
 	if !ok {
-		return Verdict{}, false
+		return Ending{}, false
 	}
-	var v Verdict
+	var v Ending
 	if json.Unmarshal(raw, &v) != nil {
-		return Verdict{}, false
+		return Ending{}, false
 	}
 	return v, true
 }

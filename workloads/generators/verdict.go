@@ -61,7 +61,7 @@ type exitCoder interface {
 }
 
 // err is v as the error it ends the run with: nil for a pass.
-func (v Verdict) err() error {
+func (v Ending) err() error {
 	if v.Code == 0 {
 		return nil
 	}
@@ -69,16 +69,16 @@ func (v Verdict) err() error {
 }
 
 // verdictOf is err as the verdict every generator exits with.
-func verdictOf(err error) Verdict {
+func verdictOf(err error) Ending {
 	if err == nil {
-		return Verdict{}
+		return Ending{}
 	}
 	code := ExitFailure
 	var ec exitCoder
 	if errors.As(err, &ec) {
 		code = ec.ExitCode()
 	}
-	return Verdict{Code: code, Message: err.Error()}
+	return Ending{Code: code, Message: err.Error()}
 }
 
 // abortError is a as the error the run ends with.

@@ -4,8 +4,8 @@ import (
 	"sort"
 )
 
-// Verdict is the judgement of grants across generators.
-type Verdict struct {
+// Judgement is the judgement of grants across generators.
+type Judgement struct {
 	Grants int64 `json:"grants"`
 	// Violations: pairs of grants of one key by different generators whose
 	// windows [granted, min(valid until, released)) overlap by more than
@@ -28,8 +28,8 @@ type entry struct {
 // Judge compares every grant with the grants of the same key by other
 // generators. Grants of one generator are its own referee's to judge (it
 // saw them on one clock, with no error): they are not counted here.
-func Judge(logs []Timed) Verdict {
-	var v Verdict
+func Judge(logs []Timed) Judgement {
+	var v Judgement
 	byKey := map[string][]entry{}
 	for _, l := range logs {
 		v.MaxErrorUS = max(v.MaxErrorUS, float64(l.ErrorNS)/1e3)
