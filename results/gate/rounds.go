@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/lockbench/lockbench/results/schema"
@@ -47,10 +48,9 @@ type Rounds struct {
 // sideName names a side's command in a verdict's words.
 var sideName = map[string]string{"BaseCmd": "base", "HeadCmd": "head"}
 
-// untilDecided measures base and head in interleaved rounds (base first
-// in odd rounds, head first in even ones, so drift over the session
-// weighs on both alike) and judges them at each of Looks until every
-// metric is decided, the rounds run out, the budget is spent or ctx ends;
+// untilDecided measures base and head in interleaved rounds (each pair
+// of rounds once base first, once head first, in a drawn order) and
+// judges them at each of Looks until every metric is decided, the rounds run out, the budget is spent or ctx ends;
 // the verdict is that of the last look (or of the rounds measured, when
 // the budget ended the session between looks). A measurement that fails is
 // an error of BaseCmd or HeadCmd; bad input from a side
@@ -69,6 +69,7 @@ func untilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
 	budget, cancelBudget := context.WithTimeout(ctx, r.Budget)
 	defer cancelBudget()
 	in := Input{Paired: true}
+	order, headFirst := rand.New(rand.NewPCG(1, 2)), false
 	look := LookOptions(opt, 0)
 	start, next := now(), 0
 	var v Verdict
@@ -87,7 +88,18 @@ func untilDecided(ctx context.Context, r Rounds, opt Options) (Verdict, error) {
 			m     Measure
 			into  *[]Source
 		}{{"BaseCmd", r.Base, &in.Baseline}, {"HeadCmd", r.Head, &in.Current}}
-		if round%2 == 0 {
+		// Each pair of rounds runs base first once and head first once, so
+		// drift over the session weighs on both alike; which comes first in
+		// a pair is drawn (seeded). A fixed alternation would put the sides
+		// at fixed places in every four runs (base, head, head, base), where
+		// a disturbance recurring every four runs — a neighbour's periodic
+		// job — falls on one side only.
+		if round%2 == 1 {
+			headFirst = order.IntN(2) == 1
+		} else {
+			headFirst = !headFirst
+		}
+		if headFirst {
 			sides[0], sides[1] = sides[1], sides[0]
 		}
 		spent := false

@@ -51,6 +51,7 @@ func TestUntilDecided(t *testing.T) {
 		{"the same build", 10000, 0.01, time.Hour, schema.Schema, pass, Looks[0], "decided after 8 rounds", ""},
 		{"half the throughput", 5000, 0.01, time.Hour, schema.Schema, Regressed, Looks[0], "decided after 8 rounds", ""},
 		{"too noisy for the budget", 9000, 0.5, 20 * time.Second, schema.Schema, Inconclusive, 10, "budget spent", ""},
+		{"too noisy for every look", 9000, 0.5, time.Hour, schema.Schema, Inconclusive, Looks[len(Looks)-1], "every look made", ""},
 		{"a side writes an unknown schema", 10000, 0.01, time.Hour, "lockbench/v9", 0, 0, "", "unknown schema version"},
 	}
 	for _, tc := range tests {
@@ -72,16 +73,30 @@ func TestUntilDecided(t *testing.T) {
 				t.Fatalf("%v after %d measurements (%q), want %v after %d rounds saying %q: %+v",
 					v.Decision, len(f.order), v.Rounds, tc.outcome, tc.rounds, tc.says, v.Rows)
 			}
-			for i := 0; i+1 < len(f.order); i += 2 {
-				want := []string{"base", "head"}
-				if i/2%2 == 1 {
-					want = []string{"head", "base"}
-				}
-				if f.order[i] != want[0] || f.order[i+1] != want[1] {
-					t.Fatalf("round %d ran %v, want %v (order alternates)", i/2+1, f.order[i:i+2], want)
-				}
-			}
+			checkOrder(t, f.order)
 		})
+	}
+}
+
+// checkOrder: every round runs each side once; each pair of rounds runs
+// base first once and head first once; and over many pairs the order
+// within a pair varies, so no side holds fixed places in every four runs.
+func checkOrder(t *testing.T, order []string) {
+	t.Helper()
+	firsts := map[string]int{}
+	for i := 0; i+1 < len(order); i += 2 {
+		if order[i] == order[i+1] {
+			t.Fatalf("round %d ran %v", i/2+1, order[i:i+2])
+		}
+		if i%4 == 2 && order[i] == order[i-2] {
+			t.Fatalf("rounds %d and %d both ran %s first: %v", i/2, i/2+1, order[i], order)
+		}
+		if i%4 == 0 {
+			firsts[order[i]]++
+		}
+	}
+	if pairs := len(order) / 4; pairs >= 8 && (firsts["base"] == 0 || firsts["head"] == 0) {
+		t.Errorf("%d pairs of rounds, every one opened by the same side: %v", pairs, order)
 	}
 }
 
