@@ -50,7 +50,8 @@ var sideName = map[string]string{"BaseCmd": "base", "HeadCmd": "head"}
 
 // untilDecided measures base and head in interleaved rounds (each pair
 // of rounds once base first, once head first, in a drawn order) and
-// judges them at each of Looks until every metric is decided, the rounds run out, the budget is spent or ctx ends;
+// judges them at each of Looks until every metric is decided, the rounds
+// run out, the budget is spent or ctx ends;
 // the verdict is that of the last look (or of the rounds measured, when
 // the budget ended the session between looks). A measurement that fails is
 // an error of BaseCmd or HeadCmd; bad input from a side

@@ -17,8 +17,8 @@ const floorSteps = 2
 const floorShare = 0.5
 
 // readCurve sets what the measured curve says beyond the knee: the safe
-// rate, the noise floor, the USL of a closed loop, the plan for a target
-// rate.
+// rate, the knee interval widened by reruns, the noise floor, the USL of
+// a closed loop, the plan for a target rate.
 func (s *strategy) readCurve() {
 	sw := &s.sw
 	sw.FloorP99US = floorP99(s.cfg, sw.Steps)
@@ -31,7 +31,9 @@ func (s *strategy) readCurve() {
 		return
 	}
 	knee := s.cfg.By.Load(sw.Steps[sw.Knee])
-	sw.SafeRate = safeRate(s.cfg, knee, s.byLoad())
+	obs := passes(s.cfg, s.byLoad())
+	sw.SafeRate = safeOf(knee, obs)
+	s.widenByReruns(obs)
 	if s.cfg.TargetRate > 0 {
 		sw.Plan = plan(s.cfg.TargetRate, s.runs(knee))
 	}
@@ -50,24 +52,39 @@ func (s *strategy) byLoad() map[float64][]schema.Run {
 // measurement (the search's and the probes') met the SLO, judged one by
 // one; 0 when none did. It is never above the knee.
 func safeRate(c Config, knee float64, runs map[float64][]schema.Run) float64 {
+	return safeOf(knee, passes(c, runs))
+}
+
+// safeOf is safeRate of obs, measurements judged one by one.
+func safeOf(knee float64, obs []passObs) float64 {
 	safe := 0.0
-	for load, rs := range runs {
-		if load > knee || load <= safe || len(rs) == 0 {
-			continue
+	for _, o := range obs {
+		if o.load <= knee && o.n > 0 && o.held == o.n {
+			safe = o.load
 		}
+	}
+	return safe
+}
+
+// passes are runs by load, each judged on its own, as passObs in rising
+// load.
+func passes(c Config, runs map[float64][]schema.Run) []passObs {
+	out := make([]passObs, 0, len(runs))
+	for load, rs := range runs {
 		var cell lab.Config // what judge reads of it: the rate to keep up with
 		if c.By == ByRate {
 			cell.Workload.Rate = load
 		}
-		ok := true
+		o := passObs{load: load, n: len(rs)}
 		for _, r := range rs {
-			ok = ok && judge(c, cell, r).OK
+			if judge(c, cell, r).OK {
+				o.held++
+			}
 		}
-		if ok {
-			safe = load
-		}
+		out = append(out, o)
 	}
-	return safe
+	slices.SortFunc(out, func(a, b passObs) int { return cmp.Compare(a.load, b.load) })
+	return out
 }
 
 // floorP99 is the p99 at the lowest steps: the median of the

@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -110,16 +109,16 @@ const (
 	rerunShare  = 0.95
 )
 
-// rerunKnees simulates count reruns of c's knee search on the machine
+// rerunKnees runs c's knee search reruns times, simulated, on the machine
 // obs describe and returns their knees (0 for a rerun in which nothing
 // held). The curve obs were measured on is not known, only its fit: so
 // each rerun first draws its own curve (the measurements drawn anew at
 // their loads from the fit, and fitted again: a parametric bootstrap),
 // then runs the search on it, each measurement a draw of that curve and a
 // load's verdict the majority of its draws, as the search's median of
-// p99s is (count/rerunCurves reruns a drawn curve). Seeded: the same
+// p99s is (reruns/rerunCurves reruns a drawn curve). Seeded: the same
 // measurements give the same knees.
-func rerunKnees(c Config, obs []passObs, fit passCurve, count int) []float64 {
+func rerunKnees(c Config, obs []passObs, fit passCurve, reruns int) []float64 {
 	rng := rand.New(rand.NewPCG(1, 2))
 	again := make([]passObs, len(obs))
 	draw := func() passCurve {
@@ -136,10 +135,10 @@ func rerunKnees(c Config, obs []passObs, fit passCurve, count int) []float64 {
 		}
 		return fit
 	}
-	knees := make([]float64, count)
+	knees := make([]float64, reruns)
 	var curve passCurve
 	for i := range knees {
-		if i%max(1, count/rerunCurves) == 0 {
+		if i%max(1, reruns/rerunCurves) == 0 {
 			curve = draw()
 		}
 		draws := map[float64][]bool{}
@@ -149,13 +148,9 @@ func rerunKnees(c Config, obs []passObs, fit passCurve, count int) []float64 {
 				d = append(d, rng.Float64() < curve.p(load))
 			}
 			draws[load] = d
-			held := 0
-			for _, ok := range d {
-				if ok {
-					held++
-				}
-			}
-			return verdict{ok: 2*held > len(d), latencyOnly: true}, nil
+			// Every failure is taken for latency alone: the half-step check
+			// runs wherever the sweep's would, and fails where the curve has.
+			return verdict{ok: 2*count(d) > len(d), latencyOnly: true}, nil
 		}
 		b, _ := searchKnee(context.Background(), c, step)
 		knees[i] = b.good
@@ -174,27 +169,14 @@ func rerunInterval(knees []float64, share float64) (lo, hi float64) {
 	return at(tail), at(1 - tail)
 }
 
-// widenByReruns widens the sweep's knee interval (the rounds') to hold
-// the middle rerunShare of the knees simulated reruns find on the pass
-// curve fitted to every measurement of the sweep, each judged on its own,
-// and says so when it moves an end.
-func (s *strategy) widenByReruns() {
-	if len(s.sw.KneeInterval) != 2 {
-		return
-	}
-	obs := make([]passObs, 0, len(s.samples))
-	for load, ks := range s.samples {
-		o := passObs{load: load, n: len(ks)}
-		for _, k := range ks {
-			if judge(s.cfg, s.at(load), s.cells[k].Run).OK {
-				o.held++
-			}
-		}
-		obs = append(obs, o)
-	}
-	slices.SortFunc(obs, func(a, b passObs) int { return cmp.Compare(a.load, b.load) }) // map order must not seed the draws
-	if !disagree(obs) {
-		return // every load below a point held, every one above failed: the rounds' interval stands
+// widenByReruns widens the sweep's knee interval (the rounds'; none
+// when they were not measured to the end) to hold the middle rerunShare
+// of the knees simulated reruns find on the pass curve fitted to obs,
+// every measurement of the sweep judged on its own (in rising load), and
+// says so when it moves an end.
+func (s *strategy) widenByReruns(obs []passObs) {
+	if len(s.sw.KneeInterval) != 2 || !disagree(obs) {
+		return // no interval, or every load below a point held and every one above failed: the rounds' interval stands
 	}
 	fit, ok := fitPassCurve(obs)
 	if !ok {

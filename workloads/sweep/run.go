@@ -70,8 +70,9 @@ func Run(ctx context.Context, m measurer, cfg Config, obs Observers) (result, er
 // one sweeps one strategy: cell is its Base; measured is how many
 // measurements the sweep made before it (their key prefixes are taken).
 // After the knee search it measures the knee's interval (probeRounds),
-// then reads the curve: the safe rate, the noise floor, the USL of a
-// closed loop and the plan for a target rate.
+// then reads the curve: the safe rate, the interval widened by reruns,
+// the noise floor, the USL of a closed loop and the plan for a target
+// rate.
 func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured int, obs Observers) (schema.Sweep, []lab.Cell, error) {
 	s := &strategy{m: m, cfg: cfg, cell: cell, measured: measured, obs: obs, samples: map[float64][]int{}, index: map[float64]int{},
 		sw: schema.Sweep{Name: cell.Name(), Op: cfg.Op, SLOUS: float64(cfg.SLO) / 1e3, Stepped: string(cfg.By), Knee: -1, Repeat: cfg.repeat()}}
@@ -91,9 +92,6 @@ func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured 
 	}
 	if err == nil && sw.Knee >= 0 && ctx.Err() == nil && cfg.rounds() > 0 {
 		err = s.probeRounds(ctx, probeLoads(cfg, sw.Steps, cfg.By.Load(sw.Steps[sw.Knee]), b.bad))
-		if err == nil && ctx.Err() == nil {
-			s.widenByReruns()
-		}
 	}
 	s.readCurve()
 	for _, ks := range s.samples { // a load measured more than once: its runs are rounds
