@@ -46,9 +46,25 @@ var safetyColors = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e
 // its interval where there were violations, an open marker at the upper
 // bound where there were none.
 func WriteSafetyHTML(w io.Writer, title string, points []SafetyPoint) error {
+	return WriteSafetyPlots(w, title, []SafetyPlot{{Title: title, Points: points}})
+}
+
+// SafetyPlot is one plot of a page: the points of one fault, whose
+// magnitudes share an axis.
+type SafetyPlot struct {
+	Title  string
+	Points []SafetyPoint
+}
+
+// WriteSafetyPlots writes a self-contained HTML page titled title with
+// one plot (SafetySVG) per element of plots, in order.
+func WriteSafetyPlots(w io.Writer, title string, plots []SafetyPlot) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>%s</title></head>\n<body style=\"font-family:sans-serif\">\n", html.EscapeString(title))
-	b.WriteString(SafetySVG(title, points))
+	for _, p := range plots {
+		b.WriteString(SafetySVG(p.Title, p.Points))
+		b.WriteString("\n")
+	}
 	b.WriteString("\n<p>Filled markers: measured rate with its exact 95 % Poisson interval. Open markers: no violation; " +
 		"drawn at the upper bound 3/grants (rule of three). Dashed lines: with fencing.</p>\n</body></html>\n")
 	_, err := io.WriteString(w, b.String())

@@ -3,19 +3,13 @@ package safety
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/results/fielderr"
-)
-
-// Faults a sweep can play, by Config.Fault.
-const (
-	// FaultPause stops the holder between its grant and its write for
-	// ratio × TTL, as a GC pause or a page fault does.
-	FaultPause = "pause"
 )
 
 // Fencing is whether the resource checks tokens: FencingOff, FencingOn, or
@@ -51,9 +45,6 @@ const (
 	defaultPointLimit = 40 * time.Second
 )
 
-// DefaultRatios are the holder pauses of the default grid, ÷ TTL.
-func DefaultRatios() Ratios { return Ratios{0.1, 0.5, 0.9, 1.1, 2} }
-
 // DefaultBackends are the backends of the default grid.
 func DefaultBackends() []string { return []string{"redlock", "etcd"} }
 
@@ -62,19 +53,22 @@ func DefaultBackends() []string { return []string{"redlock", "etcd"} }
 // The zero value is the defaults (DefaultConfig); it is written into the
 // results.
 type Config struct {
-	Fault    string   `json:"fault" flag:"fault" help:"the fault swept: pause (the holder stops between its grant and its write for ratio × TTL)"`
-	Backends []string `json:"backends" flag:"backends" help:"backends to measure, comma-separated (those whose locks live on Redis masters or etcd)"`
-	Ratios   Ratios   `json:"ratios" flag:"ratios" help:"fault magnitudes ÷ TTL, comma-separated (a pause of 2 is twice the TTL)"`
-	Fencing  Fencing  `json:"fencing" flag:"fencing" help:"whether the resource refuses writes with an older token: off | on | both (each point both ways)"`
+	// Fault is a comma list of kinds (FaultNames) or "all".
+	Fault    string   `json:"fault" flag:"fault" help:"the faults swept, comma-separated, or all: pause (the holder stops between its writes for ratio × TTL), clock-jump (one master's clock jumps ahead by ratio × TTL), delay (a minority of servers answers ratio × TTL late), restart (a majority of masters crashes and comes back empty after ratio × TTL)"`
+	Backends []string `json:"backends" flag:"backends" help:"backends to measure, comma-separated, NAME or NAME/CLIENT (redlock/rueidis), or all; a fault that does not apply to one is skipped, the plan line says why"`
+	// Ratios are the magnitudes of every fault swept; empty: each fault's
+	// own grid.
+	Ratios  Ratios  `json:"ratios" flag:"ratios" help:"fault magnitudes ÷ TTL, comma-separated (a pause of 2 is twice the TTL); default: each fault's own grid (pause 0.1,0.5,0.9,1.1,2; clock-jump 0.01,0.1,0.5,1; delay 0.1,0.5,1; restart 0,0.5,1)"`
+	Fencing Fencing `json:"fencing" flag:"fencing" help:"whether the resource refuses writes with an older token: off | on | both (each point both ways)"`
 	// Grants is the budget of each point: it ends after this many grants.
 	Grants int `json:"grants" flag:"grants" help:"grants per point; a point with no violation bounds the rate at 3/grants (3×10⁶ grants for 1 per 10⁶)"`
 	// PointLimit bounds one point's time; a point that ends on it
 	// reports the grants it had (Point.Short).
 	PointLimit time.Duration `json:"point_limit" flag:"point-limit" help:"most time one point may take; it then reports the grants it had"`
 	TTL        time.Duration `json:"ttl" flag:"ttl" help:"lock TTL of every backend (etcd: whole seconds, at least its minimum lease TTL of 2s)"`
-	// Keys is how many keys the workers contend on; each key has
-	// ⌈ratio⌉+1 workers, so one is always waiting while the others pause.
-	Keys       int           `json:"keys" flag:"keys" help:"keys contended on; each gets ⌈ratio⌉+1 workers"`
+	// Keys is how many keys the workers contend on; each key has the
+	// fault's workers (fault.WorkersPerKey), so one is always waiting.
+	Keys       int           `json:"keys" flag:"keys" help:"keys contended on; each gets ⌈ratio⌉+1 workers under a pause, 3 under a clock jump, 2 otherwise"`
 	RetryDelay time.Duration `json:"retry_delay" flag:"retry-delay" help:"wait between a worker's lock attempts"`
 }
 
@@ -82,15 +76,26 @@ type Config struct {
 // and etcd, with and without fencing, 200 grants a point.
 func DefaultConfig() Config { return Config{}.withDefaults() }
 
+// faults are c's kinds; c.Fault must have passed Validate.
+func (c Config) faults() []fault {
+	fs, _ := parseFaults(c.Fault)
+	return fs
+}
+
+// ratios are the magnitudes swept of f.
+func (c Config) ratios(f fault) Ratios {
+	if len(c.Ratios) > 0 {
+		return c.Ratios
+	}
+	return f.Ratios
+}
+
 func (c Config) withDefaults() Config {
 	if c.Fault == "" {
 		c.Fault = FaultPause
 	}
 	if len(c.Backends) == 0 {
 		c.Backends = DefaultBackends()
-	}
-	if len(c.Ratios) == 0 {
-		c.Ratios = DefaultRatios()
 	}
 	if c.Fencing == "" {
 		c.Fencing = FencingBoth
@@ -114,12 +119,14 @@ func (c Config) withDefaults() Config {
 }
 
 // Validate reports the first field the sweep cannot run with, as a
-// *fielderr.Error naming it ("ratios", "backends", "ttl").
+// *fielderr.Error naming it ("fault", "ratios", "backends", "ttl").
 func (c Config) Validate() error {
 	c = c.withDefaults()
+	fs, err := parseFaults(c.Fault)
+	if err != nil {
+		return &fielderr.Error{Field: "fault", Value: fmt.Sprintf("%q", c.Fault), Err: err}
+	}
 	switch {
-	case c.Fault != FaultPause:
-		return fielderr.Invalid("fault", c.Fault, "want %s (the only fault swept so far)", FaultPause)
 	case c.Fencing != FencingOff && c.Fencing != FencingOn && c.Fencing != FencingBoth:
 		return fielderr.Invalid("fencing", string(c.Fencing), "want off, on or both")
 	case c.Grants < 1:
@@ -133,43 +140,93 @@ func (c Config) Validate() error {
 	case c.RetryDelay <= 0:
 		return fielderr.Invalid("retry_delay", c.RetryDelay, "must be positive")
 	}
-	for _, r := range c.Ratios {
-		if !(r > 0) || math.IsInf(r, 0) || r > maxRatio {
-			return fielderr.Invalid("ratios", r, "each must be in (0, %g]", float64(maxRatio))
+	for _, f := range fs {
+		for _, r := range c.ratios(f) {
+			if !(r > 0 || r == 0 && f.ZeroOK) || math.IsInf(r, 0) || r > maxRatio {
+				lo := "("
+				if f.ZeroOK {
+					lo = "["
+				}
+				return fielderr.Invalid("ratios", r, "each must be in %s0, %g] for %s", lo, float64(maxRatio), f.Name)
+			}
 		}
 	}
-	for _, name := range c.Backends {
-		if err := checkBackend(name, c.TTL); err != nil {
+	var empty error // the first backend no fault swept applies to
+	for _, name := range c.backendEntries() {
+		b, err := backendOf(name)
+		if err != nil {
 			return err
 		}
+		var skips []string
+		for _, f := range fs {
+			if why := skip(f, b.Backend); why != "" {
+				skips = append(skips, f.Name+": "+why)
+			}
+		}
+		if len(skips) == len(fs) {
+			if empty == nil {
+				empty = fielderr.Invalid("backends", name, "no fault swept applies (%s)", strings.Join(skips, "; "))
+			}
+			continue // skipped, the plan says why
+		}
+		if b.On == backends.Etcd && (c.TTL%time.Second != 0 || c.TTL < defaultTTL) {
+			return fielderr.Invalid("ttl", c.TTL, "%s leases count whole seconds, at least %v here: a ratio of another TTL would lie", name, defaultTTL)
+		}
+	}
+	if len(c.points()) == 0 {
+		return empty
 	}
 	return nil
 }
 
-// maxRatio bounds a pause: ⌈ratio⌉+1 workers a key, and a point lasts a
-// pause at least.
+// maxRatio bounds a magnitude: a pause has ⌈ratio⌉+1 workers a key, and a
+// point lasts a pause at least.
 const maxRatio = 20
 
-// checkBackend refuses a backend the pause cannot be measured on: one
-// whose lease outlives an in-process pause (a ZooKeeper session or a
-// PostgreSQL connection stays alive while the holder sleeps, so the lock
-// never lapses; measuring them needs the holder silenced, which this sweep
-// does not do yet), and a TTL etcd would silently round.
-func checkBackend(name string, ttl time.Duration) error {
+// BackendsAll in --backends is every backend, and Redlock over each of
+// its client libraries.
+const BackendsAll = "all"
+
+func (c Config) allBackends() bool { return len(c.Backends) == 1 && c.Backends[0] == BackendsAll }
+
+// backendEntries are c's --backends entries, "all" spelt out: every
+// registered backend, and Redlock over its other client libraries.
+func (c Config) backendEntries() []string {
+	if !c.allBackends() {
+		return c.Backends
+	}
+	var out []string
+	for _, name := range backends.Names() {
+		out = append(out, name)
+		b, _ := backends.Lookup(name)
+		for _, client := range b.Clients[min(1, len(b.Clients)):] { // the first is the default
+			out = append(out, name+"/"+client)
+		}
+	}
+	return out
+}
+
+// backend is one --backends entry: a registered backend and, for one
+// with a choice of client library, the client ("redlock/rueidis").
+type backend struct {
+	backends.Backend
+	Client string // "": the default
+}
+
+// backendOf reads a --backends entry.
+func backendOf(entry string) (backend, error) {
+	name, client, _ := strings.Cut(entry, "/")
 	b, ok := backends.Lookup(name)
 	if !ok {
-		return fielderr.Invalid("backends", name, "unknown (have %s)", strings.Join(backends.Names(), ", "))
+		return backend{}, fielderr.Invalid("backends", entry, "unknown (have %s)", strings.Join(backends.Names(), ", "))
 	}
-	switch b.On {
-	case backends.Redis:
-	case backends.Etcd:
-		if ttl%time.Second != 0 || ttl < defaultTTL {
-			return fielderr.Invalid("ttl", ttl, "%s leases count whole seconds, at least %v here: a ratio of another TTL would lie", name, defaultTTL)
+	if client != "" && !slices.Contains(b.Clients, client) {
+		if len(b.Clients) == 0 {
+			return backend{}, fielderr.Invalid("backends", entry, "%s has no choice of client library", name)
 		}
-	default:
-		return fielderr.Invalid("backends", name, "its locks live on %s, whose lease does not lapse while an in-process holder pauses: not measured by this sweep", b.On)
+		return backend{}, fielderr.Invalid("backends", entry, "client %q unknown for %s (have %s)", client, name, strings.Join(b.Clients, ", "))
 	}
-	return nil
+	return backend{Backend: b, Client: client}, nil
 }
 
 // Ratios are fault magnitudes ÷ TTL, a flag value of comma-separated
@@ -199,56 +256,85 @@ func (r *Ratios) String() string {
 
 func (*Ratios) Type() string { return "ratios" }
 
-// points are the grid in the order measured: backend, ratio, fencing.
+// points are the grid in the order measured: fault, backend, ratio,
+// fencing; the (fault, backend) pairs the fault does not apply to are
+// left out (skipped says why).
 func (c Config) points() []pointSpec {
 	var ps []pointSpec
-	for _, b := range c.Backends {
-		for _, r := range c.Ratios {
-			for _, f := range c.Fencing.modes() {
-				ps = append(ps, pointSpec{Backend: b, Ratio: r, Fencing: f})
+	for _, f := range c.faults() {
+		for _, name := range c.backendEntries() {
+			b, _ := backendOf(name)
+			if skip(f, b.Backend) != "" {
+				continue
+			}
+			for _, r := range c.ratios(f) {
+				for _, on := range c.Fencing.modes() {
+					ps = append(ps, pointSpec{Fault: f.Name, Backend: name, Ratio: r, Fencing: on})
+				}
 			}
 		}
 	}
 	return ps
 }
 
+// skipped are the (fault, backend) pairs of the grid the fault does not
+// apply to, each with the reason.
+func (c Config) skipped() []string {
+	var out []string
+	for _, f := range c.faults() {
+		for _, name := range c.backendEntries() {
+			b, _ := backendOf(name)
+			if why := skip(f, b.Backend); why != "" {
+				out = append(out, fmt.Sprintf("%s on %s (%s)", f.Name, name, why))
+			}
+		}
+	}
+	return out
+}
+
 // pointSpec is one point of the grid.
 type pointSpec struct {
-	Backend string
+	Fault   string
+	Backend string // a --backends entry
 	Ratio   float64
 	Fencing bool
 }
 
-// workersPerKey keeps a key busy: while ⌈ratio⌉ holders pause, one more
-// waits to be granted as the oldest lease lapses.
-func workersPerKey(ratio float64) int { return int(math.Ceil(ratio)) + 1 }
+// kind is the point's fault.
+func (p pointSpec) kind() fault { return faultKinds[p.Fault] }
 
-// pause is the injected pause of ratio.
-func (c Config) pause(ratio float64) time.Duration {
-	return time.Duration(ratio * float64(c.TTL))
+// workers is how many workers contend in the point.
+func (c Config) workers(p pointSpec) int { return c.Keys * p.kind().WorkersPerKey(p.Ratio) }
+
+// pause is how long the point's holders stop between their writes; ok
+// false: until their lease's validity ends.
+func (c Config) pause(p pointSpec) (d time.Duration, ok bool) {
+	if f := p.kind().Pause; f != nil {
+		return f(c, p.Ratio), true
+	}
+	return 0, false
 }
 
-// Estimate is how long the grid should take, from the grants a key gives
-// per second: one per pause while the pause is shorter than the TTL, else
-// one per TTL (a waiting worker is granted as each paused holder's lease
-// lapses); each point ends within PointLimit and drains its last pauses.
-// Servers' start-up comes on top.
+// Estimate is how long the grid should take, from each fault's time per
+// grant of a key; each point ends within PointLimit and drains its last
+// holders. Servers' start-up comes on top.
 func (c Config) Estimate() (typical, most time.Duration) {
 	c = c.withDefaults()
 	for _, p := range c.points() {
-		pause := c.pause(p.Ratio)
-		cycle := c.TTL + c.RetryDelay/2
-		if p.Ratio < 1 {
-			cycle = pause + c.RetryDelay/2 + 5*time.Millisecond
+		drain, ok := c.pause(p)
+		if !ok {
+			drain = c.TTL
 		}
+		cycle := p.kind().Cycle(c, p.Ratio)
 		run := time.Duration(float64(c.Grants) / float64(c.Keys) * float64(cycle))
-		typical += min(run, c.PointLimit) + pause
-		most += c.PointLimit + pause
+		typical += min(run, c.PointLimit) + drain
+		most += c.PointLimit + drain
 	}
 	return typical, most
 }
 
-// Plan is the one line saying what the grid is and how long it takes.
+// Plan is the one line saying what the grid is, how long it takes, and
+// which faults it skips on which backend, and why.
 func (c Config) Plan() string {
 	c = c.withDefaults()
 	typ, most := c.Estimate()
@@ -256,9 +342,25 @@ func (c Config) Plan() string {
 	for _, f := range c.Fencing.modes() {
 		fencing = append(fencing, fencingName(f))
 	}
-	return fmt.Sprintf("safety: %s × %d ratios × fencing %s = %d points of %d grants: about %v (at most %v) plus server start-up; a bound of 1 per 10⁶ would need %d grants a point",
-		strings.Join(c.Backends, ","), len(c.Ratios), strings.Join(fencing, ","), len(c.points()), c.Grants,
+	var grid []string
+	for _, f := range c.faults() {
+		var on []string
+		for _, name := range c.backendEntries() {
+			if b, _ := backendOf(name); skip(f, b.Backend) == "" {
+				on = append(on, name)
+			}
+		}
+		if rs := c.ratios(f); len(on) > 0 {
+			grid = append(grid, fmt.Sprintf("%s %s ÷ TTL on %s", f.Name, rs.String(), strings.Join(on, ",")))
+		}
+	}
+	s := fmt.Sprintf("safety: %s × fencing %s = %d points of %d grants: about %v (at most %v) plus server start-up; a bound of 1 per 10⁶ would need %d grants a point",
+		strings.Join(grid, "; "), strings.Join(fencing, ","), len(c.points()), c.Grants,
 		typ.Round(time.Second), most.Round(time.Second), GrantsForBound(1))
+	if sk := c.skipped(); len(sk) > 0 {
+		s += "; skipped: " + strings.Join(sk, "; ")
+	}
+	return s
 }
 
 func fencingName(on bool) string {

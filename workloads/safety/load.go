@@ -2,6 +2,7 @@ package safety
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -16,32 +17,38 @@ import (
 
 // load is one point's contended workload: workers on Keys keys, each
 // cycle an attempt retried until granted, a token, the entry write, the
-// pause, the exit write and the unlock. It ends once the grant budget is
-// spent or the time limit passes (no new attempt; holders finish their
-// cycle, so every grant's writes are judged).
+// pause (or the rest of the lease's validity), the exit write and the
+// unlock. It ends once the grant budget is spent or the time limit passes
+// (no new attempt; holders finish their cycle, so every grant's writes are
+// judged).
 type load struct {
-	locker  drivers.Locker
+	locker drivers.Locker
+	// cutOff, if set, is the locker of the first worker of each key: one
+	// that cannot reach some of the masters (fault.CutOff).
+	cutOff  drivers.Locker
 	tokens  tokens
 	spec    pointSpec
 	cfg     Config
 	prefix  string // of the point's keys: no point sees another's
 	workers int
 
-	clock    record.Clock
-	ref      *referee.Referee
-	res      *Resource
-	granted  atomic.Int64
-	attempts atomic.Int64
-	errs     atomic.Int64
-	pauses   pauseStats
-	stop     context.CancelFunc // ends the attempts
-	failOnce sync.Once
-	err      error
+	clock         record.Clock
+	ref           *referee.Referee
+	res           *Resource
+	granted       atomic.Int64
+	cutOffGranted atomic.Int64
+	tokenErrs     atomic.Int64
+	attempts      atomic.Int64
+	errs          atomic.Int64
+	pauses        pauseStats
+	stop          context.CancelFunc // ends the attempts
+	failOnce      sync.Once
+	err           error
 }
 
 // measure runs the point and returns it.
 func (ld *load) measure(ctx context.Context) (Point, error) {
-	ld.workers = ld.cfg.Keys * workersPerKey(ld.spec.Ratio)
+	ld.workers = ld.cfg.workers(ld.spec)
 	ld.clock = record.NewClock()
 	ld.ref = referee.New(ld.workers, ld.clock, 0)
 	ld.ref.CountFrom(0)
@@ -69,10 +76,14 @@ func (ld *load) measure(ctx context.Context) (Point, error) {
 func (ld *load) work(ctx, attempts context.Context, id int) {
 	key := fmt.Sprintf("%s%d", ld.prefix, id%ld.cfg.Keys)
 	rnd := rand.New(rand.NewPCG(uint64(id), uint64(time.Now().UnixNano())))
+	locker, cut := ld.locker, ld.cutOff != nil && id < ld.cfg.Keys
+	if cut {
+		locker = ld.cutOff
+	}
 	for attempts.Err() == nil {
 		s := ld.clock.Now()
 		ld.ref.Attempting(id, key, s)
-		lease, att, err := ld.locker.Lock(attempts, key)
+		lease, att, err := locker.Lock(attempts, key)
 		e := ld.clock.Now()
 		ld.attempts.Add(1)
 		if err != nil {
@@ -94,15 +105,27 @@ func (ld *load) work(ctx, attempts context.Context, id int) {
 		if ld.granted.Add(1) >= int64(ld.cfg.Grants) {
 			ld.stop()
 		}
+		if cut {
+			ld.cutOffGranted.Add(1)
+		}
 		if err := ld.hold(ctx, id, key, lease, s, e); err != nil {
 			ld.fail(err)
+			return
+		}
+		// A holder that kept its lease for the whole validity rests before
+		// its next attempt, else it would take the key straight back each
+		// time and the other workers, the cut-off one among them, would
+		// never be granted. A paused holder's lease lapsed already: the
+		// key has moved on without it.
+		if _, fixed := ld.cfg.pause(ld.spec); !fixed && !sleep(attempts, ld.cfg.RetryDelay/2+time.Duration(rnd.Int64N(int64(ld.cfg.RetryDelay)))) {
 			return
 		}
 	}
 }
 
 // hold is the critical section of a grant won by the attempt [s, e]: the
-// fault stops the holder between its entry write and its exit write.
+// holder stops between its entry write and its exit write for the fault's
+// pause, or else until its lease's validity nearly ends (validityMargin).
 func (ld *load) hold(ctx context.Context, id int, key string, lease drivers.Lease, s, e int64) error {
 	seq := ld.res.Grant(key)
 	ld.ref.Granted(id, key, s, e, ld.clock.At(lease.ValidUntil()), lease.Fence())
@@ -115,15 +138,24 @@ func (ld *load) hold(ctx context.Context, id int, key string, lease drivers.Leas
 	token, err := ld.tokens.take(ctx, key, lease)
 	if err != nil {
 		ld.ref.Released(id, key, ld.clock.Now())
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return nil
+		case errors.Is(err, errNoToken):
+			return err
 		}
-		return err
+		// The counter's master is down (a crash fault): the grant stands,
+		// its writes are not made, so not judged.
+		ld.tokenErrs.Add(1)
+		return nil
 	}
 	ld.res.Write(key, seq, token)
-	pause := ld.cfg.pause(ld.spec.Ratio)
+	pause, fixed := ld.cfg.pause(ld.spec)
+	if !fixed {
+		pause = min(time.Until(lease.ValidUntil())-ld.cfg.TTL/validityMargin, ld.cfg.TTL)
+	}
 	t0 := time.Now()
-	if sleep(ctx, pause) {
+	if sleep(ctx, pause) && fixed {
 		ld.pauses.add(time.Since(t0)) // the holder's own clock
 	}
 	ld.ref.Released(id, key, ld.clock.Now())
@@ -138,6 +170,12 @@ func (ld *load) fail(err error) {
 	})
 }
 
+// validityMargin: a holder that uses its lease's validity stops working
+// TTL/validityMargin before the validity ends and makes its exit write,
+// as a careful holder leaves room for its own scheduling; a late wake-up
+// of the holder is the pause fault's, not the others'.
+const validityMargin = 20
+
 // point is what the load measured.
 func (ld *load) point(elapsed time.Duration, interrupted bool) Point {
 	wc := ld.res.Counts()
@@ -146,9 +184,11 @@ func (ld *load) point(elapsed time.Duration, interrupted bool) Point {
 	violations := rep.Violations + wc.StaleAccepted
 	r := RateOf(violations, grants)
 	minP, maxP := ld.pauses.span()
+	pause, _ := ld.cfg.pause(ld.spec)
 	return Point{
-		Backend: ld.spec.Backend, Fault: ld.cfg.Fault, Ratio: ld.spec.Ratio, Fencing: Fencing(fencingName(ld.spec.Fencing)),
-		PauseMS: ms(ld.cfg.pause(ld.spec.Ratio)), Grants: grants, Violations: violations,
+		Backend: ld.spec.Backend, Fault: ld.spec.Fault, Ratio: ld.spec.Ratio, Fencing: Fencing(fencingName(ld.spec.Fencing)),
+		MagnitudeMS: ld.spec.Ratio * ms(ld.cfg.TTL),
+		PauseMS:     ms(pause), Grants: grants, Violations: violations, CutOffGrants: ld.cutOffGranted.Load(), TokenErrors: ld.tokenErrs.Load(),
 		PerMillion: r.PerMillion, PerMillionLo: r.Lo, PerMillionHi: r.Hi, WriteCounts: wc,
 		LockViolations: rep.Violations, StaleOverlaps: rep.StaleOverlaps,
 		Attempts: ld.attempts.Load(), Errors: ld.errs.Load(),

@@ -6,11 +6,19 @@ import (
 	"time"
 )
 
-// measureFake measures one point on the in-memory lock service.
+// measureFake measures one pause point on the in-memory lock service.
 func measureFake(t *testing.T, ratio float64, fencing bool) Point {
 	t.Helper()
+	return measureFakeFault(t, FaultPause, ratio, fencing)
+}
+
+// measureFakeFault measures one point of fault on the in-memory lock
+// service: the holder's part of it (its pause, or its hold until the
+// validity nearly ends), nothing played on servers.
+func measureFakeFault(t *testing.T, fault string, ratio float64, fencing bool) Point {
+	t.Helper()
 	c := Config{Grants: 30, Keys: 3, TTL: 100 * time.Millisecond, RetryDelay: 5 * time.Millisecond, PointLimit: time.Minute}.withDefaults()
-	ld := &load{locker: newFakeLocker(c.TTL), tokens: leaseTokens{}, spec: pointSpec{Backend: "fake", Ratio: ratio, Fencing: fencing},
+	ld := &load{locker: newFakeLocker(c.TTL), tokens: leaseTokens{}, spec: pointSpec{Fault: fault, Backend: "fake", Ratio: ratio, Fencing: fencing},
 		cfg: c, prefix: "k"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -43,7 +51,7 @@ func TestLoadInvariants(t *testing.T) {
 			t.Errorf("%s: violations %d ≠ lock %d + stale accepted %d", name, p.Violations, p.LockViolations, p.StaleAccepted)
 		case p.MeasuredPauseMinMS < p.PauseMS:
 			t.Errorf("%s: a pause of %.1f ms measured %.1f ms", name, p.PauseMS, p.MeasuredPauseMinMS)
-		case p.Workers != 3*workersPerKey(c.ratio):
+		case p.Workers != 3*faultKinds[FaultPause].WorkersPerKey(c.ratio):
 			t.Errorf("%s: %d workers", name, p.Workers)
 		}
 		if p.Violations == 0 && !(p.PerMillionHi > 0) {
@@ -80,5 +88,31 @@ func TestLoadRerunInsideInterval(t *testing.T) {
 	}
 	if again.PerMillion < first.PerMillionLo || again.PerMillion > first.PerMillionHi {
 		t.Errorf("rerun %s outside the first run's interval [%s, %s]", num(again.PerMillion), num(first.PerMillionLo), num(first.PerMillionHi))
+	}
+}
+
+// A holder that keeps its lease for all of its validity but the margin,
+// on a correct lock service with nothing played on it: no violation, no
+// stale write, whatever the fault's magnitude would have been; the faults
+// are the servers', not the holder's.
+func TestLoadHoldsValidity(t *testing.T) {
+	for _, c := range []struct {
+		fault   string
+		fencing bool
+	}{{FaultClockJump, false}, {FaultDelay, true}, {FaultRestart, false}} {
+		p := measureFakeFault(t, c.fault, 1, c.fencing)
+		name := pointLine(p)
+		switch {
+		case p.Grants < 30 || p.Writes != 2*p.Grants:
+			t.Errorf("%s: %d writes, want 2 per grant of the budget of 30", name, p.Writes)
+		case p.Violations != 0 || p.Stale != 0:
+			t.Errorf("%s: a correct service and a holder inside its validity, yet violations", name)
+		case p.PauseMS != 0 || p.MagnitudeMS != 100:
+			t.Errorf("%s: pause %v ms, magnitude %v ms", name, p.PauseMS, p.MagnitudeMS)
+		}
+		// Each grant holds about a TTL: 10 grants a key take ~1 s.
+		if p.ElapsedMS < 0.8*10*100 {
+			t.Errorf("%s: %.0f ms for 10 grants a key of a 100 ms TTL: the holders did not keep their leases", name, p.ElapsedMS)
+		}
 	}
 }

@@ -14,9 +14,22 @@ type Point struct {
 	Fault   string  `json:"fault"`
 	Ratio   float64 `json:"ratio"`
 	Fencing Fencing `json:"fencing"` // on or off
-	// PauseMS is the injected pause (ratio × TTL).
-	PauseMS float64 `json:"pause_ms"`
+	// MagnitudeMS is the fault's magnitude, ratio × TTL.
+	MagnitudeMS float64 `json:"magnitude_ms"`
+	// PauseMS is the injected pause of the pause fault (ratio × TTL).
+	PauseMS float64 `json:"pause_ms,omitempty"`
 	Grants  int64   `json:"grants"`
+	// CutOffGrants are the grants of workers that reach only a bare
+	// quorum of the masters (the clock jump's precondition).
+	CutOffGrants int64 `json:"cut_off_grants,omitempty"`
+	// TokenErrors are grants whose fencing token could not be taken (the
+	// counter's master was down): their writes were not made.
+	TokenErrors int64 `json:"token_errors,omitempty"`
+	// FaultEvents are what the fault's schedule did (compose/faults),
+	// FaultErrors those that failed; both empty for the pause, which the
+	// holder plays itself.
+	FaultEvents int      `json:"fault_events,omitempty"`
+	FaultErrors []string `json:"fault_errors,omitempty"`
 	// Violations are LockViolations + StaleWritesAccepted, the rate's
 	// events.
 	Violations   int64   `json:"violations"`

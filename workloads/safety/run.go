@@ -22,7 +22,8 @@ type Result struct {
 }
 
 // Run measures every point of c's grid on servers it starts for each
-// backend (workloads/lab, stopped again before the next backend), telling
+// fault and backend (workloads/lab, stopped again before the next; a
+// fault that may leave a server down gets fresh ones each point), telling
 // the plan and each point as it ends on log (nil: nothing). A ctx ended
 // mid-sweep returns the points measured so far with Interrupted set, not
 // an error.
@@ -34,59 +35,76 @@ func Run(ctx context.Context, c Config, log io.Writer) (Result, error) {
 	res := Result{Config: c, Started: time.Now()}
 	logf(log, "lockbench: %s\n", c.Plan())
 	all := c.points()
-	for _, name := range c.Backends {
-		var specs []pointSpec
-		for _, p := range all {
-			if p.Backend == name {
-				specs = append(specs, p)
-			}
+	for len(all) > 0 {
+		n := 1
+		for n < len(all) && all[n].Fault == all[0].Fault && all[n].Backend == all[0].Backend {
+			n++
 		}
-		points, err := runBackend(ctx, c, name, specs, len(res.Points), log)
+		group := all[:n]
+		all = all[n:]
+		points, err := runGroup(ctx, c, group, len(res.Points), log)
 		res.Points = append(res.Points, points...)
 		if ctx.Err() != nil {
 			res.Interrupted = true
 			return res, nil
 		}
 		if err != nil {
-			return res, fmt.Errorf("%s: %w", name, err)
+			return res, fmt.Errorf("%s %s: %w", group[0].Fault, group[0].Backend, err)
 		}
 	}
 	return res, nil
 }
 
-// cell is the lab configuration of backend's points: its servers, the
-// sweep's TTL, and etcd leases that are not kept alive (a paused process
-// sends no keep-alives either, so its lease lapses as a Redlock key does).
-func (c Config) cell(backend string) (lab.Config, error) {
+// cell is the lab configuration of the points of fault f on backend b:
+// its servers, the sweep's TTL, and etcd leases that are not kept alive (a
+// paused process sends no keep-alives either, so its lease lapses as a
+// Redlock key does).
+func (c Config) cell(f fault, b backend) (lab.Config, error) {
 	cfg := lab.DefaultConfig()
-	cfg.Driver.Backend = backend
+	cfg.Driver.Backend = b.Name
+	if b.Client != "" {
+		cfg.Driver.Client = b.Client
+	}
 	cfg.Driver.Redlock.TTL = c.TTL
 	backends.Update(&cfg.Driver, func(e *etcdlock.Config) { e.KeepAlive = false })
 	if err := cfg.Driver.Validate(); err != nil {
 		return cfg, fielderr.Within("driver", err)
 	}
-	b, _ := backends.Lookup(backend)
-	cfg.Topology = lab.ServersFor(cfg.Topology, b)
+	cfg.Topology = lab.ServersFor(cfg.Topology, b.Backend)
+	if f.Servers != nil {
+		f.Servers(&cfg.Topology)
+	}
 	return cfg, nil
 }
 
-// runBackend measures specs, the points of one backend, on its own servers;
-// seq numbers the first point in the sweep.
-func runBackend(ctx context.Context, c Config, name string, specs []pointSpec, seq int, log io.Writer) ([]Point, error) {
-	cfg, err := c.cell(name)
+// runGroup measures specs, the points of one fault on one backend; seq
+// numbers the first point in the sweep.
+func runGroup(ctx context.Context, c Config, specs []pointSpec, seq int, log io.Writer) ([]Point, error) {
+	f := specs[0].kind()
+	b, _ := backendOf(specs[0].Backend)
+	cfg, err := c.cell(f, b)
 	if err != nil {
 		return nil, err
 	}
-	l, err := lab.Up(ctx, cfg.Topology, log)
-	if err != nil {
-		return nil, err
+	var shared *lab.Lab
+	if !f.FreshServers {
+		if shared, err = lab.Up(ctx, cfg.Topology, log); err != nil {
+			return nil, err
+		}
+		defer shared.Close()
 	}
-	defer l.Close()
-	b, _ := backends.Lookup(name)
-	at := l.Endpoints()
 	var points []Point
 	for i, p := range specs {
-		pt, err := runPoint(ctx, c, cfg, b, at, p, fmt.Sprintf("lockbench:safety:%d:%d:", time.Now().UnixNano(), seq+i))
+		l := shared
+		if l == nil {
+			if l, err = lab.Up(ctx, cfg.Topology, nil); err != nil {
+				return points, err
+			}
+		}
+		pt, err := runPoint(ctx, c, cfg, l, b, p, fmt.Sprintf("lockbench:safety:%d:%d:", time.Now().UnixNano(), seq+i))
+		if shared == nil {
+			_ = l.Close()
+		}
 		if err != nil {
 			return points, err
 		}
@@ -99,33 +117,72 @@ func runBackend(ctx context.Context, c Config, name string, specs []pointSpec, s
 	return points, nil
 }
 
-// runPoint opens the backend's locker sized for the point's workers and
-// measures the point on it.
-func runPoint(ctx context.Context, c Config, cfg lab.Config, b backends.Backend, at backends.Endpoints, p pointSpec, prefix string) (Point, error) {
-	ld := &load{spec: p, cfg: c, prefix: prefix}
+// runPoint plays the point's fault on l's servers (lab.Play: the delay
+// line, the schedule of compose/faults), opens the backend's lockers
+// sized for the point's workers on what the fault put in front of the
+// servers, and measures the point on them.
+func runPoint(ctx context.Context, c Config, cfg lab.Config, l *lab.Lab, b backend, p pointSpec, prefix string) (Point, error) {
+	f := p.kind()
+	fp := faultPoint{Config: c, Ratio: p.Ratio, LockServers: l.Masters(cfg.Driver)}
+	if f.Plan != nil {
+		cfg.Faults = f.Plan(fp)
+	}
+	cfg.Workload.Workers = c.workers(p)
+	play, at, err := l.Play(cfg, nil)
+	if err != nil {
+		return Point{}, err
+	}
+	defer play.Stop()
 	spec := cfg.Driver
-	spec.Workers = c.Keys * workersPerKey(p.Ratio)
+	spec.Workers = cfg.Workload.Workers
 	locker, err := backends.Open(ctx, spec, at)
 	if err != nil {
 		return Point{}, err
 	}
 	defer locker.Close()
-	toks, err := tokensFor(b, at)
+	ld := &load{spec: p, cfg: c, prefix: prefix, locker: locker}
+	if f.CutOff != nil {
+		if cut := f.CutOff(fp.LockServers); len(cut) > 0 {
+			c, err := openCutOff(ctx, spec, at, cut)
+			if err != nil {
+				return Point{}, err
+			}
+			defer c.Close()
+			ld.cutOff = c
+		}
+	}
+	counter := 1
+	if f.Counter != nil {
+		counter = f.Counter(fp.LockServers)
+	}
+	toks, err := tokensFor(b.Backend, at, counter)
 	if err != nil {
 		return Point{}, err
 	}
 	defer toks.Close()
-	ld.locker, ld.tokens = locker, toks
-	return ld.measure(ctx)
+	ld.tokens = toks
+	play.Start(ctx)
+	pt, err := ld.measure(ctx)
+	events := play.Stop()
+	pt.FaultEvents = len(events)
+	for _, e := range events {
+		if e.Err != "" {
+			pt.FaultErrors = append(pt.FaultErrors, fmt.Sprintf("%s %s master %d at %.0f ms: %s", e.Fault, e.Action, e.Master, e.AtMS, e.Err))
+		}
+	}
+	return pt, err
 }
 
 // pointLine is a point told as it ends.
 func pointLine(p Point) string {
-	s := fmt.Sprintf("%s pause %g×TTL fencing %s: %d grants, %d violations (%d stale writes accepted, %d refused), %s per 10⁶ [%s, %s], %.1fs",
-		p.Backend, p.Ratio, p.Fencing, p.Grants, p.Violations, p.StaleAccepted, p.StaleRejected,
+	s := fmt.Sprintf("%s %s %g×TTL fencing %s: %d grants, %d violations (%d stale writes accepted, %d refused), %s per 10⁶ [%s, %s], %.1fs",
+		p.Backend, p.Fault, p.Ratio, p.Fencing, p.Grants, p.Violations, p.StaleAccepted, p.StaleRejected,
 		num(p.PerMillion), num(p.PerMillionLo), num(p.PerMillionHi), p.ElapsedMS/1e3)
 	if p.Short {
 		s += " (time limit before the grant budget)"
+	}
+	if n := len(p.FaultErrors); n > 0 {
+		s += fmt.Sprintf(" (%d fault events failed, first: %s)", n, p.FaultErrors[0])
 	}
 	return s
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/lockbench/lockbench/results/render"
 )
 
-// WriteTable prints one row per point: the fault's magnitude, the grants,
+// WriteTable prints one row per point: the fault and its magnitude, the grants,
 // the violations and their rate per 10⁶ grants with its 95 % interval, and
 // the stale writes the resource accepted and refused. Notes under the
 // table say what a violation is and which points ran short.
@@ -19,26 +19,32 @@ func WriteTable(w io.Writer, points []Point) {
 	fmt.Fprintln(w, render.Wrap("violations: overlapping grants (referee) + stale writes the resource accepted; "+
 		"per 10⁶ grants with an exact 95% Poisson interval, [0, 3/grants] for none (rule of three)", render.TableWidth))
 	t := render.NewTable(w, render.TableWidth)
-	t.Header("backend", "pause\n÷ TTL", "fencing", "grants", "viol-\nations", "per 10⁶", "95% interval", "stale\naccepted", "stale\nrefused")
+	t.Header("backend", "fault", "÷ TTL", "fencing", "grants", "viol-\nations", "per 10⁶", "95% interval", "stale\naccepted", "stale\nrefused")
 	var notes []string
 	for _, p := range points {
-		_ = t.Append(p.Backend, strconv.FormatFloat(p.Ratio, 'g', -1, 64), string(p.Fencing), strconv.FormatInt(p.Grants, 10),
+		_ = t.Append(p.Backend, p.Fault, strconv.FormatFloat(p.Ratio, 'g', -1, 64), string(p.Fencing), strconv.FormatInt(p.Grants, 10),
 			strconv.FormatInt(p.Violations, 10), num(p.PerMillion), "["+num(p.PerMillionLo)+", "+num(p.PerMillionHi)+"]",
 			strconv.FormatInt(p.StaleAccepted, 10), strconv.FormatInt(p.StaleRejected, 10))
-		name := fmt.Sprintf("%s %g×TTL fencing %s", p.Backend, p.Ratio, p.Fencing)
+		name := fmt.Sprintf("%s %s %g×TTL fencing %s", p.Backend, p.Fault, p.Ratio, p.Fencing)
 		switch {
 		case p.Interrupted:
 			notes = append(notes, name+": interrupted; its counts are partial")
 		case p.Short:
 			notes = append(notes, fmt.Sprintf("%s: the time limit came after %d grants, before the budget", name, p.Grants))
 		}
+		if p.TokenErrors > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d grants without a fencing token (the counter's master was down): their writes were not made", name, p.TokenErrors))
+		}
+		if len(p.FaultErrors) > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d fault events failed, first: %s", name, len(p.FaultErrors), p.FaultErrors[0]))
+		}
 		if p.FreshRejected > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d writes refused with no later grant written (tokens out of grant order)", name, p.FreshRejected))
 		}
 	}
 	t.Configure(func(cfg *tablewriter.Config) {
-		cfg.Header.Alignment.PerColumn = []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignLeft}
-		cfg.Row.Alignment.PerColumn = []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignLeft}
+		cfg.Header.Alignment.PerColumn = []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}
+		cfg.Row.Alignment.PerColumn = []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft}
 		cfg.Row.Formatting.AutoWrap = tw.WrapNone
 	})
 	_ = t.Render()

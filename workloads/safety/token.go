@@ -21,18 +21,18 @@ type tokens interface {
 var errNoToken = errors.New("safety: the lease carries no fencing token")
 
 // tokensFor is where b's tokens come from: a lock on Redis masters has no
-// token of its own, so the holder INCRs a counter per key on the first
-// master right after its grant (one server: the counter is not as fault
-// tolerant as the lock, as with any such add-on); any other backend's lease
-// carries one (etcd's create revision, ZooKeeper's czxid).
-func tokensFor(b backends.Backend, at backends.Endpoints) (tokens, error) {
+// token of its own, so the holder INCRs a counter per key on master
+// counter (1-based) right after its grant (one server: the counter is not
+// as fault tolerant as the lock, as with any such add-on); any other
+// backend's lease carries one (etcd's create revision, ZooKeeper's czxid).
+func tokensFor(b backends.Backend, at backends.Endpoints, counter int) (tokens, error) {
 	if b.On != backends.Redis {
 		return leaseTokens{}, nil
 	}
-	if len(at.Masters) == 0 {
-		return nil, errors.New("safety: no Redis master for the fencing counter")
+	if counter < 1 || counter > len(at.Masters) {
+		return nil, fmt.Errorf("safety: no Redis master %d for the fencing counter (%d masters)", counter, len(at.Masters))
 	}
-	return &counterTokens{c: redis.NewClient(at.Masters[0].GoRedis())}, nil
+	return &counterTokens{c: redis.NewClient(at.Masters[counter-1].GoRedis())}, nil
 }
 
 // leaseTokens are the lease's own (drivers.Lease.Fence).
