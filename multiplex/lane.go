@@ -280,8 +280,25 @@ func (l *lane) write(ctx context.Context) {
 			p.c.answer(l.idx, out[j])
 		}
 		clear(q) // drop references to finished calls
-		spare = q
+		spare = l.reuse(q)
 	}
+}
+
+// spareBatches is, in batches, the largest array a writer keeps for its
+// next take.
+const spareBatches = 4
+
+// reuse is what a writer keeps of its answered batch q for its next take:
+// q, unless q's array is larger than spareBatches batches. A queue drained
+// after a backlog (thousands of workers, callers that timed out) is handed
+// to a writer whole, and kept as that writer's spare it would hold the
+// backlog's memory for the rest of the run, once per writer; dropped, the
+// queue grows again only if the backlog comes back.
+func (l *lane) reuse(q []pending) []pending {
+	if cap(q) > spareBatches*l.batch {
+		return nil
+	}
+	return q
 }
 
 // linger waits up to the flush delay for the queue to fill a batch: woken

@@ -2,6 +2,7 @@ package multiplex
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -80,5 +81,59 @@ func TestPipelineDropsGoneCommands(t *testing.T) {
 					sent, fakes[0].batches(), want, releases, tc.queued)
 			}
 		})
+	}
+}
+
+// TestLaneDropsBacklogArray: a queue that grew through a backlog is
+// handed to a writer whole once it drains to a batch; the writer does not
+// keep its array as a spare, so the backlog's memory is given back after
+// it, not held for the rest of the run.
+func TestLaneDropsBacklogArray(t *testing.T) {
+	gate := make(chan struct{})
+	fake := &fakeBatch{addr: "fake:0", gate: gate}
+	l := newLane(fake, 0, Options{Batch: 256, MaxInFlight: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); l.write(ctx) }()
+	defer func() { cancel(); <-done }()
+	c := newCall(2)        // lane 1 never answers: the call is never complete
+	const backlog = 40_000 // 2.5 MiB of queue
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range backlog {
+		l.enqueue(pending{cmd: Cmd{Kind: Release, Key: "k"}, c: c})
+	}
+	fake.mu.Lock()
+	fake.gate = nil
+	fake.mu.Unlock()
+	close(gate)
+	waitSent(t, fake, backlog)
+	// Taken only after the backlog's last batch is put away.
+	l.enqueue(pending{cmd: Cmd{Kind: Release, Key: "k"}, c: c})
+	waitSent(t, fake, backlog+1)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > 512<<10 {
+		t.Errorf("after a backlog of %d commands drained, the heap is %d KiB larger: want the backlog's queue array released", backlog, grew>>10)
+	}
+}
+
+// waitSent waits until fake has been sent n commands in all.
+func waitSent(t *testing.T, fake *fakeBatch, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		sum := 0
+		for _, s := range fake.batches() {
+			sum += s
+		}
+		if sum >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d commands sent", sum, n)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -54,5 +55,37 @@ func TestCycleAllocs(t *testing.T) {
 		if a := testing.AllocsPerRun(2000, cycle); a > 0.1 {
 			t.Errorf("fresh keys %v: %.3f allocations per cycle", fresh, a)
 		}
+	}
+}
+
+// TestFreshKeyArenasSizedToWorkers: every worker holds an arena partly
+// written, so what the arenas hold at once is bounded by the run, not
+// multiplied by its workers; with thousands of workers each still
+// allocates for a couple of dozen keys at a time, not one per cycle.
+func TestFreshKeyArenasSizedToWorkers(t *testing.T) {
+	const workers = 4096
+	gen, err := newGenerator(Config{Workload: "uncontended", Prefix: "lockbench", Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := make([]keySource, workers)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range srcs {
+		srcs[i] = gen.Worker(i)
+		_ = srcs[i].Next()
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4*keyArenas {
+		t.Errorf("%d workers' first keys allocated %d KiB, want at most %d KiB", workers, grew>>10, 4*keyArenas>>10)
+	}
+	runtime.KeepAlive(srcs)
+	src := gen.Worker(0)
+	if a := testing.AllocsPerRun(1000, func() { _ = src.Next() }); a > 0.1 {
+		t.Errorf("%.3f allocations per key at %d workers", a, workers)
+	}
+	if got := keyArenaFor(1); got != keyArena {
+		t.Errorf("one worker's arena %d bytes, want the largest, %d", got, keyArena)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 
+	"github.com/lockbench/lockbench/cmd/lockbench/internal/heapgoal"
 	"github.com/lockbench/lockbench/internal/clientlog"
 	"github.com/lockbench/lockbench/results/redact"
 
@@ -63,6 +64,7 @@ var errInterruptedEarly = errors.New("interrupted before anything was written")
 func main() {
 	compose.ServeIfChild() // compose re-executes lockbench as each etcd member and delay line
 	clientlog.Quiet()
+	heapgoal.Set()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
 		// After the first signal, restore the default so a second one ends

@@ -1,7 +1,12 @@
 package procstat
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -11,7 +16,9 @@ import (
 // cache could hold.
 func TestMemoryProbeRingIsOneCycle(t *testing.T) {
 	p := newMemoryProbe(1 << 16)
-	lines := len(p.ring) / lineWords
+	ring := p.lay()
+	defer unmapRing(ring)
+	lines := len(ring) / lineWords
 	seen := make([]bool, lines)
 	at := uint32(0)
 	for range lines {
@@ -22,7 +29,7 @@ func TestMemoryProbeRingIsOneCycle(t *testing.T) {
 			t.Fatalf("line %d visited twice: the ring has a cycle shorter than %d lines", at/lineWords, lines)
 		}
 		seen[at/lineWords] = true
-		at = p.ring[at]
+		at = ring[at]
 	}
 	if at != 0 {
 		t.Errorf("after %d loads the walk is at word %d, not back at 0", lines, at)
@@ -50,8 +57,8 @@ func TestMemoryProbeStaysOffTheHeap(t *testing.T) {
 
 // The probe measures the memory system, not its loop: the same walk over
 // a ring that fits in the first-level cache takes a fraction of the time
-// per load that one over 64 MiB does (here ~2 ns against ~200–400 ns; a
-// factor of 3 leaves room for any machine whose caches are far larger).
+// per load that one over twice the last-level cache does (here ~2 ns
+// against ~150–400 ns; a factor of 3 leaves room for any machine).
 func TestMemoryProbeMeasuresMemory(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("thread CPU time is read on Linux only")
@@ -59,13 +66,90 @@ func TestMemoryProbeMeasuresMemory(t *testing.T) {
 	small, large := newMemoryProbe(8<<10), SharedMemoryProbe()
 	s, l := small.Measure(), large.Measure()
 	if s <= 0 || l <= 0 {
-		t.Fatalf("probe figures %v (8 KiB) and %v (64 MiB): want both above 0", s, l)
+		t.Fatalf("probe figures %v (8 KiB) and %v (the shared probe): want both above 0", s, l)
 	}
 	if l < 3*s {
-		t.Errorf("64 MiB walk %.1f ns/load, 8 KiB walk %.1f: want the large at least 3× the small", l, s)
+		t.Errorf("shared probe walk %.1f ns/load, 8 KiB walk %.1f: want the large at least 3× the small", l, s)
 	}
 	var nilProbe *MemoryProbe
 	if v := nilProbe.Measure(); v != 0 {
 		t.Errorf("a nil probe measured %v, want 0", v)
+	}
+}
+
+// The ring is resident only while Measure walks it: the process's peak
+// memory over a run holds the run's heap, not the probe's ring beside it.
+func TestMemoryProbeRingUnmappedAfterWalk(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("resident memory is read from /proc on Linux only")
+	}
+	const size = 32 << 20
+	p := newMemoryProbe(size)
+	debug.FreeOSMemory()
+	before := residentBytes(t)
+	if v := p.Measure(); v <= 0 {
+		t.Fatalf("probe figure %v, want above 0", v)
+	}
+	after := residentBytes(t)
+	if grew := after - before; grew > size/4 {
+		t.Errorf("resident memory grew by %d MiB over a walk of a %d MiB ring: want the ring unmapped after it", grew>>20, size>>20)
+	}
+	// The walk goes on where the last one stopped, over the same cycle
+	// laid again.
+	at := p.at
+	p.Measure()
+	ring := p.lay()
+	defer unmapRing(ring)
+	if want := walk(ring, at, probeSamples*probeLoads); p.at != want {
+		t.Errorf("second walk ended at word %d, want %d: the relaid ring is not the same cycle", p.at, want)
+	}
+}
+
+// residentBytes is this process's resident set (VmRSS).
+func residentBytes(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmRSS in /proc/self/status")
+	return 0
+}
+
+// The ring is twice the last-level cache sysfs names (the highest level,
+// not the first cache listed), within bounds; probeBytes where it names
+// none.
+func TestProbeSizedToLastLevelCache(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("caches are read from sysfs on Linux only")
+	}
+	dir := t.TempDir()
+	for i, c := range []struct{ level, size string }{{"1", "48K"}, {"1", "32K"}, {"2", "2048K"}, {"3", "32768K"}} {
+		d := filepath.Join(dir, "index"+strconv.Itoa(i))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(d, "level"), []byte(c.level+"\n"), 0o644)
+		os.WriteFile(filepath.Join(d, "size"), []byte(c.size+"\n"), 0o644)
+	}
+	if got := lastLevelCacheIn(dir); got != 32<<20 {
+		t.Errorf("last-level cache %d bytes, want 32 MiB", got)
+	}
+	if got := lastLevelCacheIn(t.TempDir()); got != 0 {
+		t.Errorf("no caches listed: %d bytes, want 0", got)
+	}
+	for _, c := range []struct{ llc, want int }{{0, probeBytes}, {32 << 20, 64 << 20}, {1 << 20, minProbeBytes}, {1 << 30, maxProbeBytes}} {
+		if got := probeSize(c.llc); got != c.want {
+			t.Errorf("probeSize(%d MiB) = %d MiB, want %d MiB", c.llc>>20, got>>20, c.want>>20)
+		}
 	}
 }
