@@ -17,6 +17,7 @@ import (
 const (
 	exitThreshold = generators.ExitThreshold
 	exitLost      = generators.ExitLost
+	exitCoord     = generators.ExitCoordination
 )
 
 // runGenerator is `lockbench run --generators N`: this process measures

@@ -26,8 +26,9 @@ type genLab struct {
 	coord     string // --coord
 	coordUser string // --coord-user, its password in coordPass
 	coordPass string
-	command   string   // the subcommand the generators run ("": run)
-	coordTLS  []string // --coord-cacert, --coord-cert, --coord-key
+	command   string        // the subcommand the generators run ("": run)
+	coordTLS  []string      // --coord-cacert, --coord-cert, --coord-key
+	etcd      *compose.Etcd // the coordination store, to pause or kill
 }
 
 func startGenLab(t *testing.T, masters int) genLab {
@@ -46,7 +47,8 @@ func startGenLab(t *testing.T, masters int) genLab {
 	t.Cleanup(func() { e.Close() })
 	return genLab{redis: strings.Join(secretURLs(r), ","), coord: strings.Join(e.Addrs(), ","),
 		coordUser: e.Access.Username, coordPass: e.Access.Password,
-		coordTLS: []string{"--coord-cacert", e.Access.CACert, "--coord-cert", e.Access.Cert, "--coord-key", e.Access.Key}}
+		coordTLS: []string{"--coord-cacert", e.Access.CACert, "--coord-cert", e.Access.Cert, "--coord-key", e.Access.Key},
+		etcd:     e}
 }
 
 // generatorProc is one generator: lockbench started as an Indexed Job

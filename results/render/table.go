@@ -279,7 +279,7 @@ func WriteTable(w io.Writer, runs []schema.Run, opt TableOptions) error {
 		return err
 	}
 	if interrupted {
-		if _, err := fmt.Fprintln(w, "* interrupted: cut short (a signal, an abort, a generator lost), shorter than --duration"); err != nil {
+		if err := writeCutShort(w, runs); err != nil {
 			return err
 		}
 	}
@@ -348,5 +348,22 @@ func writeRoundsNote(w io.Writer, runs []schema.Run) error {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "!: a spread beyond ±%.0f %%: the rounds disagree, that median is no figure to plan with\n", 100*unusableSpread)
+	return err
+}
+
+// writeCutShort is the note under a table with an interrupted run: why
+// each was cut short where it says (a generator lost, the coordination
+// store lost), else the causes it may have had.
+func writeCutShort(w io.Writer, runs []schema.Run) error {
+	var why []string
+	for _, r := range runs {
+		if r.CutShort != "" {
+			why = append(why, fmt.Sprintf("* %s cut short %s", r.Name, r.CutShort))
+		}
+	}
+	if len(why) == 0 {
+		why = []string{"* interrupted: cut short (a signal, an abort, a generator lost), shorter than --duration"}
+	}
+	_, err := fmt.Fprintln(w, strings.Join(why, "\n"))
 	return err
 }

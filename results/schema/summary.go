@@ -76,6 +76,10 @@ type Run struct {
 	// (results/stats). 0: measured once.
 	Repeat      int  `json:"repeat,omitempty"`
 	Interrupted bool `json:"interrupted"`
+	// CutShort says why an interrupted run ended before its window, when
+	// no signal ended it: a generator of several lost, this one cut off
+	// from the run, the coordination store lost, a threshold broken.
+	CutShort string `json:"cut_short,omitempty"`
 	// NothingMeasured: interrupted before the measured window began (in
 	// the warmup); counts are zero and no figure is a result.
 	NothingMeasured bool `json:"nothing_measured,omitempty"`

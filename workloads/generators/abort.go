@@ -13,13 +13,17 @@ const (
 	Lost      = "lost"      // a generator stopped reporting
 	Threshold = "threshold" // the merged histograms broke a --threshold
 	Failed    = "failed"    // a generator failed, or was refused (another config)
+	// Coordination: the coordination store stopped answering this
+	// generator (Generator −1).
+	Coordination = "coordination"
 )
 
 // AbortError ends every generator of a run: the first one published wins.
 type AbortError struct {
 	Kind string `json:"kind"`
-	// Generator is the lost generator (Lost), or the one that judged; −1
-	// when the store itself was lost.
+	// Generator is the lost generator (Lost: this one, when it learns it
+	// was cut off), or the one that judged; −1 when the store itself was
+	// lost (Coordination).
 	Generator int    `json:"generator"`
 	Reason    string `json:"reason"`
 	// At is when it was decided, on the deciding generator's wall clock.
@@ -35,7 +39,7 @@ func (m *Member) Abort(a *AbortError) {
 		a.At = time.Now()
 	}
 	b, _ := json.Marshal(a)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), storeWait)
 	defer cancel()
 	key := m.prefix + "abort"
 	_, _ = m.cli.Txn(ctx).If(clientv3.Compare(clientv3.CreateRevision(key), "=", 0)).
@@ -64,10 +68,15 @@ func (m *Member) AbortErr() *AbortError {
 
 // Context is ctx, canceled when the run is aborted.
 func (m *Member) Context(ctx context.Context) (context.Context, context.CancelFunc) {
+	return endedBy(ctx, m.aborted)
+}
+
+// endedBy is ctx, canceled also when done is closed.
+func endedBy(ctx context.Context, done <-chan struct{}) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	go func() {
 		select {
-		case <-m.aborted:
+		case <-done:
 			cancel()
 		case <-ctx.Done():
 		}

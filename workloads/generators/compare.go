@@ -137,9 +137,15 @@ func (c Compare) cellMeasurer(top *Member) func(context.Context, *lab.Lab, lab.C
 		if err != nil {
 			return lab.Cell{}, err
 		}
-		sum.Runs, sum.Interrupted = []schema.Run{sh.cell.Run}, cellCtx.Err() != nil
+		m.Settle(ctx)
+		sum.Runs = []schema.Run{sh.cell.Run}
+		sum.Interrupted = cutShort(&sum.Runs[0], m, cellCtx.Err() != nil)
+		sh.cell.Run = sum.Runs[0]
+		if m.Cut() {
+			return sh.cell, abortError(m.AbortErr())
+		}
 		if err := sh.publish(ctx, sum); err != nil {
-			return lab.Cell{}, err
+			return sh.cell, publishErr(ctx, m, err)
 		}
 		if m.Index() != 0 {
 			return sh.cell, verdictErr(ctx, m)

@@ -199,6 +199,13 @@ func (m *Member) Watch(ctx, window context.Context, name string, ts []gate.Thres
 			return
 		case <-tick.C:
 		}
+		if since := m.UnreachableSince(); !since.IsZero() {
+			// The others' figures cannot have come: say so, not them.
+			if log != nil && window.Err() == nil {
+				fmt.Fprintln(log, unreachableLine(since))
+			}
+			continue
+		}
 		mg := m.Merge()
 		if mg.Reporting == 0 {
 			continue
@@ -254,6 +261,13 @@ func (v *View) Stop() {
 		v.cancel()
 		<-v.done
 	}
+}
+
+// unreachableLine is the merged view's line while the coordination store
+// does not answer.
+func unreachableLine(since time.Time) string {
+	return fmt.Sprintf("generators: coordination store unreachable since %s (no answer for %.1f s): no merged figures; the run stops if it does not answer by %s",
+		clock(since), time.Since(since).Seconds(), clock(since.Add(leaseTTL*time.Second+leaseProbe)))
 }
 
 // liveLine is one line of the merged view.

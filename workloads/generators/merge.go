@@ -20,8 +20,11 @@ import (
 )
 
 // collectWait bounds how long generator 0 waits for the others' results
-// after its own window.
-const collectWait = time.Minute
+// after its own: every generator living publishes within publishWait of
+// its window's end (and the windows end together), one lost is noticed
+// within its lease, so the bound is only met by a generator that holds
+// its lease yet cannot publish.
+const collectWait = 2 * publishWait
 
 // Report is what a merged run of several generators adds under its
 // "extra" key "generators".
@@ -87,7 +90,15 @@ func mergeShares(ctx context.Context, m *Member, g Config) (merged, error) {
 	}
 	run.Extra["generators"] = rep
 	run.Counts.Violations += rep.CrossReferee.Violations
-	sum.Interrupted = sum.Interrupted || rep.Aborted != nil || len(missing) > 0
+	switch {
+	case rep.Aborted != nil:
+		run.Interrupted = true
+		run.CutShort = fmt.Sprintf("at %s: %s", clock(rep.Aborted.At), rep.Aborted.Reason)
+	case len(missing) > 0:
+		run.Interrupted = true
+		run.CutShort = "without generator(s) " + firstFew(missing) + ": no result came"
+	}
+	sum.Interrupted = sum.Interrupted || run.Interrupted
 	return merged{sum: sum, runLogs: logs, rep: rep, res: res, verdict: judgeMerged(*run, rep, g)}, nil
 }
 

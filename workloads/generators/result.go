@@ -56,9 +56,14 @@ type resultIndex struct {
 	Parts map[string]int `json:"parts"` // blob name → parts
 }
 
+// publishWait bounds publishing one result, every part of it.
+const publishWait = 10 * time.Second
+
 // PublishResult puts r under this generator's lease: its blobs in parts,
-// then the index that says they are complete.
+// then the index that says they are complete; at most publishWait.
 func (m *Member) PublishResult(ctx context.Context, r Result) error {
+	ctx, cancel := context.WithTimeout(ctx, publishWait)
+	defer cancel()
 	idx := resultIndex{Info: r.Info, Parts: map[string]int{}}
 	blobs := map[string][]byte{"grants": r.Grants}
 	for name, b := range r.Files {
@@ -76,19 +81,23 @@ func (m *Member) PublishResult(ctx context.Context, r Result) error {
 		idx.Parts[name] = n
 	}
 	b, _ := json.Marshal(idx)
-	_, err := m.cli.Put(ctx, m.key("result", m.cfg.Index), string(b), clientv3.WithLease(m.lease))
-	return err
+	if _, err := m.cli.Put(ctx, m.key("result", m.cfg.Index), string(b), clientv3.WithLease(m.lease)); err != nil {
+		return fmt.Errorf("generators: publishing the result: %w", err)
+	}
+	return nil
 }
 
 func (m *Member) partKey(gen int, name string, part int) string {
 	return m.prefix + "part/" + strconv.Itoa(gen) + "/" + name + "/" + strconv.Itoa(part)
 }
 
-// Collect waits (at most timeout) until every generator has published its
-// result or is lost, and returns the results in order of index and the
-// generators that sent none.
+// Collect waits (at most timeout, less if this generator's lease ends)
+// until every generator has published its result or is lost, and returns
+// the results in order of index and the generators that sent none.
 func (m *Member) Collect(ctx context.Context, timeout time.Duration) ([]Result, []int, error) {
-	wait, cancel := context.WithTimeout(ctx, timeout)
+	wait, stop := m.untilCut(ctx)
+	defer stop()
+	wait, cancel := context.WithTimeout(wait, timeout)
 	defer cancel()
 	_ = m.st.wait(wait, func(v map[string][]byte, gone map[string]bool) bool {
 		for i := range m.cfg.Generators {
@@ -153,8 +162,11 @@ type Ending struct {
 	Message string `json:"message,omitempty"`
 }
 
-// PublishVerdict ends the run for the others (generator 0).
+// PublishVerdict ends the run for the others (generator 0); at most
+// storeWait.
 func (m *Member) PublishVerdict(ctx context.Context, v Ending) error {
+	ctx, cancel := context.WithTimeout(ctx, storeWait)
+	defer cancel()
 	b, _ := json.Marshal(v)
 	m.abortMu.Lock()
 	m.finished = true
@@ -170,10 +182,13 @@ func (m *Member) Finished() bool {
 	return m.finished
 }
 
-// AwaitVerdict waits (at most timeout) for generator 0's verdict; false
-// when none came (generator 0 was lost, or the wait ran out).
+// AwaitVerdict waits (at most timeout, less if this generator's lease
+// ends) for generator 0's verdict; false when none came (generator 0 was
+// lost, this generator cut off, or the wait ran out).
 func (m *Member) AwaitVerdict(ctx context.Context, timeout time.Duration) (Ending, bool) {
-	wait, cancel := context.WithTimeout(ctx, timeout)
+	wait, stop := m.untilCut(ctx)
+	defer stop()
+	wait, cancel := context.WithTimeout(wait, timeout)
 	defer cancel()
 	_ = m.st.wait(wait, func(v map[string][]byte, gone map[string]bool) bool {
 		_, ok := v[m.prefix+"verdict"]

@@ -75,8 +75,11 @@ func (r Run) Do(ctx context.Context) (err error) {
 		return abortedOr(m, err)
 	}
 	defer sh.close()
+	// A process resumed after a pause past its lease learns it here, so
+	// that its share says so.
+	m.Settle(ctx)
 	sum.Runs = []schema.Run{sh.cell.Run}
-	sum.Interrupted = runCtx.Err() != nil
+	sum.Interrupted = cutShort(&sum.Runs[0], m, runCtx.Err() != nil)
 	// The share first, before anything is published: what this generator
 	// measured stays on its disk whatever becomes of the store or of
 	// generator 0 (whose merged run then takes its place).
@@ -89,13 +92,43 @@ func (r Run) Do(ctx context.Context) (err error) {
 		interrupted(m)
 		return ErrInterrupted
 	}
+	if m.Cut() {
+		// The store lost, or this generator cut off: nothing can be
+		// published, and no merge will have this share.
+		return r.kept(m, abortError(m.AbortErr()))
+	}
 	if err := sh.publish(ctx, sum); err != nil {
-		return r.kept(m, fmt.Errorf("generators: publishing generator %d's share: %w", m.Index(), err))
+		return r.kept(m, publishErr(ctx, m, err))
 	}
 	if m.Index() != 0 {
 		return r.kept(m, verdictErr(ctx, m))
 	}
 	return r.kept(m, r.merge(ctx, m, sh.final))
+}
+
+// cutShort says on run why it ended before its window did, when an abort
+// ended it or this generator's lease ended with it (a pause past the
+// lease: the window ran on, but no longer as a part of the run), and
+// returns whether it was cut short at all (a signal says so by
+// Interrupted alone).
+func cutShort(run *schema.Run, m *Member, stopped bool) bool {
+	a := m.AbortErr()
+	if a != nil && (stopped || m.Cut()) {
+		run.Interrupted = true
+		run.CutShort = fmt.Sprintf("at %s: %s", clock(a.At), a.Reason)
+	}
+	return stopped || run.Interrupted
+}
+
+// publishErr is a failure to publish this generator's result: once the
+// lease has had time to say why (this generator cut off, the store
+// lost), that; else the store's failure, as a lost coordination.
+func publishErr(ctx context.Context, m *Member, err error) error {
+	m.Settle(ctx)
+	if m.Cut() {
+		return abortError(m.AbortErr())
+	}
+	return &VerdictError{Code: ExitCoordination, Message: fmt.Sprintf("generators: publishing generator %d's share: %v", m.Index(), err)}
 }
 
 // kept is err (nil: nil) with where this generator's share was kept, when

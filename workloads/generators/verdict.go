@@ -16,13 +16,20 @@ const (
 	// ExitThreshold: the merged histograms broke a --threshold; every
 	// generator aborted.
 	ExitThreshold = 5
-	// ExitLost: a generator stopped reporting; every generator aborted.
+	// ExitLost: a generator stopped reporting, or this one was cut off
+	// from the run (paused past its lease); every generator aborted.
 	ExitLost = 6
+	// ExitCoordination: the coordination store stopped answering; this
+	// generator stopped measuring and kept its share.
+	ExitCoordination = 7
 )
 
 // verdictWait bounds how long a generator other than 0 waits, after its
-// share is published, for generator 0's verdict.
-const verdictWait = 2 * time.Minute
+// share is published, for generator 0's verdict while both still hold
+// their leases: generator 0 gathers the others' results (collectWait),
+// merges and writes them first. A generator 0 lost or a store lost ends
+// the wait sooner (within the lease).
+const verdictWait = collectWait + 15*time.Second
 
 // ErrInterrupted: a signal ended the run after this generator's share was
 // written; the others were told to stop.
@@ -89,6 +96,8 @@ func abortError(a *AbortError) error {
 		code = ExitThreshold
 	case Lost:
 		code = ExitLost
+	case Coordination:
+		code = ExitCoordination
 	}
 	return &VerdictError{Code: code, Message: a.Error()}
 }
@@ -114,7 +123,7 @@ func verdictErr(ctx context.Context, m *Member) error {
 	case ctx.Err() != nil:
 		return ErrInterrupted
 	}
-	return &VerdictError{Code: ExitLost, Message: "generators: generator 0 gave no verdict (lost)"}
+	return &VerdictError{Code: ExitLost, Message: fmt.Sprintf("generators: generator 0 gave no verdict within %v of this generator's result (lost)", verdictWait)}
 }
 
 // abortOnFailure tells the others at once why this generator ends, rather
