@@ -114,7 +114,7 @@ func checkGenerators(g *generators.Config, cell lab.Config, set *flagtag.Set) er
 // environment), which -1 on the command line is not.
 func givenIndex(g *generators.Config, set *flagtag.Set) error {
 	if set.FlagSet().Changed("generator-index") && g.Index < 0 {
-		return usagef("--generator-index %d: must be 0 or more", g.Index)
+		return usagef("--generator-index %d: negative; must be 0 or more", g.Index)
 	}
 	return nil
 }

@@ -23,8 +23,8 @@ func TestGeneratorsBadInput(t *testing.T) {
 	}{
 		{"no coordination store", []string{"--generators", "2", "--generator-index", "0", "--redis", "127.0.0.1:1"}, "--coord"},
 		{"index out of range", []string{"--generators", "2", "--generator-index", "2", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--generator-index"},
-		{"negative index", []string{"--generators", "2", "--generator-index", "-5", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--generator-index -5: must be 0 or more"},
-		{"index -1", []string{"--generators", "2", "--generator-index", "-1", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--generator-index -1: must be 0 or more"},
+		{"negative index", []string{"--generators", "2", "--generator-index", "-5", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--generator-index -5: negative; must be 0 or more"},
+		{"index -1", []string{"--generators", "2", "--generator-index", "-1", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--generator-index -1: negative; must be 0 or more"},
 		{"index not a number", []string{"--generators", "2", "--coord", "127.0.0.1:1", "--redis", "127.0.0.1:1"}, "--generator-index"},
 		{"masters started locally", []string{"--generators", "2", "--generator-index", "1", "--coord", "127.0.0.1:1"}, "--redis"},
 		{"a backend without masters", []string{"--generators", "2", "--generator-index", "1", "--coord", "127.0.0.1:1", "--backend", "etcd", "--etcd", "127.0.0.1:1"}, "--generators"},

@@ -75,7 +75,7 @@ func (c *Config) Resolve() error {
 		return nil
 	}
 	if c.Index < -1 {
-		return fielderr.Invalid("Index", c.Index, "must be 0 or more (below %d)", c.Generators)
+		return fielderr.Invalid("Index", c.Index, "negative; must be 0 or more (below %d)", c.Generators)
 	}
 	if c.Index < 0 {
 		env, ok := os.LookupEnv(IndexEnv)
