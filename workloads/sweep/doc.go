@@ -32,6 +32,4 @@
 // may import it. Writing the results (summary, --out, the runs table) is
 // the caller's; the knees table and a step's progress line are WriteKnees
 // and StepLine.
-//
-// Imported by cmd/lockbench.
 package sweep
