@@ -13,6 +13,12 @@ import (
 func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "s.json")
+	foreign, safety := filepath.Join(dir, "foreign.json"), filepath.Join(dir, "safety.json")
+	for path, body := range map[string]string{foreign: `{"hello": "world"}`, safety: `{"config": {}, "points": []}`} {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -61,6 +67,8 @@ func TestBadInput(t *testing.T) {
 		{"etcd ca file missing", []string{"run", "--backend", "etcd", "--etcd", "127.0.0.1:1", "--etcd-cacert", "/nonexistent/ca.pem", "--json", out}, `--etcd-cacert "/nonexistent/ca.pem"`},
 		{"run rtt beside rtt per master", []string{"run", "--rtt", "1ms", "--rtt-per-master", "1ms,1ms,1ms,1ms,1ms"}, "--rtt-per-master"},
 		{"delay pair without target", []string{"delay", "127.0.0.1:0"}, "LISTEN=TARGET"},
+		{"report of JSON that is no result", []string{"report", foreign, "-o", out}, `report "` + foreign + `": schema: neither a lockbench summary`},
+		{"report of a safety sweep beside JSON that is no result", []string{"report", safety, foreign, "-o", out}, `report "` + foreign + `"`},
 		{"unknown flag", []string{"run", "--frobnicate"}, "frobnicate"},
 		{"unknown subcommand", []string{"frobnicate"}, "frobnicate"},
 	}

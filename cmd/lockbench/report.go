@@ -12,14 +12,15 @@ import (
 func newReportCmd() *cobra.Command {
 	var out, title string
 	cmd := &cobra.Command{
-		Use:   "report DIR|SUMMARY.json... -o report.html",
-		Short: "Render runs as one self-contained HTML page (plots, config, versions)",
+		Use:   "report DIR|SUMMARY.json|SAFETY.json... -o report.html",
+		Short: "Render runs and safety sweeps as one self-contained HTML page (plots, config)",
 		Long:  output.ReportHelp,
 		Example: `  lockbench compare --out runs/compare && lockbench report runs/compare -o report.html
-  lockbench report compare.json sweep/ -o - --title 'nightly' > nightly.html`,
+  lockbench report compare.json sweep/ -o - --title 'nightly' > nightly.html
+  lockbench safety --json safety.json && lockbench report safety.json runs/compare -o report.html`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("report: no input (want an --out DIR or a summary JSON)")
+				return usagef("report: no input (want an --out DIR, a summary JSON or a safety sweep's JSON)")
 			}
 			if out == "" {
 				return usagef("report: -o/--out FILE is required (- for stdout)")

@@ -13,9 +13,11 @@ import (
 )
 
 // ReadReport is the HTML report of inputs: run directories (summary.json,
-// .hlog files, sweep.json) or summary files (a summary.json with the .hlog
-// files beside it). An input that does not read is an *Error of Dest
-// "report"; an empty title is "lockbench report".
+// .hlog files, sweep.json), summary files (a summary.json with the .hlog
+// files beside it) or safety sweeps (lockbench safety --json: a plot per
+// fault). An input that does not read, or reads as neither a summary nor
+// a safety sweep, is an *Error of Dest "report"; an empty title is
+// "lockbench report".
 func ReadReport(title string, generated time.Time, inputs []string) (*render.Report, error) {
 	if title == "" {
 		title = "lockbench report"
@@ -29,19 +31,24 @@ func ReadReport(title string, generated time.Time, inputs []string) (*render.Rep
 	return rep, nil
 }
 
-// addReportInput adds a directory (summary.json, .hlog files, sweep.json)
-// or a summary file (with the .hlog files beside it, if any).
+// addReportInput adds a directory (summary.json, .hlog files, sweep.json),
+// a summary file (with the .hlog files beside it, if any) or a safety
+// sweep.
 func addReportInput(rep *render.Report, path string) error {
 	dir := path
 	if st, err := os.Stat(path); err != nil {
 		return err
 	} else if !st.IsDir() {
 		if filepath.Base(path) != "summary.json" {
-			s, err := schema.ReadSummary(path)
-			if err != nil {
+			s, safety, err := schema.ReadResult(path)
+			switch {
+			case err != nil:
 				return err
+			case safety != nil:
+				rep.AddSafety(path, safety)
+			default:
+				rep.AddSource(path, s, nil)
 			}
-			rep.AddSource(path, s, nil)
 			return nil
 		}
 		dir = filepath.Dir(path)

@@ -17,7 +17,10 @@ const ReportHelp = `report renders one or more --out directories (or summary JSO
 single HTML file that needs no network to view: a strategy comparison, the
 latency distribution of every op on HdrHistogram's 1/(1-p) percentile axis,
 throughput and p99 over time (from the .hlog files), the capacity sweep
-when the directory holds one, and the config and versions of every input.`
+when the directory holds one, and the config and versions of every input.
+A safety sweep's JSON file (what lockbench safety writes) is drawn beside
+them as its own HTML page draws it: a plot per fault of violations per 10⁶
+grants against the fault ÷ TTL, with its config and plan line.`
 
 // CheckReport refuses, as an *Error of Dest "out", a report file that
 // cannot be written or that is one of inputs' files (a summary or interval

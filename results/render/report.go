@@ -20,7 +20,8 @@ var reportHTML string
 var reportTmpl = template.Must(template.New("report").Parse(reportHTML))
 
 // Report is what the HTML page shows. It is embedded in the page as JSON
-// and drawn by inline JS as SVG: no network is needed to view it.
+// and drawn by inline JS as SVG, but for the safety plots, which are
+// drawn here: no network is needed to view it.
 type Report struct {
 	Title     string        `json:"title"`
 	Generated time.Time     `json:"generated"`
@@ -29,11 +30,17 @@ type Report struct {
 	// Sweeps are capacity sweeps (results/schema.Sweep values, as
 	// sweep.json holds them): the page draws them; results does not read them.
 	Sweeps []any `json:"sweeps,omitempty"`
+	// Safety are safety sweeps (AddSafety), each one of Sources.
+	Safety []reportSafety `json:"-"`
 }
 
-// reportInput is one summary the report was made from.
+// reportInput is one summary or safety sweep the report was made from.
 type reportInput struct {
-	Path        string            `json:"path"`
+	Path string `json:"path"`
+	// Kind is "safety" for a safety sweep, whose Plan is its plan line;
+	// "" for a summary.
+	Kind        string            `json:"kind,omitempty"`
+	Plan        string            `json:"plan,omitempty"`
 	Started     time.Time         `json:"started"`
 	Interrupted bool              `json:"interrupted"`
 	Host        schema.Host       `json:"host"`
@@ -161,7 +168,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		return err
 	}
 	return reportTmpl.Execute(w, struct {
-		Title string
-		Data  string
-	}{r.Title, string(b)})
+		Title         string
+		Data          string
+		Safety        []safetySection
+		SafetyCaption string
+	}{r.Title, string(b), r.safetySections(), SafetyCaption})
 }

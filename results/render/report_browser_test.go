@@ -177,6 +177,9 @@ func expectedView(rep *Report) (charts, tables map[string]int) {
 			break
 		}
 	}
+	for _, s := range rep.Safety {
+		charts["Safety"] += len(s.Plots)
+	}
 	for _, s := range rep.Sources {
 		if len(s.Versions) > 0 {
 			tables["Config and versions"]++

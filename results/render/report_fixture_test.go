@@ -102,6 +102,21 @@ func fixtureScenarioReport(t *testing.T) *Report {
 	return rep
 }
 
+// fixtureSafetyReport is what `report` makes of a `safety --json` file.
+func fixtureSafetyReport(t *testing.T) *Report {
+	rep := newFixtureReport("safety")
+	rep.AddSafety("safety.json", fixture.SafetySweep(t))
+	return rep
+}
+
+// fixtureSafetyRunReport is what `report` makes of a `safety --json` file
+// beside a `run --out DIR`.
+func fixtureSafetyRunReport(t *testing.T) *Report {
+	rep := fixtureRunReport(t)
+	rep.AddSafety("safety.json", fixture.SafetySweep(t))
+	return rep
+}
+
 var reportFixtures = []struct {
 	kind string
 	make func(t *testing.T) *Report
@@ -111,4 +126,6 @@ var reportFixtures = []struct {
 	{"merge", fixtureMergeReport},
 	{"sweep", fixtureSweepReport},
 	{"scenario", fixtureScenarioReport},
+	{"safety", fixtureSafetyReport},
+	{"safety beside a run", fixtureSafetyRunReport},
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/lockbench/lockbench/results/schema"
 )
 
 // SafetyPoint is one point of a safety sweep as the plot draws it: its
@@ -28,7 +30,7 @@ const (
 	plotLeft, plotRight    = 70, 190 // the legend sits right of the axes
 	plotTop, plotBottom    = 30, 50
 	safetyMarker           = 5
-	safetyDodge            = 6
+	safetyDodge            = 2*safetyMarker + 1 // markers of a ratio side by side, not on one another
 	safetyAxisColor        = "#444"
 	safetyGridColor        = "#ddd"
 	safetyUnfencedDash     = ""
@@ -56,6 +58,31 @@ type SafetyPlot struct {
 	Points []SafetyPoint
 }
 
+// SafetyPlots are a safety sweep's points as its page draws them: one
+// plot per fault, in the order the faults first come (each fault's
+// magnitude is an axis of its own), one series per backend and fencing
+// mode.
+func SafetyPlots(points []schema.SafetyPoint) []SafetyPlot {
+	var plots []SafetyPlot
+	at := map[string]int{}
+	for _, p := range points {
+		i, ok := at[p.Fault]
+		if !ok {
+			i = len(plots)
+			at[p.Fault] = i
+			plots = append(plots, SafetyPlot{Title: "lockbench safety: " + p.Fault + " ÷ TTL"})
+		}
+		plots[i].Points = append(plots[i].Points, SafetyPoint{Series: p.Backend + ", fencing " + p.Fencing,
+			Fenced: p.Fencing == "on", Ratio: p.Ratio, PerMillion: p.PerMillion, Lo: p.PerMillionLo, Hi: p.PerMillionHi,
+			Zero: p.Violations == 0})
+	}
+	return plots
+}
+
+// SafetyCaption says how to read the plots, under them.
+const SafetyCaption = "Filled markers: measured rate with its exact 95 % Poisson interval. Open markers: no violation; " +
+	"drawn at the upper bound 3/grants (rule of three). Dashed lines: with fencing."
+
 // WriteSafetyPlots writes a self-contained HTML page titled title with
 // one plot (SafetySVG) per element of plots, in order.
 func WriteSafetyPlots(w io.Writer, title string, plots []SafetyPlot) error {
@@ -65,8 +92,7 @@ func WriteSafetyPlots(w io.Writer, title string, plots []SafetyPlot) error {
 		b.WriteString(SafetySVG(p.Title, p.Points))
 		b.WriteString("\n")
 	}
-	b.WriteString("\n<p>Filled markers: measured rate with its exact 95 % Poisson interval. Open markers: no violation; " +
-		"drawn at the upper bound 3/grants (rule of three). Dashed lines: with fencing.</p>\n</body></html>\n")
+	b.WriteString("\n<p>" + SafetyCaption + "</p>\n</body></html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

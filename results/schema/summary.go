@@ -273,12 +273,21 @@ func ReadSummary(path string) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s Summary
-	if err := json.Unmarshal(b, &s); err != nil {
+	s, err := parseSummary(b)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return s, nil
+}
+
+// parseSummary reads a summary's JSON, refusing one of another schema.
+func parseSummary(b []byte) (*Summary, error) {
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
 	if !strings.HasPrefix(s.Schema, "lockbench/") {
-		return nil, fmt.Errorf("%s: not a lockbench summary (schema %q)", path, s.Schema)
+		return nil, fmt.Errorf("not a lockbench summary (schema %q)", s.Schema)
 	}
 	return &s, nil
 }

@@ -14,7 +14,10 @@ import (
 
 // Result is a sweep's points with the config that measured them.
 type Result struct {
-	Config  Config    `json:"config"`
+	Config Config `json:"config"`
+	// Plan is the config's plan line (Config.Plan): the grid, its
+	// estimated time and the skipped pairs.
+	Plan    string    `json:"plan"`
 	Started time.Time `json:"started"`
 	Points  []Point   `json:"points"`
 	// Interrupted: ctx ended the sweep; Points are those measured.
@@ -32,8 +35,8 @@ func Run(ctx context.Context, c Config, log io.Writer) (Result, error) {
 		return Result{}, err
 	}
 	c = c.withDefaults()
-	res := Result{Config: c, Started: time.Now()}
-	logf(log, "lockbench: %s\n", c.Plan())
+	res := Result{Config: c, Plan: c.Plan(), Started: time.Now()}
+	logf(log, "lockbench: %s\n", res.Plan)
 	all := c.points()
 	for len(all) > 0 {
 		n := 1
