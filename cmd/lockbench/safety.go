@@ -24,8 +24,9 @@ const safetyHelp = `safety measures mutual exclusion as a rate. For every --faul
 --grants grants, each holder writing to a fenced resource at the start and at the end of its
 critical section. The faults, each a magnitude ÷ --ttl: pause (the holder stops between its
 two writes, a GC-like pause), clock-jump (one master's wall clock jumps ahead once a TTL while
-the first worker of each key reaches only a bare quorum), delay (a minority of the servers
-answers late, on the delay line), restart (a majority of masters is killed and restarts empty
+the first worker of each key reaches only a bare quorum), clock-drift (that master's wall
+clock runs fast by the ratio instead), delay (a minority of the servers answers late, on the
+delay line), restart (a majority of masters is killed and restarts empty
 after the magnitude; 0 is at once). Under every fault but the pause a holder keeps its lease
 for its whole validity. --fault takes a comma list or all, --backends NAME, NAME/CLIENT
 (redlock/rueidis) or all; a fault that does not apply to a backend is skipped, and the plan

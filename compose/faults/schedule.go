@@ -43,7 +43,7 @@ type Target struct {
 type Event struct {
 	AtMS   float64 `json:"at_ms"` // since the schedule started
 	Fault  string  `json:"fault"`
-	Action string  `json:"action"`           // kill, restart (spawned), ready (answers PING), stop, resume, inject, heal, jump, jump-back, stall, drop-release
+	Action string  `json:"action"`           // kill, restart (spawned), ready (answers PING), stop, resume, inject, heal, jump, jump-back, drift, drift-end, stall, drop-release
 	Master int     `json:"master,omitempty"` // 1-based
 	Worker int     `json:"worker,omitempty"` // 1-based, pause-client
 	Err    string  `json:"error,omitempty"`
@@ -189,6 +189,8 @@ func (s *Schedule) play(ctx context.Context, idx int, f Fault) {
 			s.hold(ctx, f)
 			s.each(f, "jump-back", func(srv server, _ int) error { return jumpClock(srv, -f.Jump) })
 		}
+	case ClockDrift:
+		s.drift(ctx, f)
 	case Latency:
 		s.latency(ctx, f)
 	default:
@@ -220,6 +222,48 @@ func (s *Schedule) kill(ctx context.Context, f Fault) {
 		defer cancel()
 		return srv.Start(rctx)
 	})
+}
+
+// driftStep is how often a drifting clock is moved: a rate is played as
+// a step of rate × driftStep each time (0.1 ms at 1 %).
+const driftStep = 10 * time.Millisecond
+
+// drift runs f's masters' clocks at f.Rate from now until for= ends (or
+// the run): every driftStep each jumps by what the rate has gained since
+// the last step, so a jump played beside it adds to it. The clocks keep
+// what they gained.
+func (s *Schedule) drift(ctx context.Context, f Fault) {
+	s.each(f, "drift", func(srv server, _ int) error { return jumpClock(srv, 0) })
+	end := f.For.Resolve(s.t.TTL)
+	t := time.NewTicker(driftStep)
+	defer t.Stop()
+	start := time.Now()
+	var gained time.Duration
+	failed := map[int]bool{}
+	for done := false; !done; {
+		select {
+		case <-ctx.Done():
+			done = true
+		case <-t.C:
+		}
+		el := time.Since(start)
+		if end > 0 && el >= end {
+			el, done = end, true
+		}
+		want := time.Duration(f.Rate * float64(el))
+		step := want - gained
+		gained = want
+		for _, m := range f.Masters {
+			if m > len(s.t.Servers) || failed[m] {
+				continue
+			}
+			if err := jumpClock(s.t.Servers[m-1], step); err != nil {
+				failed[m] = true
+				s.record(f, "drift", m, err)
+			}
+		}
+	}
+	s.each(f, "drift-end", func(server, int) error { return nil })
 }
 
 func jumpClock(srv server, d time.Duration) error {

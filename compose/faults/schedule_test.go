@@ -7,9 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 func startMasters(t *testing.T, n int) *compose.Redis {
@@ -169,6 +172,48 @@ func TestClockJumpAndBack(t *testing.T) {
 		if got := r.Servers[i].Clock().Offset(); got != want {
 			t.Errorf("after Stop: master %d offset %v, want %v", i+1, got, want)
 		}
+	}
+}
+
+// A drifting master's wall clock, as its own TIME reads it against an
+// untouched master's, gains rate × the time it drifted, and keeps it.
+func TestClockDriftRate(t *testing.T) {
+	testenv.Servers(t)
+	r := startMastersWith(t, compose.RedisOptions{Masters: 2, ClockShift: true})
+	const rate, drift = 0.1, 800 * time.Millisecond
+	s := Start(context.Background(), mustParse(t, "clock-drift:masters=2:rate=+10%:for=800ms"), Target{Servers: asServers(r.Servers), TTL: time.Second})
+	waitEvents(t, s, 2) // drift, drift-end
+	evs := s.Stop()
+	noErrors(t, evs)
+	want := time.Duration(rate * float64(drift))
+	if got := r.Servers[1].Clock().Offset(); got != want {
+		t.Errorf("master 2's offset %v after drifting %v at %g, want %v", got, drift, rate, want)
+	}
+	ctx := context.Background()
+	var clients [2]*redis.Client
+	for i := range clients {
+		clients[i] = redis.NewClient(r.Endpoints()[i].GoRedis())
+		defer clients[i].Close()
+		if err := clients[i].Ping(ctx).Err(); err != nil { // dialled before the clocks are read
+			t.Fatal(err)
+		}
+	}
+	timeOf := func(i int) time.Time {
+		now, err := clients[i].Time(ctx).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return now
+	}
+	// The untouched master read before and after: the drifting one's
+	// reading against their midpoint.
+	before, drifting, after := timeOf(0), timeOf(1), timeOf(0)
+	got := drifting.Sub(before.Add(after.Sub(before) / 2))
+	if tol := slow.D(5 * time.Millisecond); got < want-tol || got > want+tol {
+		t.Errorf("master 2's TIME ahead of master 1's by %v, want %v ± %v", got, want, tol)
+	}
+	if r.Servers[0].Clock().Offset() != 0 {
+		t.Errorf("master 1 moved: %v", r.Servers[0].Clock().Offset())
 	}
 }
 

@@ -9,6 +9,7 @@ package faults
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,6 +29,10 @@ const (
 	// ClockJump steps the wall clock of masters (run under the clockshift
 	// preload library) by Jump: keys expire early (+) or late (−) there.
 	ClockJump = "clock-jump"
+	// ClockDrift runs the wall clock of masters (under clockshift) fast
+	// (or slow) by Rate: each second of real time it gains Rate seconds,
+	// played as steps of Rate × driftStep.
+	ClockDrift = "clock-drift"
 	// DropRelease loses the next release after At (one per fault): it is
 	// never sent, and the client sees it fail as a lost reply looks. The
 	// key stays held on the servers until its TTL.
@@ -110,6 +115,8 @@ type Fault struct {
 	Jitter  int    `json:"jitter,omitempty"`
 	// Jump is a clock-jump's step: +5s runs the masters' wall clock ahead.
 	Jump time.Duration `json:"jump_ns,omitempty"`
+	// Rate is a clock-drift's rate: 0.01 (rate=+1%) gains 10 ms a second.
+	Rate float64 `json:"rate,omitempty"`
 }
 
 // Proxied reports whether the fault needs something in front of the
@@ -127,6 +134,7 @@ func (f Fault) Proxied() bool {
 //	reset:masters=1:at=5s[:for=1s]
 //	pause-client:workers=1:at=2s:for=ttl+1s
 //	clock-jump:masters=2:+5s[:at=2s][:for=3s]
+//	clock-drift:masters=2:rate=+1%[:at=2s][:for=3s]
 //	drop-release:at=2s
 //
 // masters and workers are 1-based; at defaults to 0 and for to the rest of
@@ -135,7 +143,7 @@ func parse(spec string) (Fault, error) {
 	parts := strings.Split(spec, ":")
 	f := Fault{Spec: spec, Kind: parts[0]}
 	switch f.Kind {
-	case kindKill, stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease:
+	case kindKill, stop, Latency, Partition, Reset, PauseClient, ClockJump, ClockDrift, DropRelease:
 	default:
 		return f, fmt.Errorf("fault %q: unknown kind %q (have %s)", spec, f.Kind, strings.Join(kinds, ", "))
 	}
@@ -160,6 +168,8 @@ func parse(spec string) (Fault, error) {
 			f.Workers, err = parseIndexes("worker", v)
 		case "by":
 			f.Jump, err = parseJump(v)
+		case "rate":
+			f.Rate, err = parseRate(v)
 		case "at":
 			f.At, err = parseDur(v)
 		case "for":
@@ -227,12 +237,16 @@ func parse(spec string) (Fault, error) {
 		if f.Jump == 0 {
 			return f, fmt.Errorf("fault %q: clock-jump needs a step such as +5s or -5s", spec)
 		}
+	case ClockDrift:
+		if f.Rate == 0 {
+			return f, fmt.Errorf("fault %q: clock-drift needs rate=R such as +1%% or -0.1%%", spec)
+		}
 	}
 	return f, nil
 }
 
 // kinds lists every fault kind, for help and errors.
-var kinds = []string{kindKill, stop, Latency, Partition, Reset, PauseClient, ClockJump, DropRelease}
+var kinds = []string{kindKill, stop, Latency, Partition, Reset, PauseClient, ClockJump, ClockDrift, DropRelease}
 
 func (f Fault) allows(key string) bool {
 	switch key {
@@ -244,6 +258,8 @@ func (f Fault) allows(key string) bool {
 		return f.Kind == PauseClient
 	case "by":
 		return f.Kind == ClockJump
+	case "rate":
+		return f.Kind == ClockDrift
 	case "restart", "delay":
 		return f.Kind == kindKill
 	case "for":
@@ -280,6 +296,24 @@ func parseJump(v string) (time.Duration, error) {
 		return 0, fmt.Errorf("%q: want a signed step such as +5s or -2s", v)
 	}
 	return d, nil
+}
+
+// maxRate bounds a clock-drift's rate: a clock running at twice real
+// time, or standing still.
+const maxRate = 1
+
+// parseRate reads a signed rate, a percentage or a fraction: +1%, -0.1%,
+// 0.01.
+func parseRate(v string) (float64, error) {
+	num, pct := strings.CutSuffix(v, "%")
+	r, err := strconv.ParseFloat(num, 64)
+	if pct {
+		r /= 100
+	}
+	if err != nil || r == 0 || math.IsNaN(r) || math.Abs(r) > maxRate {
+		return 0, fmt.Errorf("%q: want a non-zero rate within ±100%% such as +1%%, -0.1%% or 0.01", v)
+	}
+	return r, nil
 }
 
 // Check verifies f against the run: masters and workers in range, local
@@ -320,11 +354,18 @@ func (f Fault) CheckTTL(ttl time.Duration) error {
 // drop-release), on any backend and any servers.
 func (f Fault) ClientSide() bool { return f.Kind == PauseClient || f.Kind == DropRelease }
 
-// Has reports whether any of fs is of kind: clock jumps need the masters
-// under clockshift, client pauses a stall hook in the workload.
+// Has reports whether any of fs is of kind: client pauses need a stall
+// hook in the workload.
 func Has(fs []Fault, kind string) bool {
 	return slices.ContainsFunc(fs, func(f Fault) bool { return f.Kind == kind })
 }
+
+// Clocked reports whether any of fs moves a master's wall clock (a jump
+// or a drift): those masters run under clockshift.
+func Clocked(fs []Fault) bool { return Has(fs, ClockJump) || Has(fs, ClockDrift) }
+
+// clock is whether f moves a clock.
+func (f Fault) clock() bool { return f.Kind == ClockJump || f.Kind == ClockDrift }
 
 // ParseAll parses every spec and reports whether any needs proxies.
 func ParseAll(specs []string) (_ []Fault, proxied bool, _ error) {

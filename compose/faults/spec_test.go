@@ -59,6 +59,16 @@ func TestParse(t *testing.T) {
 		{spec: "clock-jump:masters=2:+0s", wantErr: "signed step"},
 		{spec: "clock-jump:masters=2:+soon", wantErr: "signed step"},
 		{spec: "clock-jump:workers=2:+1s", wantErr: "does not apply"},
+		{spec: "clock-drift:masters=3:rate=+1%", want: Fault{Kind: ClockDrift, Masters: []int{3}, Rate: 0.01}},
+		{spec: "clock-drift:masters=1:rate=-0.1%:at=1s:for=2s", want: Fault{Kind: ClockDrift, Masters: []int{1}, At: dur{D: time.Second}, For: dur{D: 2 * time.Second}, Rate: -0.001}},
+		{spec: "clock-drift:masters=2:rate=0.1", want: Fault{Kind: ClockDrift, Masters: []int{2}, Rate: 0.1}},
+		{spec: "clock-drift:masters=2", wantErr: "needs rate="},
+		{spec: "clock-drift:masters=2:rate=0%", wantErr: "non-zero rate"},
+		{spec: "clock-drift:masters=2:rate=150%", wantErr: "within ±100%"},
+		{spec: "clock-drift:masters=2:rate=fast", wantErr: "non-zero rate"},
+		{spec: "clock-drift:masters=2:rate=NaN", wantErr: "non-zero rate"},
+		{spec: "clock-drift:masters=2:+1s", wantErr: "want key=value"},
+		{spec: "clock-jump:masters=2:+1s:rate=1%", wantErr: "does not apply"},
 		{spec: "kill:masters=1:+5s", wantErr: "key=value"},
 	}
 	for _, c := range cases {
@@ -126,6 +136,13 @@ func TestCheck(t *testing.T) {
 	}
 	if !Has([]Fault{f, cj}, ClockJump) || Has([]Fault{f, pc}, ClockJump) {
 		t.Error("Has")
+	}
+	cd, _ := parse("clock-drift:masters=1:rate=1%")
+	if !Clocked([]Fault{f, cj}) || !Clocked([]Fault{cd}) || Clocked([]Fault{f, pc}) {
+		t.Error("Clocked")
+	}
+	if err := Applies(cd, OnEtcd); err == nil || !strings.Contains(err.Error(), "clock-drift applies to Redis masters only") {
+		t.Errorf("clock-drift on etcd: %v", err)
 	}
 	if _, proxied, _ := ParseAll([]string{"kill:masters=1", "latency:masters=1:ms=1"}); !proxied {
 		t.Error("ParseAll: latency needs proxies")

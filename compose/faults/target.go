@@ -19,7 +19,8 @@ type server interface {
 	Resume() error
 }
 
-// clocked is a server run under clockshift (a Redis master): clock-jump.
+// clocked is a server run under clockshift (a Redis master): clock-jump,
+// clock-drift.
 type clocked interface{ Clock() *clockshift.Clock }
 
 // What --fault masters=N names, per backend: the servers its client dials.
@@ -63,8 +64,8 @@ func Count(spec compose.Spec, on string) (n int, local bool) {
 func Applies(f Fault, on string) error {
 	switch {
 	case f.ClientSide():
-	case f.Kind == ClockJump && on != OnRedis:
-		return fmt.Errorf("fault %q: clock-jump applies to Redis masters only, not to %s", f.Spec, on)
+	case f.clock() && on != OnRedis:
+		return fmt.Errorf("fault %q: %s applies to Redis masters only, not to %s", f.Spec, f.Kind, on)
 	case on == OnSentinel && f.Kind != kindKill && f.Kind != stop:
 		return fmt.Errorf("fault %q: the single backend dials the Sentinel, not a proxy: only kill and stop apply", f.Spec)
 	}

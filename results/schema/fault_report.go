@@ -36,13 +36,14 @@ type FaultSpec struct {
 	MS      int           `json:"ms,omitempty"` // latency
 	Jitter  int           `json:"jitter,omitempty"`
 	Jump    time.Duration `json:"jump_ns,omitempty"` // clock-jump's step
+	Rate    float64       `json:"rate,omitempty"`    // clock-drift's rate (0.01: 1 % fast)
 }
 
 // FaultEvent is one thing the fault schedule did (compose/faults.Event).
 type FaultEvent struct {
 	AtMS   float64 `json:"at_ms"` // since the schedule started
 	Fault  string  `json:"fault"`
-	Action string  `json:"action"`           // kill, restart, ready, stop, resume, inject, heal, jump, jump-back, stall
+	Action string  `json:"action"`           // kill, restart, ready, stop, resume, inject, heal, jump, jump-back, drift, drift-end, stall
 	Master int     `json:"master,omitempty"` // 1-based
 	Worker int     `json:"worker,omitempty"` // 1-based, pause-client
 	Err    string  `json:"error,omitempty"`

@@ -17,7 +17,7 @@ type Config struct {
 	Topology compose.Spec     `json:"topology"`
 	Workload workloads.Config `json:"workload"`
 	// Faults are --fault specs played during the run (compose/faults).
-	Faults []string `json:"faults,omitempty" flag:"fault,array" value:"SPEC" help:"inject a fault during the run (repeatable); a SPEC is KIND:key=value:..., KIND one of kill, stop, latency, partition, reset, pause-client, clock-jump, drop-release, e.g. kill:masters=3:at=5s:restart=delayed (more under Examples); at= counts from the start of the load (warmup included); durations may be ttl-relative (ttl+1s); masters=N numbers the backend's servers: Redis masters, etcd members, the ZooKeeper or PostgreSQL server (1), single's master 1 and replica 2"`
+	Faults []string `json:"faults,omitempty" flag:"fault,array" value:"SPEC" help:"inject a fault during the run (repeatable); a SPEC is KIND:key=value:..., KIND one of kill, stop, latency, partition, reset, pause-client, clock-jump, clock-drift, drop-release, e.g. kill:masters=3:at=5s:restart=delayed (more under Examples); at= counts from the start of the load (warmup included); durations may be ttl-relative (ttl+1s); masters=N numbers the backend's servers: Redis masters, etcd members, the ZooKeeper or PostgreSQL server (1), single's master 1 and replica 2"`
 	// RTT is a round trip added to every master by a delay line in a
 	// process of its own (compare --rtt): network distance on loopback.
 	RTT time.Duration `json:"rtt,omitempty"`

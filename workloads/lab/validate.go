@@ -21,7 +21,7 @@ const MaxWorkers = 10000
 // from it: which servers the backend needs (Topology.Needs* and NoRedis,
 // derived from the backend's descriptor by ServersFor, never given), the
 // etcd member count of an external cluster, and whether the masters run
-// under clockshift (a clock-jump fault). Bad input is a
+// under clockshift (a clock-jump or clock-drift fault). Bad input is a
 // *fielderr.Error naming the field by its JSON path
 // ("workload.workers"); a bad fault names its spec.
 func (c *Config) Validate() error {
@@ -97,7 +97,7 @@ func (c *Config) validateFaults() error {
 	}
 	// Masters run under clockshift only when a clock jump needs it; the
 	// config records it.
-	c.Topology.Redis.ClockShift = faults.Has(fs, faults.ClockJump)
+	c.Topology.Redis.ClockShift = faults.Clocked(fs)
 	return nil
 }
 

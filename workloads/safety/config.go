@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -54,11 +55,11 @@ func DefaultBackends() []string { return []string{"redlock", "etcd"} }
 // results.
 type Config struct {
 	// Fault is a comma list of kinds (FaultNames) or "all".
-	Fault    string   `json:"fault" flag:"fault" help:"the faults swept, comma-separated, or all: pause (the holder stops between its writes for ratio × TTL), clock-jump (one master's clock jumps ahead by ratio × TTL), delay (a minority of servers answers ratio × TTL late), restart (a majority of masters crashes and comes back empty after ratio × TTL)"`
+	Fault    string   `json:"fault" flag:"fault" help:"the faults swept, comma-separated, or all: pause (the holder stops between its writes for ratio × TTL), clock-jump (one master's clock jumps ahead by ratio × TTL), clock-drift (one master's clock runs fast by ratio), delay (a minority of servers answers ratio × TTL late), restart (a majority of masters crashes and comes back empty after ratio × TTL)"`
 	Backends []string `json:"backends" flag:"backends" help:"backends to measure, comma-separated, NAME or NAME/CLIENT (redlock/rueidis), or all; a fault that does not apply to one is skipped, the plan line says why"`
 	// Ratios are the magnitudes of every fault swept; empty: each fault's
 	// own grid.
-	Ratios  Ratios  `json:"ratios" flag:"ratios" help:"fault magnitudes ÷ TTL, comma-separated (a pause of 2 is twice the TTL); default: each fault's own grid (pause 0.1,0.5,0.9,1.1,2; clock-jump 0.01,0.1,0.5,1; delay 0.1,0.5,1; restart 0,0.5,1)"`
+	Ratios  Ratios  `json:"ratios" flag:"ratios" help:"fault magnitudes ÷ TTL, comma-separated (a pause of 2 is twice the TTL); default: each fault's own grid (pause 0.1,0.5,0.9,1.1,2; clock-jump 0.01,0.1,0.5,1; clock-drift 0.001,0.01,0.1; delay 0.1,0.5,1; restart 0,0.5,1)"`
 	Fencing Fencing `json:"fencing" flag:"fencing" help:"whether the resource refuses writes with an older token: off | on | both (each point both ways)"`
 	// Grants is the budget of each point: it ends after this many grants.
 	Grants int `json:"grants" flag:"grants" help:"grants per point; a point with no violation bounds the rate at 3/grants (3×10⁶ grants for 1 per 10⁶)"`
@@ -141,13 +142,14 @@ func (c Config) Validate() error {
 		return fielderr.Invalid("retry_delay", c.RetryDelay, "must be positive")
 	}
 	for _, f := range fs {
+		most := cmp.Or(f.MaxRatio, maxRatio)
 		for _, r := range c.ratios(f) {
-			if !(r > 0 || r == 0 && f.ZeroOK) || math.IsInf(r, 0) || r > maxRatio {
+			if !(r > 0 || r == 0 && f.ZeroOK) || math.IsInf(r, 0) || r > most {
 				lo := "("
 				if f.ZeroOK {
 					lo = "["
 				}
-				return fielderr.Invalid("ratios", r, "each must be in %s0, %g] for %s", lo, float64(maxRatio), f.Name)
+				return fielderr.Invalid("ratios", r, "each must be in %s0, %g] for %s", lo, most, f.Name)
 			}
 		}
 	}

@@ -21,6 +21,8 @@ type fault struct {
 	Ratios Ratios
 	// ZeroOK: a magnitude of 0 is a point of its own (a restart at once).
 	ZeroOK bool
+	// MaxRatio bounds the magnitudes; 0: maxRatio.
+	MaxRatio float64
 	// Skip is why the fault does not apply to b ("" when it does): it
 	// must hit the servers b's lock lives on.
 	Skip func(b backends.Backend) string

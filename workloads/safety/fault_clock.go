@@ -14,13 +14,11 @@ import (
 const FaultClockJump = "clock-jump"
 
 func init() {
-	registerFault(fault{
+	registerFault(clockFault(fault{
 		Name: FaultClockJump,
 		Means: "one master's wall clock jumps forward by ratio × TTL once every TTL; the first worker of each key " +
 			"reaches only a bare quorum, the jumped master among it (Kleppmann's example)",
-		Ratios:  Ratios{0.01, 0.1, 0.5, 1},
-		Skip:    redisClockOnly,
-		Servers: func(s *compose.Spec) { s.Redis.ClockShift = true },
+		Ratios: Ratios{0.01, 0.1, 0.5, 1},
 		Plan: func(p faultPoint) []string {
 			jumped := jumpedMaster(p.LockServers)
 			var specs []string
@@ -29,10 +27,21 @@ func init() {
 			}
 			return specs
 		},
-		CutOff:        bareQuorum,
-		WorkersPerKey: func(float64) int { return 3 },
-		Cycle:         cycleOfValidity,
-	})
+	}))
+}
+
+// clockFault is f, a fault of one master's wall clock (Name, Means,
+// Ratios and Plan set), on the masters clockshift runs: Redis-based locks
+// only, the first worker of each key cut off to a bare quorum with the
+// moved master in it, three workers a key, each holder keeping its lease
+// for its validity.
+func clockFault(f fault) fault {
+	f.Skip = redisClockOnly
+	f.Servers = func(s *compose.Spec) { s.Redis.ClockShift = true }
+	f.CutOff = bareQuorum
+	f.WorkersPerKey = func(float64) int { return 3 }
+	f.Cycle = cycleOfValidity
+	return f
 }
 
 // redisClockOnly: the clock faults shift Redis masters' wall clocks

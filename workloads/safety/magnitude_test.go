@@ -93,6 +93,51 @@ func TestClockJumpMagnitude(t *testing.T) {
 	}
 }
 
+// The clock-drift fault's magnitude, as the drifting master's own TIME
+// reads it against an untouched master's: ahead by ratio × the time it
+// drifted (from its drift event to its drift-end).
+func TestClockDriftMagnitude(t *testing.T) {
+	testenv.Servers(t)
+	ctx, cancel := context.WithTimeout(context.Background(), slow.D(time.Minute))
+	defer cancel()
+	l, cfg := upMasters(t, ctx, FaultClockDrift)
+	drifting := jumpedMaster(len(l.Topo.Masters))
+	ref := redis.NewClient(l.Topo.Masters[0].GoRedis())
+	defer ref.Close()
+	shifted := redis.NewClient(l.Topo.Masters[drifting-1].GoRedis())
+	defer shifted.Close()
+	offset := func() time.Duration { return serverTime(t, ctx, shifted).Sub(serverTime(t, ctx, ref)) }
+	const ratio = 0.1
+	p := faultPoint{Config: Config{TTL: time.Second}, Ratio: ratio, LockServers: len(l.Topo.Masters)}
+	cfg.Faults = faultKinds[FaultClockDrift].Plan(p)
+	play, _, err := l.Play(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	play.Start(ctx)
+	time.Sleep(time.Second)
+	var from, to float64
+	for _, e := range play.Stop() {
+		switch {
+		case e.Err != "":
+			t.Fatalf("%+v", e)
+		case e.Action == "drift" && e.Master == drifting:
+			from = e.AtMS
+		case e.Action == "drift-end" && e.Master == drifting:
+			to = e.AtMS
+		}
+	}
+	drifted := time.Duration((to - from) * float64(time.Millisecond))
+	want := time.Duration(ratio * float64(drifted))
+	got := offset()
+	t.Logf("ratio %g: drifted %v, master %d's TIME ahead by %v", ratio, drifted, drifting, got)
+	// Two TIME round trips apart, TIME's µs, and a step of the drift
+	// (10 ms × ratio) either side of the events' times.
+	if tol := slow.D(5 * time.Millisecond); drifted < 500*time.Millisecond || got < want-tol || got > want+tol {
+		t.Errorf("drifted %v at %g: master %d ahead by %v, want %v ± %v", drifted, ratio, drifting, got, want, tol)
+	}
+}
+
 // The delay fault's magnitude, as a PING's round trip through what the
 // fault put in front of the masters reads it: the minority answers
 // ratio × TTL late, the quorum at once.

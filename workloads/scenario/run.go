@@ -116,7 +116,7 @@ func prepare(c *lab.Config) error {
 			return fmt.Errorf("fault %q: at=%v is not before the end of the run (%v)", f.Spec, at, end)
 		}
 	}
-	t.Redis.ClockShift = faults.Has(fs, faults.ClockJump)
+	t.Redis.ClockShift = faults.Clocked(fs)
 	return nil
 }
 
