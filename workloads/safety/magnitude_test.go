@@ -42,6 +42,16 @@ func serverTime(t *testing.T, ctx context.Context, c *redis.Client) time.Time {
 	return now
 }
 
+// clockOffset reads how far master m's own TIME is ahead of master 1's
+// (which no clock fault moves).
+func clockOffset(t *testing.T, ctx context.Context, l *lab.Lab, m int) func() time.Duration {
+	t.Helper()
+	ref := redis.NewClient(l.Topo.Masters[0].GoRedis())
+	shifted := redis.NewClient(l.Topo.Masters[m-1].GoRedis())
+	t.Cleanup(func() { ref.Close(); shifted.Close() })
+	return func() time.Duration { return serverTime(t, ctx, shifted).Sub(serverTime(t, ctx, ref)) }
+}
+
 // The clock-jump fault's magnitude, as the jumped master's own TIME reads
 // it against an untouched master's: every jump the schedule played moved
 // it by ratio × TTL, and nothing else moved it.
@@ -51,11 +61,7 @@ func TestClockJumpMagnitude(t *testing.T) {
 	defer cancel()
 	l, cfg := upMasters(t, ctx, FaultClockJump)
 	jumped := jumpedMaster(len(l.Topo.Masters))
-	ref := redis.NewClient(l.Topo.Masters[0].GoRedis())
-	defer ref.Close()
-	shifted := redis.NewClient(l.Topo.Masters[jumped-1].GoRedis())
-	defer shifted.Close()
-	offset := func() time.Duration { return serverTime(t, ctx, shifted).Sub(serverTime(t, ctx, ref)) }
+	offset := clockOffset(t, ctx, l, jumped)
 	tol := slow.D(5 * time.Millisecond) // two TIME round trips apart, and TIME's µs
 	total := offset()
 	for _, c := range []struct {
@@ -102,11 +108,7 @@ func TestClockDriftMagnitude(t *testing.T) {
 	defer cancel()
 	l, cfg := upMasters(t, ctx, FaultClockDrift)
 	drifting := jumpedMaster(len(l.Topo.Masters))
-	ref := redis.NewClient(l.Topo.Masters[0].GoRedis())
-	defer ref.Close()
-	shifted := redis.NewClient(l.Topo.Masters[drifting-1].GoRedis())
-	defer shifted.Close()
-	offset := func() time.Duration { return serverTime(t, ctx, shifted).Sub(serverTime(t, ctx, ref)) }
+	offset := clockOffset(t, ctx, l, drifting)
 	const ratio = 0.1
 	p := faultPoint{Config: Config{TTL: time.Second}, Ratio: ratio, LockServers: len(l.Topo.Masters)}
 	cfg.Faults = faultKinds[FaultClockDrift].Plan(p)
