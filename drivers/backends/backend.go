@@ -51,6 +51,10 @@ type Backend struct {
 	// Servers is how many of the lab's servers of kind On one lock lives
 	// on; zero: all of them (Redlock's N masters, etcd's members).
 	Servers int
+	// Extends: the library extends a held lock from a goroutine of its
+	// own until it is released, so a pause of the holder's own code does
+	// not end the lease.
+	Extends bool
 	// Config, if set, is a pointer to a new value of the backend's own
 	// settings, a struct with JSON and flag tags, holding its defaults
 	// (DefaultSpec). A Spec holds it under ConfigKey: Settings and

@@ -14,6 +14,7 @@ func init() {
 		Describe:  "redis/rueidis rueidislock as its README runs it: one client on the first master, KeyMajority 1, auto-extended locks",
 		On:        backends.Redis,
 		Servers:   1, // the first master
+		Extends:   true,
 		Open:      openRueidislock,
 		Baselines: map[string]func(*backends.Spec){"rueidislock": func(*backends.Spec) {}},
 	})

@@ -18,7 +18,7 @@ func init() {
 		Ratios: Ratios{0.1, 0.5, 0.9, 1.1, 2},
 		Skip: func(b backends.Backend) string {
 			switch {
-			case b.Name == "rueidislock":
+			case b.Extends:
 				return "it extends its lock from a goroutine of its own, which an in-process pause of the holder does not stop"
 			case b.On == backends.Redis, b.On == backends.Etcd:
 				return ""
