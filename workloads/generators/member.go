@@ -173,6 +173,11 @@ func (m *Member) event(key string, val []byte, deleted bool) {
 	case rel == "abort":
 		var a AbortError
 		if json.Unmarshal(val, &a) == nil {
+			if a.Kind == Lost && a.Generator == m.cfg.Index {
+				// Seen by this generator, the others' loss of it is its
+				// being cut off (paused, or unreachable, past its lease).
+				a.Reason = fmt.Sprintf("generator %d was cut off from the run: the others found it gone (%s)", m.cfg.Index, a.Reason)
+			}
 			m.abortLocal(&a)
 		}
 	case rel == "verdict":
