@@ -62,7 +62,9 @@ func TestGeneratorsFalter(t *testing.T) {
 			t.Parallel()
 			lab := startGenLab(t, 1)
 			out := t.TempDir()
-			procs := startGenerators(t, lab, 2, out, "--workers", "2", "--warmup", "200ms", "--duration", window.String())
+			// At a fixed rate, not flat out: five cases at once wait on their
+			// faults without starving the tests beside them.
+			procs := startGenerators(t, lab, 2, out, "--workers", "2", "--rate", "200", "--warmup", "200ms", "--duration", window.String())
 			procs[0].waitStderr(t, "generators: 2/2 reporting")
 			// The window began before the first merged line.
 			end := time.Now().Add(window)
