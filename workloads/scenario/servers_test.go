@@ -23,8 +23,14 @@ func lookup(t *testing.T, name string) Scenario {
 	return s
 }
 
+// loadedTries is how many times a scenario may run on a loaded machine
+// before it must have measured as expected: a timed effect (a clock jump
+// landing inside a holder's validity, on a bare quorum) is missed now and
+// then when the client and servers are not scheduled for a while.
+const loadedTries = 3
+
 // runAsExpected runs s on real servers; on a loaded machine one that did
-// not measure as expected runs once more, and must then.
+// not measure as expected runs again, up to loadedTries in all.
 func runAsExpected(t *testing.T, s Scenario, timeout time.Duration) Result {
 	t.Helper()
 	run := func() Result {
@@ -37,7 +43,7 @@ func runAsExpected(t *testing.T, s Scenario, timeout time.Duration) Result {
 		return o
 	}
 	o := run()
-	if !o.AsExpected() && loaded() {
+	for tries := 1; !o.AsExpected() && loaded() && tries < loadedTries; tries++ {
 		t.Logf("loaded machine: %s measured other than expected (%+v), running it again", s.Name, *o.Runs[0].Scenario)
 		o = run()
 	}
