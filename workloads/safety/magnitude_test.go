@@ -168,7 +168,10 @@ func TestDelayMagnitude(t *testing.T) {
 			delayed := i+1 > quorum(n)
 			t.Logf("ratio %g: master %d round trip %v (delayed %v)", c.ratio, i+1, rtt, delayed)
 			switch {
-			case delayed && (rtt < p.magnitude() || rtt > p.magnitude()+slow.D(30*time.Millisecond)):
+			// The line takes its own relay time (measured as it starts)
+			// off what it delays, so a round trip may come a little under
+			// the delay.
+			case delayed && (rtt < p.magnitude()-2*time.Millisecond || rtt > p.magnitude()+slow.D(30*time.Millisecond)):
 				t.Errorf("ratio %g: master %d round trip %v, want %v and a little", c.ratio, i+1, rtt, p.magnitude())
 			case !delayed && rtt >= p.magnitude():
 				t.Errorf("ratio %g: master %d of the quorum round trip %v: delayed", c.ratio, i+1, rtt)
