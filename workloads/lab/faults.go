@@ -167,7 +167,7 @@ func faultSpecs(fs []faults.Fault) []schema.FaultSpec {
 	out := make([]schema.FaultSpec, len(fs))
 	for i, f := range fs {
 		out[i] = schema.FaultSpec{Spec: f.Spec, Kind: f.Kind, Masters: f.Masters, Workers: f.Workers, At: f.At.String(),
-			For: f.For.String(), Restart: f.Restart, Delay: f.Delay.String(), MS: f.MS, Jitter: f.Jitter, Jump: f.Jump}
+			For: f.For.String(), Restart: f.Restart, Delay: f.Delay.String(), MS: f.MS, Jitter: f.Jitter, Jump: f.Jump, Rate: f.Rate}
 	}
 	return out
 }

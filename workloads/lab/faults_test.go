@@ -65,3 +65,16 @@ func TestInfoCPU(t *testing.T) {
 		}
 	}
 }
+
+// A run's report holds each fault's own magnitude: a clock jump's step,
+// a clock drift's rate.
+func TestFaultSpecsKeepMagnitudes(t *testing.T) {
+	fs, _, err := faults.ParseAll([]string{"clock-jump:masters=2:+5s", "clock-drift:masters=3:rate=+1%"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := faultSpecs(fs)
+	if got[0].Jump != 5*time.Second || got[1].Rate != 0.01 || got[1].Kind != faults.ClockDrift {
+		t.Errorf("fault specs %+v: want the jump of 5s and the rate of 0.01", got)
+	}
+}
