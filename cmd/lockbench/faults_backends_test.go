@@ -118,6 +118,13 @@ func TestFaultBackends(t *testing.T) {
 			if v := run.Counts["violations"]; v != 0 {
 				t.Errorf("%d violations", v)
 			}
+			if before == 0 && after > 0 && len(lateReady) == 0 {
+				// Nothing granted before the fault, yet grants after the
+				// repair: the server was not serving yet when the fault
+				// struck (a first fsync or leader lease held up by a disk
+				// other tests share), so "none during" says nothing.
+				t.Skipf("inconclusive: the server granted nothing in the %.0f ms before the fault (after the repair %d)", down, after)
+			}
 			if before == 0 || after == 0 || len(lateReady) > 0 {
 				// Liveness within the run's seconds: on a machine too busy
 				// to run the servers (a restarted cluster electing a
