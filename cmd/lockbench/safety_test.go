@@ -23,7 +23,7 @@ func TestSafetyBadInput(t *testing.T) {
 	}{
 		{[]string{"safety", "--ratios", "0.5,0"}, "--ratios 0"},
 		{[]string{"safety", "--ratios", "x"}, "--ratios"},
-		{[]string{"safety", "--backends", "zookeeper"}, `--backends "zookeeper"`},
+		{[]string{"safety", "--fault", "clock-jump", "--backends", "zookeeper"}, `--backends "zookeeper"`},
 		{[]string{"safety", "--fencing", "maybe"}, "--fencing"},
 		{[]string{"safety", "--backends", "etcd", "--ttl", "500ms"}, "--ttl"},
 		{[]string{"safety", "--json", filepath.Join(t.TempDir(), "no", "such", "dir", "s.json")}, "--json"},

@@ -327,7 +327,8 @@ func (c Config) Estimate() (typical, most time.Duration) {
 		if !ok {
 			drain = c.TTL
 		}
-		cycle := p.kind().Cycle(c, p.Ratio)
+		b, _ := backendOf(p.Backend)
+		cycle := p.kind().Cycle(c, b.Backend, p.Ratio)
 		run := time.Duration(float64(c.Grants) / float64(c.Keys) * float64(cycle))
 		typical += min(run, c.PointLimit) + drain
 		most += c.PointLimit + drain

@@ -35,6 +35,10 @@ type fault struct {
 	// Plan is the compose/faults specs one point plays, times counted from
 	// the point's start; nil plays none (the fault is the holder's).
 	Plan func(p faultPoint) []string
+	// Silenced: on b, a pause silences the holder (silence.go): each
+	// worker dials through proxies of its own, held for the pause. nil:
+	// the pause is the holder goroutine's alone.
+	Silenced func(b backends.Backend) bool
 	// Pause is how long a holder stops between its entry and exit writes;
 	// nil: until its lease's validity nearly ends (the holder uses all of
 	// it but a margin, the most any lock promises).
@@ -48,8 +52,9 @@ type fault struct {
 	Counter func(lockServers int) int
 	// WorkersPerKey keeps a key contended.
 	WorkersPerKey func(ratio float64) int
-	// Cycle is about how long one grant of a key takes, for the estimate.
-	Cycle func(c Config, ratio float64) time.Duration
+	// Cycle is about how long one grant of a key takes on b, for the
+	// estimate.
+	Cycle func(c Config, b backends.Backend, ratio float64) time.Duration
 }
 
 // skip is why f is not swept on b ("" when it is): the backends no fault
@@ -147,7 +152,9 @@ func parseFaults(s string) ([]fault, error) {
 
 // cycleOfValidity is a grant's cycle when its holder keeps the lease for
 // all of its validity: about a TTL, then a waiting worker's retry.
-func cycleOfValidity(c Config, _ float64) time.Duration { return c.TTL + c.RetryDelay/2 }
+func cycleOfValidity(c Config, _ backends.Backend, _ float64) time.Duration {
+	return c.TTL + c.RetryDelay/2
+}
 
 // quorum is a majority of n.
 func quorum(n int) int { return n/2 + 1 }

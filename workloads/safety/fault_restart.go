@@ -47,11 +47,11 @@ func init() {
 			}
 			return specs
 		},
-		Cycle: func(c Config, ratio float64) time.Duration {
+		Cycle: func(c Config, b backends.Backend, ratio float64) time.Duration {
 			// A crash costs the restart delay and a redial without grants.
 			every := crashEvery(c, ratio)
 			down := time.Duration(ratio*float64(c.TTL)) + time.Second
-			return time.Duration(float64(cycleOfValidity(c, ratio)) * float64(every) / float64(max(every-down, c.TTL)))
+			return time.Duration(float64(cycleOfValidity(c, b, ratio)) * float64(every) / float64(max(every-down, c.TTL)))
 		},
 	})
 }

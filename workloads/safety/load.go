@@ -23,6 +23,9 @@ import (
 // judged).
 type load struct {
 	locker drivers.Locker
+	// silenced, if set, are the workers' lockers, one each, which a pause
+	// silences (silence.go); locker is then nil.
+	silenced *silenced
 	// cutOff, if set, is the locker of the first worker of each key: one
 	// that cannot reach some of the masters (fault.CutOff).
 	cutOff  drivers.Locker
@@ -77,8 +80,11 @@ func (ld *load) work(ctx, attempts context.Context, id int) {
 	key := fmt.Sprintf("%s%d", ld.prefix, id%ld.cfg.Keys)
 	rnd := rand.New(rand.NewPCG(uint64(id), uint64(time.Now().UnixNano())))
 	locker, cut := ld.locker, ld.cutOff != nil && id < ld.cfg.Keys
-	if cut {
+	switch {
+	case cut:
 		locker = ld.cutOff
+	case ld.silenced != nil:
+		locker = ld.silenced.lockers[id]
 	}
 	for attempts.Err() == nil {
 		s := ld.clock.Now()
@@ -154,10 +160,18 @@ func (ld *load) hold(ctx context.Context, id int, key string, lease drivers.Leas
 	if !fixed {
 		pause = min(time.Until(lease.ValidUntil())-ld.cfg.TTL/validityMargin, ld.cfg.TTL)
 	}
+	speak := func() {}
+	if fixed && ld.silenced != nil {
+		if speak, err = ld.silenced.hush(id); err != nil {
+			ld.ref.Released(id, key, ld.clock.Now())
+			return err
+		}
+	}
 	t0 := time.Now()
 	if sleep(ctx, pause) && fixed {
 		ld.pauses.add(time.Since(t0)) // the holder's own clock
 	}
+	speak() // the holder resumes: its connections carry again
 	ld.ref.Released(id, key, ld.clock.Now())
 	ld.res.Write(key, seq, token)
 	return nil

@@ -138,12 +138,22 @@ func runPoint(ctx context.Context, c Config, cfg lab.Config, l *lab.Lab, b backe
 	defer play.Stop()
 	spec := cfg.Driver
 	spec.Workers = cfg.Workload.Workers
-	locker, err := backends.Open(ctx, spec, at)
-	if err != nil {
-		return Point{}, err
+	ld := &load{spec: p, cfg: c, prefix: prefix}
+	if f.Silenced != nil && f.Silenced(b.Backend) {
+		s, err := openSilenced(ctx, spec, b.Backend, at, spec.Workers)
+		if err != nil {
+			return Point{}, err
+		}
+		defer s.Close()
+		ld.silenced = s
+	} else {
+		locker, err := backends.Open(ctx, spec, at)
+		if err != nil {
+			return Point{}, err
+		}
+		defer locker.Close()
+		ld.locker = locker
 	}
-	defer locker.Close()
-	ld := &load{spec: p, cfg: c, prefix: prefix, locker: locker}
 	if f.CutOff != nil {
 		if cut := f.CutOff(fp.LockServers); len(cut) > 0 {
 			c, err := openCutOff(ctx, spec, at, cut)
@@ -158,7 +168,7 @@ func runPoint(ctx context.Context, c Config, cfg lab.Config, l *lab.Lab, b backe
 	if f.Counter != nil {
 		counter = f.Counter(fp.LockServers)
 	}
-	toks, err := tokensFor(b.Backend, at, counter)
+	toks, err := tokensFor(ctx, b.Backend, at, counter)
 	if err != nil {
 		return Point{}, err
 	}

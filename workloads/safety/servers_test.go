@@ -19,33 +19,8 @@ func TestPauseRedlock(t *testing.T) {
 	testenv.Servers(t)
 	c := Config{Backends: []string{"redlock"}, Ratios: Ratios{0.5, 2}, Fencing: FencingBoth,
 		Grants: 40, Keys: 4, TTL: 300 * time.Millisecond, RetryDelay: 20 * time.Millisecond, PointLimit: 20 * time.Second}
-	ctx, cancel := context.WithTimeout(context.Background(), slow.D(2*time.Minute))
-	defer cancel()
-	res, err := Run(ctx, c, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Points) != 4 {
-		t.Fatalf("%d points, want 4", len(res.Points))
-	}
-	slack := slow.D(100 * time.Millisecond)
-	for _, p := range res.Points {
+	for _, p := range pausePoints(t, c, slow.D(2*time.Minute), slow.D(100*time.Millisecond)) {
 		name := pointLine(p)
-		t.Log(name)
-		injected := p.PauseMS
-		if p.MeasuredPauseMinMS < injected || p.MeasuredPauseMaxMS > injected+ms(slack) {
-			t.Errorf("%s: measured pauses [%.1f, %.1f] ms, injected %.1f ms (slack %v)",
-				name, p.MeasuredPauseMinMS, p.MeasuredPauseMaxMS, injected, slack)
-		}
-		if p.Grants < int64(c.Grants) {
-			t.Errorf("%s: %d grants, want the budget %d", name, p.Grants, c.Grants)
-		}
-		if p.Violations == 0 && !(p.PerMillionHi > 0) {
-			t.Errorf("%s: no violation and no upper bound", name)
-		}
-		if p.Fencing == FencingOn && p.StaleAccepted != 0 {
-			t.Errorf("%s: fencing accepted %d stale writes", name, p.StaleAccepted)
-		}
 		if p.Ratio == 2 && p.Fencing == FencingOff && p.Violations == 0 {
 			t.Errorf("%s: a pause of twice the TTL without fencing, and no violation", name)
 		}
@@ -131,4 +106,79 @@ func TestFaultsRedlock(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Locks their client library keeps alive (a ZooKeeper session, a
+// PostgreSQL session, rueidislock's own extending goroutine) under a pause of the holder, which is silenced for
+// it (every worker behind proxies of its own): the holders' clocks read
+// the injected pause; a ZooKeeper session silenced for twice its timeout
+// expires (as does a rueidislock key its silenced holder cannot extend)
+// and a waiting worker is granted the key, so the paused holder's
+// write lands stale without fencing and is refused by its token with it;
+// a PostgreSQL advisory lock lives with its session, which silence does
+// not end: no violation at any pause, and the paused holders' writes are
+// never overtaken.
+func TestPauseSilenced(t *testing.T) {
+	testenv.Servers(t)
+	t.Parallel()
+	for _, backend := range []string{"zookeeper", "postgres", "rueidislock"} {
+		lapses := backend != "postgres"
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			c := Config{Backends: []string{backend}, Ratios: Ratios{0.5, 2}, Fencing: FencingBoth,
+				Grants: 16, Keys: 4, TTL: time.Second, RetryDelay: 20 * time.Millisecond, PointLimit: 30 * time.Second}
+			for _, p := range pausePoints(t, c, slow.D(3*time.Minute), slow.D(200*time.Millisecond)) {
+				name := pointLine(p)
+				if p.LockViolations != 0 {
+					t.Errorf("%s: the referee saw %d grants overlap", name, p.LockViolations)
+				}
+				switch {
+				case !lapses && p.Violations+p.StaleRejected != 0:
+					t.Errorf("%s: a silent session's lock was overtaken (%d violations, %d refused)", name, p.Violations, p.StaleRejected)
+				case lapses && p.Ratio == 2 && p.Fencing == FencingOff && p.Violations == 0:
+					t.Errorf("%s: a holder silenced for twice its TTL, and no violation", name)
+				case lapses && p.Ratio == 2 && p.Fencing == FencingOn && p.StaleRejected == 0:
+					t.Errorf("%s: a holder silenced for twice its TTL, and fencing refused nothing", name)
+				case lapses && p.Ratio == 0.5 && p.Violations+p.StaleRejected != 0:
+					t.Errorf("%s: a holder silenced for half its TTL lost its lock", name)
+				}
+			}
+		})
+	}
+}
+
+// pausePoints runs c's four pause points (two ratios × fencing both)
+// within limit and checks what every point must show: the holders' clocks
+// read the injected pause (longer by no more than slack), the grant budget
+// was met, a point without violations is bounded above, and fencing
+// accepted no stale write.
+func pausePoints(t *testing.T, c Config, limit, slack time.Duration) []Point {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	res, err := Run(ctx, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Points) != 4 {
+		t.Fatalf("%d points, want 4", len(res.Points))
+	}
+	for _, p := range res.Points {
+		name := pointLine(p)
+		t.Log(name)
+		if p.MeasuredPauseMinMS < p.PauseMS || p.MeasuredPauseMaxMS > p.PauseMS+ms(slack) {
+			t.Errorf("%s: measured pauses [%.1f, %.1f] ms, injected %.1f ms (slack %v)",
+				name, p.MeasuredPauseMinMS, p.MeasuredPauseMaxMS, p.PauseMS, slack)
+		}
+		if p.Grants < int64(c.Grants) {
+			t.Errorf("%s: %d grants, want the budget %d", name, p.Grants, c.Grants)
+		}
+		if p.Violations == 0 && !(p.PerMillionHi > 0) {
+			t.Errorf("%s: no violation and no upper bound", name)
+		}
+		if p.Fencing == FencingOn && p.StaleAccepted != 0 {
+			t.Errorf("%s: fencing accepted %d stale writes", name, p.StaleAccepted)
+		}
+	}
+	return res.Points
 }

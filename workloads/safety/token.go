@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/drivers"
@@ -23,10 +24,16 @@ var errNoToken = errors.New("safety: the lease carries no fencing token")
 // tokensFor is where b's tokens come from: a lock on Redis masters has no
 // token of its own, so the holder INCRs a counter per key on master
 // counter (1-based) right after its grant (one server: the counter is not
-// as fault tolerant as the lock, as with any such add-on); any other
-// backend's lease carries one (etcd's create revision, ZooKeeper's czxid).
-func tokensFor(b backends.Backend, at backends.Endpoints, counter int) (tokens, error) {
-	if b.On != backends.Redis {
+// as fault tolerant as the lock, as with any such add-on); a PostgreSQL
+// advisory lock has none either, so the holder takes the next value of a
+// sequence on the same server; any other backend's lease carries one
+// (etcd's create revision, ZooKeeper's czxid).
+func tokensFor(ctx context.Context, b backends.Backend, at backends.Endpoints, counter int) (tokens, error) {
+	switch b.On {
+	case backends.Postgres:
+		return openSequence(ctx, at.Postgres)
+	case backends.Redis:
+	default:
 		return leaseTokens{}, nil
 	}
 	if counter < 1 || counter > len(at.Masters) {
@@ -59,3 +66,35 @@ func (t *counterTokens) take(ctx context.Context, key string, _ drivers.Lease) (
 }
 
 func (t *counterTokens) Close() error { return t.c.Close() }
+
+// sequenceTokens are the values of one PostgreSQL sequence: each larger
+// than any taken before, so a later grant of a key always carries the
+// larger token.
+type sequenceTokens struct{ pool *pgxpool.Pool }
+
+// openSequence creates the sequence on the server at url, if it is not
+// there, and pools connections to take its values.
+func openSequence(ctx context.Context, url string) (*sequenceTokens, error) {
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, fmt.Errorf("safety: fencing sequence: %w", err)
+	}
+	if _, err := pool.Exec(ctx, "CREATE SEQUENCE IF NOT EXISTS lockbench_fence"); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("safety: fencing sequence: %w", err)
+	}
+	return &sequenceTokens{pool: pool}, nil
+}
+
+func (t *sequenceTokens) take(ctx context.Context, _ string, _ drivers.Lease) (uint64, error) {
+	var n int64
+	if err := t.pool.QueryRow(ctx, "SELECT nextval('lockbench_fence')").Scan(&n); err != nil {
+		return 0, fmt.Errorf("safety: fencing sequence: %w", err)
+	}
+	return uint64(n), nil
+}
+
+func (t *sequenceTokens) Close() error {
+	t.pool.Close()
+	return nil
+}
