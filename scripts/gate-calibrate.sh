@@ -1,7 +1,7 @@
 #!/bin/sh
 # Measures lockbench gate's false-alarm rate (A/A) and its detection rate for
 # injected slowdowns on this machine, and prints the table docs/gate.md shows.
-# Flags go to scripts/gatecal (e.g. --rounds 24 --trials 100); ~10 minutes.
+# Flags go to scripts/gatecal (e.g. --rounds 24 --trials 100); ~12 minutes.
 set -eu
 cd "$(dirname "$0")/.."
 bin=$(mktemp -d)

@@ -15,13 +15,15 @@ type Measure func(ctx context.Context) (*schema.Summary, error)
 // Looks are the round counts at which UntilDecided judges, and Spend the
 // share of α each look spends. The shares add up to 1 (Bonferroni over the
 // looks), so looking again and again cannot raise the chance of a wrong
-// verdict above α. Most goes to the last looks, which a noisy runner
+// verdict above α. Most goes to the later looks, which a noisy runner
 // reaches: a clear change is decided early on a small share, a faint one
 // late with most of α. The first look is at 8 rounds: the signed-rank test
-// of 8 pairs can reach p = 1/256, below its share.
+// of 8 pairs can reach p = 1/256, below its share. The rounds grow by
+// about a third from look to look, so each look narrows the intervals by
+// about a seventh; a budget that ends first ends the looks there.
 var (
-	Looks = []int{8, 11, 15, 20, 27, 36}
-	spend = []float64{0.1, 0.1, 0.1, 0.1, 0.2, 0.4}
+	Looks = []int{8, 11, 15, 20, 27, 36, 48, 64}
+	spend = []float64{0.1, 0.1, 0.1, 0.1, 0.15, 0.15, 0.15, 0.15}
 )
 
 // lookAlpha is the α the k-th look (from 0) spends of alpha.

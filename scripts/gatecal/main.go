@@ -39,7 +39,7 @@ import (
 
 func main() {
 	bin := flag.String("lockbench", "lockbench", "lockbench binary")
-	nRounds := flag.Int("rounds", 40, "recording rounds (pool A gets two runs a round, each slowdown one)")
+	nRounds := flag.Int("rounds", gate.Looks[len(gate.Looks)-1], "recording rounds (pool A gets two runs a round, each slowdown one); fewer than the last look's end the trials early")
 	trials := flag.Int("trials", 100, "gate decisions per row of the table")
 	runArgs := flag.String("run", "--duration 1s --warmup 500ms --masters 3 --workers 20 --mux pipeline", "lockbench run flags of the configuration under test")
 	workers := flag.Int("fewer-workers", 16, "workers of the fewer-workers slowdown")
