@@ -48,7 +48,8 @@ func TestReadmeGateRecipe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers")
 	}
-	t.Parallel()
+	// Not parallel: a gate that drives both sides flat out for minutes
+	// would starve this package's timed multi-process tests.
 	slow.CPU(t)
 	recipe := readmeRecipe(t, "## gate: did it regress")
 	base, head, ok := strings.Cut(recipe, "--head-cmd")
