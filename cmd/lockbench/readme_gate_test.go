@@ -39,9 +39,11 @@ func readmeRecipe(t *testing.T, heading string) string {
 // is far noisier than anything a user gates): first on the A/A pair it
 // names (the same build both sides), which must pass, then on a real
 // slowdown (the head runs 20 % fewer workers), which must say regressed.
-// A wrong verdict fails on any machine. An undecided one fails on a machine
-// that was idle when the test started: on one busy with other tests (the
-// load average above the CPUs) inconclusive is the honest answer. How often
+// A wrong verdict fails on any machine; an undecided one fails on a
+// machine that was idle when the test started. On one busy with other
+// tests (the load average above the CPUs) the A/A pair is not run (it
+// would end undecided after every round of the budget) and the slowdown
+// may end inconclusive, the honest answer there. How often
 // the recipe decides alone, and how often wrongly, is in the README and
 // docs/gate.md.
 func TestReadmeGateRecipe(t *testing.T) {
@@ -72,6 +74,13 @@ func TestReadmeGateRecipe(t *testing.T) {
 		{"A/A", recipe, exitOK, "gate: PASS"},
 		{"20 % fewer workers", slower, exitFailure, "gate: REGRESSED"},
 	} {
+		if c.verdict == "gate: PASS" && busy > 1 {
+			// On a loaded machine an A/A pair runs every round of the
+			// budget to end undecided, which proves nothing and costs
+			// minutes; it is asserted where it can decide.
+			t.Logf("%s: not run on a machine %.1f× slower than idle (load above the CPUs); run alone to check it", c.name, busy)
+			continue
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), slow.D(8*time.Minute))
 		cmd := exec.CommandContext(ctx, "sh", "-ec", c.script)
 		cmd.Dir = dir
