@@ -142,10 +142,10 @@ func (c Compare) cellMeasurer(top *Member) func(context.Context, *lab.Lab, lab.C
 		sum.Interrupted = cutShort(&sum.Runs[0], m, cellCtx.Err() != nil)
 		sh.cell.Run = sum.Runs[0]
 		if m.Cut() {
-			return sh.cell, abortError(m.AbortErr())
+			return ownShare(m, sh.cell), abortError(m.AbortErr())
 		}
 		if err := sh.publish(ctx, sum); err != nil {
-			return sh.cell, publishErr(ctx, m, err)
+			return ownShare(m, sh.cell), publishErr(ctx, m, err)
 		}
 		if m.Index() != 0 {
 			return sh.cell, verdictErr(ctx, m)
@@ -160,4 +160,14 @@ func (c Compare) cellMeasurer(top *Member) func(context.Context, *lab.Lab, lab.C
 		_ = m.PublishVerdict(context.WithoutCancel(ctx), mg.verdict)
 		return cell, mg.verdict.err()
 	}
+}
+
+// ownShare is this generator's share as the cell a failed merge returns:
+// generator 0 writes merged cells only, so a share it cannot merge is left
+// out rather than written as the whole cell; the others keep theirs.
+func ownShare(m *Member, share lab.Cell) lab.Cell {
+	if m.Index() == 0 {
+		return lab.Cell{}
+	}
+	return share
 }
