@@ -70,11 +70,12 @@ func TestReadmeGateRecipe(t *testing.T) {
 		name, script string
 		want         int
 		verdict      string
+		idleOnly     bool // decides only on a machine idle at the start
 	}{
-		{"A/A", recipe, exitOK, "gate: PASS"},
-		{"20 % fewer workers", slower, exitFailure, "gate: REGRESSED"},
+		{"A/A", recipe, exitOK, "gate: PASS", true},
+		{"20 % fewer workers", slower, exitFailure, "gate: REGRESSED", false},
 	} {
-		if c.verdict == "gate: PASS" && busy > 1 {
+		if c.idleOnly && busy > 1 {
 			// On a loaded machine an A/A pair runs every round of the
 			// budget to end undecided, which proves nothing and costs
 			// minutes; it is asserted where it can decide.

@@ -70,22 +70,35 @@ func openSilenced(ctx context.Context, spec backends.Spec, b backends.Backend, a
 // proxied starts a proxy in front of each of at's servers of b's kind and
 // returns at dialing them instead.
 func proxied(b backends.Backend, at backends.Endpoints) (*compose.Proxies, backends.Endpoints, error) {
+	via := at
 	var addrs []string
+	var dialVia func(front []string) error // points via at the proxies
 	switch b.On {
 	case backends.Redis:
 		for _, m := range at.Masters {
 			addrs = append(addrs, m.Addr)
 		}
+		dialVia = func(front []string) error {
+			via.Masters = make([]redisconn.Endpoint, len(at.Masters))
+			for i, m := range at.Masters {
+				via.Masters[i] = m.Via(front[i])
+			}
+			return nil
+		}
 	case backends.Etcd:
-		addrs = at.Etcd
+		addrs, dialVia = at.Etcd, func(front []string) error { via.Etcd = front; return nil }
 	case backends.ZooKeeper:
-		addrs = at.ZooKeeper
+		addrs, dialVia = at.ZooKeeper, func(front []string) error { via.ZooKeeper = front; return nil }
 	case backends.Postgres:
 		u, err := url.Parse(at.Postgres)
 		if err != nil || u.Host == "" {
 			return nil, at, fmt.Errorf("safety: no PostgreSQL host:port in its URL to put a proxy in front of")
 		}
 		addrs = []string{u.Host}
+		dialVia = func(front []string) (err error) {
+			via.Postgres, err = compose.PostgresURLVia(at.Postgres, front[0])
+			return err
+		}
 	default:
 		return nil, at, fmt.Errorf("safety: a %s holder cannot be silenced", b.On)
 	}
@@ -93,23 +106,9 @@ func proxied(b backends.Backend, at backends.Endpoints) (*compose.Proxies, backe
 	if err != nil {
 		return nil, at, err
 	}
-	via := at
-	front := p.Addrs()
-	switch b.On {
-	case backends.Redis:
-		via.Masters = make([]redisconn.Endpoint, len(at.Masters))
-		for i, m := range at.Masters {
-			via.Masters[i] = m.Via(front[i])
-		}
-	case backends.Etcd:
-		via.Etcd = front
-	case backends.ZooKeeper:
-		via.ZooKeeper = front
-	case backends.Postgres:
-		if via.Postgres, err = compose.PostgresURLVia(at.Postgres, front[0]); err != nil {
-			_ = p.Close()
-			return nil, at, err
-		}
+	if err := dialVia(p.Addrs()); err != nil {
+		_ = p.Close()
+		return nil, at, err
 	}
 	return p, via, nil
 }
