@@ -72,7 +72,15 @@ func (ld *load) measure(ctx context.Context) (Point, error) {
 	if ld.err != nil {
 		return Point{}, ld.err
 	}
-	return ld.point(time.Since(start), ctx.Err() != nil), nil
+	p := ld.point(time.Since(start), ctx.Err() != nil)
+	p.WallClockStepMS = ms(wallStep(start, time.Now()))
+	return p, nil
+}
+
+// wallStep is how far the wall clock moved against the monotonic clock
+// from a to b (both read with time.Now).
+func wallStep(a, b time.Time) time.Duration {
+	return b.Round(0).Sub(a.Round(0)) - b.Sub(a)
 }
 
 // work is one worker's cycles on its key until attempts ends.

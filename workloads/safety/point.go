@@ -48,6 +48,12 @@ type Point struct {
 	// MeasuredPause* are the holders' pauses as their own clocks read
 	// them, over the pauses that ran to their end.
 	MeasuredPauseMinMS float64 `json:"measured_pause_min_ms"`
+	// WallClockStepMS is how far the host's wall clock moved against its
+	// monotonic clock during the point (a step by NTP or the hypervisor;
+	// positive: forward). A Redis key expires by the server's wall clock,
+	// the referee judges validity on the monotonic one: a forward step
+	// lets every key alive across it expire that much early.
+	WallClockStepMS    float64 `json:"wall_clock_step_ms,omitempty"`
 	MeasuredPauseMaxMS float64 `json:"measured_pause_max_ms"`
 	Keys               int     `json:"keys"`
 	Workers            int     `json:"workers"`

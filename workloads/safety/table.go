@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 
 	"github.com/olekukonko/tablewriter"
@@ -15,6 +16,10 @@ import (
 // the violations and their rate per 10⁶ grants with its 95 % interval, and
 // the stale writes the resource accepted and refused. Notes under the
 // table say what a violation is and which points ran short.
+// wallStepNoted is the least wall-clock step (ms) a note names: what a
+// key's expiry in whole milliseconds can feel.
+const wallStepNoted = 1
+
 func WriteTable(w io.Writer, points []Point) {
 	fmt.Fprintln(w, render.Wrap("violations: overlapping grants (referee) + stale writes the resource accepted; "+
 		"per 10⁶ grants with an exact 95% Poisson interval, [0, 3/grants] for none (rule of three)", render.TableWidth))
@@ -37,6 +42,10 @@ func WriteTable(w io.Writer, points []Point) {
 		}
 		if len(p.FaultErrors) > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d fault events failed, first: %s", name, len(p.FaultErrors), p.FaultErrors[0]))
+		}
+		if math.Abs(p.WallClockStepMS) >= wallStepNoted {
+			notes = append(notes, fmt.Sprintf("%s: the host's wall clock stepped %+.1f ms against its monotonic clock; "+
+				"a Redis key expires by the wall clock, the referee's validity by the monotonic one", name, p.WallClockStepMS))
 		}
 		if p.FreshRejected > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d writes refused with no later grant written (tokens out of grant order)", name, p.FreshRejected))
