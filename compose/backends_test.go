@@ -75,6 +75,25 @@ func TestSentinelBlockReplication(t *testing.T) {
 	}
 }
 
+// TestSentinelFailoverTimeout: the Sentinel runs with the failover-timeout
+// asked for, as it reports it itself.
+func TestSentinelFailoverTimeout(t *testing.T) {
+	testenv.Servers(t)
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
+	opt := DefaultSentinelOptions()
+	opt.FailoverTimeout = 90 * time.Second
+	ctx, s := startSentinelWith(t, opt)
+	c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr(), Password: s.Password})
+	defer c.Close()
+	m, err := c.Master(ctx, SentinelMaster).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m["failover-timeout"]; got != "90000" {
+		t.Errorf("failover-timeout = %q, want 90000", got)
+	}
+}
+
 // TestSentinelAuth: master, replica and Sentinel refuse a client without
 // the topology's password (NOAUTH) and serve one with it; the replica
 // replicates with it (masterauth).
@@ -129,9 +148,14 @@ func TestZooKeeperMissing(t *testing.T) {
 // when it ends, and a context bounding the test's calls.
 func startSentinel(t *testing.T) (context.Context, *Sentinel) {
 	t.Helper()
+	return startSentinelWith(t, DefaultSentinelOptions())
+}
+
+func startSentinelWith(t *testing.T, opt SentinelOptions) (context.Context, *Sentinel) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
-	s, err := StartSentinel(ctx, DefaultSentinelOptions())
+	s, err := StartSentinel(ctx, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package compose
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,8 +49,16 @@ type SentinelOptions struct {
 	// DownAfter is the Sentinel's down-after-milliseconds: how long the
 	// master may not answer before it is taken for down.
 	DownAfter time.Duration `json:"down_after"`
-	Log       io.Writer     `json:"-"`
+	// FailoverTimeout is the Sentinel's failover-timeout; 0: 10 s. Besides
+	// bounding a failover, it is how long after the Sentinel starts it
+	// repoints the replica from the replication proxy at the master's own
+	// address (BlockReplication needs the proxy).
+	FailoverTimeout time.Duration `json:"failover_timeout,omitempty"`
+	Log             io.Writer     `json:"-"`
 }
+
+// defaultFailoverTimeout is the Sentinel's failover-timeout unless told.
+const defaultFailoverTimeout = 10 * time.Second
 
 // DefaultSentinelOptions: failover within a couple of seconds.
 func DefaultSentinelOptions() SentinelOptions {
@@ -116,8 +125,9 @@ func (s *Sentinel) startSentinel(ctx context.Context, bin string, opt SentinelOp
 		}
 		conf := filepath.Join(s.root, "sentinel.conf") // the Sentinel rewrites it
 		body := fmt.Sprintf("port %d\nbind 127.0.0.1\nprotected-mode no\ndaemonize no\ndir %s\nloglevel warning\nrequirepass %s\n"+
-			"sentinel monitor %s 127.0.0.1 %d 1\nsentinel auth-pass %s %s\nsentinel down-after-milliseconds %s %d\nsentinel failover-timeout %s 10000\n",
-			port, s.root, s.Password, SentinelMaster, s.Master.Port, SentinelMaster, s.Password, SentinelMaster, opt.DownAfter.Milliseconds(), SentinelMaster)
+			"sentinel monitor %s 127.0.0.1 %d 1\nsentinel auth-pass %s %s\nsentinel down-after-milliseconds %s %d\nsentinel failover-timeout %s %d\n",
+			port, s.root, s.Password, SentinelMaster, s.Master.Port, SentinelMaster, s.Password, SentinelMaster, opt.DownAfter.Milliseconds(),
+			SentinelMaster, cmp.Or(opt.FailoverTimeout, defaultFailoverTimeout).Milliseconds())
 		if err := os.WriteFile(conf, []byte(body), 0o600); err != nil {
 			return fmt.Errorf("compose: %w", err)
 		}

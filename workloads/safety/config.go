@@ -55,11 +55,11 @@ func DefaultBackends() []string { return []string{"redlock", "etcd"} }
 // results.
 type Config struct {
 	// Fault is a comma list of kinds (FaultNames) or "all".
-	Fault    string   `json:"fault" flag:"fault" help:"the faults swept, comma-separated, or all: pause (the holder stops between its writes for ratio × TTL), clock-jump (one master's clock jumps ahead by ratio × TTL), clock-drift (one master's clock runs fast by ratio), delay (a minority of servers answers ratio × TTL late), restart (a majority of masters crashes and comes back empty after ratio × TTL)"`
+	Fault    string   `json:"fault" flag:"fault" help:"the faults swept, comma-separated, or all: pause (the holder stops between its writes for ratio × TTL), clock-jump (one master's clock jumps ahead by ratio × TTL), clock-drift (one master's clock runs fast by ratio), delay (a minority of servers answers ratio × TTL late), restart (a majority of masters crashes and comes back empty after ratio × TTL), failover (the single backend's master stops replicating, crashes ratio × TTL later and its replica is promoted), failover-wait (the same, each grant acknowledged by the replica with WAIT 1)"`
 	Backends []string `json:"backends" flag:"backends" help:"backends to measure, comma-separated, NAME or NAME/CLIENT (redlock/rueidis), or all; a fault that does not apply to one is skipped, the plan line says why"`
 	// Ratios are the magnitudes of every fault swept; empty: each fault's
 	// own grid.
-	Ratios  Ratios  `json:"ratios" flag:"ratios" help:"fault magnitudes ÷ TTL, comma-separated (a pause of 2 is twice the TTL); default: each fault's own grid (pause 0.1,0.5,0.9,1.1,2; clock-jump 0.01,0.1,0.5,1; clock-drift 0.001,0.01,0.1; delay 0.1,0.5,1; restart 0,0.5,1)"`
+	Ratios  Ratios  `json:"ratios" flag:"ratios" help:"fault magnitudes ÷ TTL, comma-separated (a pause of 2 is twice the TTL); default: each fault's own grid (pause 0.1,0.5,0.9,1.1,2; clock-jump 0.01,0.1,0.5,1; clock-drift 0.001,0.01,0.1; delay 0.1,0.5,1; restart 0,0.5,1; failover 0,0.1,0.25,0.5,1; failover-wait 0,0.1,0.25,0.5,1)"`
 	Fencing Fencing `json:"fencing" flag:"fencing" help:"whether the resource refuses writes with an older token: off | on | both (each point both ways)"`
 	// Grants is the budget of each point: it ends after this many grants.
 	Grants int `json:"grants" flag:"grants" help:"grants per point; a point with no violation bounds the rate at 3/grants (3×10⁶ grants for 1 per 10⁶)"`
@@ -161,7 +161,7 @@ func (c Config) Validate() error {
 		}
 		var skips []string
 		for _, f := range fs {
-			if why := skip(f, b.Backend); why != "" {
+			if why := f.Skip(b.Backend); why != "" {
 				skips = append(skips, f.Name+": "+why)
 			}
 		}
@@ -266,7 +266,7 @@ func (c Config) points() []pointSpec {
 	for _, f := range c.faults() {
 		for _, name := range c.backendEntries() {
 			b, _ := backendOf(name)
-			if skip(f, b.Backend) != "" {
+			if f.Skip(b.Backend) != "" {
 				continue
 			}
 			for _, r := range c.ratios(f) {
@@ -286,7 +286,7 @@ func (c Config) skipped() []string {
 	for _, f := range c.faults() {
 		for _, name := range c.backendEntries() {
 			b, _ := backendOf(name)
-			if why := skip(f, b.Backend); why != "" {
+			if why := f.Skip(b.Backend); why != "" {
 				out = append(out, fmt.Sprintf("%s on %s (%s)", f.Name, name, why))
 			}
 		}
@@ -349,7 +349,7 @@ func (c Config) Plan() string {
 	for _, f := range c.faults() {
 		var on []string
 		for _, name := range c.backendEntries() {
-			if b, _ := backendOf(name); skip(f, b.Backend) == "" {
+			if b, _ := backendOf(name); f.Skip(b.Backend) == "" {
 				on = append(on, name)
 			}
 		}

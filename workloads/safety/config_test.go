@@ -119,7 +119,7 @@ func TestPlanSkips(t *testing.T) {
 	n := map[string]int{}
 	for _, p := range c.points() {
 		b, _ := backendOf(p.Backend)
-		if why := skip(p.kind(), b.Backend); why != "" {
+		if why := p.kind().Skip(b.Backend); why != "" {
 			t.Errorf("point %+v of a fault that does not apply: %s", p, why)
 		}
 		n[p.Fault]++

@@ -35,6 +35,23 @@ type fault struct {
 	// Plan is the compose/faults specs one point plays, times counted from
 	// the point's start; nil plays none (the fault is the holder's).
 	Plan func(p faultPoint) []string
+	// Failover is when, counted from the point's start, the Sentinel's
+	// master is killed (by Plan) and for how long before that it stops
+	// replicating to its replica (what it writes then is lost with it; 0:
+	// not at all); runPoint holds replication back and times the
+	// promotion. nil: no failover.
+	Failover func(p faultPoint) (killAt, hold time.Duration)
+	// Spread starts each key's workers at a phase of their own, key k of
+	// K after k/K of a TTL, so a fault played once at a fixed time meets
+	// grants of every age (all keys granted at once would put every
+	// holder at the same point of its validity when it comes).
+	Spread bool
+	// MinSpan is the least a point lasts, past its grant budget if need
+	// be, so its fault has played out; nil: the budget alone.
+	MinSpan func(p faultPoint) time.Duration
+	// Driver adjusts the backend's settings for the fault's points; nil:
+	// the sweep's own.
+	Driver func(s *backends.Spec)
 	// Silenced: on b, a pause silences the holder (silence.go): each
 	// worker dials through proxies of its own, held for the pause. nil:
 	// the pause is the holder goroutine's alone.
@@ -55,15 +72,6 @@ type fault struct {
 	// Cycle is about how long one grant of a key takes on b, for the
 	// estimate.
 	Cycle func(c Config, b backends.Backend, ratio float64) time.Duration
-}
-
-// skip is why f is not swept on b ("" when it is): the backends no fault
-// is swept on yet, then f's own reasons.
-func skip(f fault, b backends.Backend) string {
-	if b.On == backends.Sentinel {
-		return "its master is found through a Sentinel, where this sweep takes no fencing token (the failover fault is not swept yet)"
-	}
-	return f.Skip(b)
 }
 
 // faultPoint is what a fault's Plan needs of a point.

@@ -50,8 +50,11 @@ func redisClockOnly(b backends.Backend) string {
 	if b.On == backends.Redis {
 		return ""
 	}
-	if b.On == backends.Etcd {
+	switch b.On {
+	case backends.Etcd:
 		return "etcd times its leases on the leader's monotonic clock, and clockshift shifts only Redis masters' wall clocks"
+	case backends.Sentinel:
+		return "clockshift runs under Redlock's masters, not under the Sentinel's master and replica"
 	}
 	return "clockshift shifts only Redis masters' wall clocks, not " + b.On.String() + "'s"
 }

@@ -17,6 +17,8 @@ func init() {
 		Ratios: Ratios{0.1, 0.5, 1},
 		Skip: func(b backends.Backend) string {
 			switch {
+			case b.On == backends.Sentinel:
+				return "its lock lives on one master: there is no minority to delay"
 			case b.On != backends.Redis && b.On != backends.Etcd:
 				return "its lock lives on one " + b.On.String() + " server here: there is no minority to delay"
 			case b.Servers == 1:

@@ -40,9 +40,10 @@ func init() {
 
 // outlivesPause: b's lease is kept alive by its client library, so an
 // in-process pause of the holder does not let it lapse. etcd's is not
-// (the sweep's etcd leases are not kept alive).
+// (the sweep's etcd leases are not kept alive), nor a key on the
+// Sentinel's master.
 func outlivesPause(b backends.Backend) bool {
-	return b.Extends || (b.On != backends.Redis && b.On != backends.Etcd)
+	return b.Extends || (b.On != backends.Redis && b.On != backends.Etcd && b.On != backends.Sentinel)
 }
 
 // lapses: b's lock ends when its holder falls silent for longer than the

@@ -26,6 +26,8 @@ func init() {
 				return ""
 			case backends.Etcd:
 				return "etcd members fsync their log: a restarted member loses no lease, there is no restart without persistence"
+			case backends.Sentinel:
+				return "its master fails over to its replica when it crashes: the failover faults sweep that"
 			}
 			return "ZooKeeper fsyncs its log and a PostgreSQL advisory lock ends with its session: neither has a restart without persistence"
 		},

@@ -34,6 +34,10 @@ type load struct {
 	cfg     Config
 	prefix  string // of the point's keys: no point sees another's
 	workers int
+	// minSpan is the least the point lasts (fault.MinSpan), until its end.
+	minSpan time.Duration
+	until   time.Time
+	spread  bool // fault.Spread
 
 	clock         record.Clock
 	ref           *referee.Referee
@@ -60,6 +64,7 @@ func (ld *load) measure(ctx context.Context) (Point, error) {
 	defer stop()
 	ld.stop = stop
 	start := time.Now()
+	ld.until = start.Add(ld.minSpan)
 	var wg sync.WaitGroup
 	for id := range ld.workers {
 		wg.Add(1)
@@ -87,6 +92,9 @@ func wallStep(a, b time.Time) time.Duration {
 func (ld *load) work(ctx, attempts context.Context, id int) {
 	key := fmt.Sprintf("%s%d", ld.prefix, id%ld.cfg.Keys)
 	rnd := rand.New(rand.NewPCG(uint64(id), uint64(time.Now().UnixNano())))
+	if phase := time.Duration(int64(ld.cfg.TTL) * int64(id%ld.cfg.Keys) / int64(ld.cfg.Keys)); ld.spread && !sleep(attempts, phase) {
+		return
+	}
 	locker, cut := ld.locker, ld.cutOff != nil && id < ld.cfg.Keys
 	switch {
 	case cut:
@@ -116,7 +124,7 @@ func (ld *load) work(ctx, attempts context.Context, id int) {
 			}
 			continue
 		}
-		if ld.granted.Add(1) >= int64(ld.cfg.Grants) {
+		if ld.granted.Add(1) >= int64(ld.cfg.Grants) && !time.Now().Before(ld.until) {
 			ld.stop()
 		}
 		if cut {

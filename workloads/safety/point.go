@@ -47,6 +47,9 @@ type Point struct {
 	Errors int64 `json:"errors"`
 	// MeasuredPause* are the holders' pauses as their own clocks read
 	// them, over the pauses that ran to their end.
+	// FailoverMS is a failover fault's time from the master's kill to
+	// the Sentinel naming the replica master (0: no promotion seen).
+	FailoverMS         float64 `json:"failover_ms,omitempty"`
 	MeasuredPauseMinMS float64 `json:"measured_pause_min_ms"`
 	// WallClockStepMS is how far the host's wall clock moved against its
 	// monotonic clock during the point (a step by NTP or the hypervisor;

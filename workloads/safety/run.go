@@ -138,6 +138,9 @@ func runPoint(ctx context.Context, c Config, cfg lab.Config, l *lab.Lab, b backe
 	defer play.Stop()
 	spec := cfg.Driver
 	spec.Workers = cfg.Workload.Workers
+	if f.Driver != nil {
+		f.Driver(&spec)
+	}
 	ld := &load{spec: p, cfg: c, prefix: prefix}
 	if f.Silenced != nil && f.Silenced(b.Backend) {
 		s, err := openSilenced(ctx, spec, b.Backend, at, spec.Workers)
@@ -174,10 +177,20 @@ func runPoint(ctx context.Context, c Config, cfg lab.Config, l *lab.Lab, b backe
 	}
 	defer toks.Close()
 	ld.tokens = toks
+	if f.MinSpan != nil {
+		ld.minSpan = f.MinSpan(fp)
+	}
+	ld.spread = f.Spread
 	play.Start(ctx)
+	watched := func() (int, []string, float64) { return 0, nil, 0 }
+	if f.Failover != nil && l.Topo.Sentinel != nil {
+		killAt, hold := f.Failover(fp)
+		watched = failoverWatch(ctx, l.Topo.Sentinel, killAt, hold)
+	}
 	pt, err := ld.measure(ctx)
 	events := play.Stop()
-	pt.FaultEvents = len(events)
+	pt.FaultEvents, pt.FaultErrors, pt.FailoverMS = watched()
+	pt.FaultEvents += len(events)
 	for _, e := range events {
 		if e.Err != "" {
 			pt.FaultErrors = append(pt.FaultErrors, fmt.Sprintf("%s %s master %d at %.0f ms: %s", e.Fault, e.Action, e.Master, e.AtMS, e.Err))
@@ -193,6 +206,9 @@ func pointLine(p Point) string {
 		num(p.PerMillion), num(p.PerMillionLo), num(p.PerMillionHi), p.ElapsedMS/1e3)
 	if p.Short {
 		s += " (time limit before the grant budget)"
+	}
+	if p.FailoverMS > 0 {
+		s += fmt.Sprintf(" (failover %.0f ms)", p.FailoverMS)
 	}
 	if n := len(p.FaultErrors); n > 0 {
 		s += fmt.Sprintf(" (%d fault events failed, first: %s)", n, p.FaultErrors[0])

@@ -186,3 +186,45 @@ func pausePoints(t *testing.T, c Config, limit, slack time.Duration) []Point {
 	}
 	return res.Points
 }
+
+// The failover faults on a real Sentinel pair, a TTL well over the
+// failover's seconds: grants made while replication was held back are
+// lost with the master, and the replica the Sentinel promotes grants
+// their keys again inside their validity, at most once a key for the one
+// failover; with WAIT 1 those grants are refused and none is granted
+// twice. The Sentinel's promotion is seen, every fault event played.
+func TestFailover(t *testing.T) {
+	testenv.Servers(t)
+	t.Parallel()
+	for _, fault := range []string{FaultFailover, FaultFailoverWait} {
+		t.Run(fault, func(t *testing.T) {
+			t.Parallel()
+			c := Config{Fault: fault, Backends: []string{"single"}, Ratios: Ratios{0.5}, Fencing: FencingOff,
+				Grants: 16, Keys: 16, TTL: 5 * time.Second, PointLimit: time.Minute}
+			ctx, cancel := context.WithTimeout(context.Background(), slow.D(3*time.Minute))
+			defer cancel()
+			res, err := Run(ctx, c, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Points) != 1 {
+				t.Fatalf("%d points, want 1", len(res.Points))
+			}
+			p := res.Points[0]
+			name := pointLine(p)
+			t.Log(name)
+			switch {
+			case p.FaultEvents < 3 || len(p.FaultErrors) > 0:
+				t.Errorf("%s: %d fault events (want the hold, the kill, the restart), errors %q", name, p.FaultEvents, p.FaultErrors)
+			case p.FailoverMS <= 0:
+				t.Errorf("%s: no promotion seen", name)
+			case fault == FaultFailover && p.LockViolations == 0:
+				t.Errorf("%s: grants lost with the master for half a TTL, and none granted twice", name)
+			case p.LockViolations > int64(c.Keys):
+				t.Errorf("%s: %d grants overlapped after one failover of %d keys", name, p.LockViolations, c.Keys)
+			case fault == FaultFailoverWait && p.LockViolations != 0:
+				t.Errorf("%s: WAIT 1 and a grant overlapped", name)
+			}
+		})
+	}
+}

@@ -43,6 +43,9 @@ func WriteTable(w io.Writer, points []Point) {
 		if len(p.FaultErrors) > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d fault events failed, first: %s", name, len(p.FaultErrors), p.FaultErrors[0]))
 		}
+		if p.FailoverMS > 0 {
+			notes = append(notes, fmt.Sprintf("%s: the Sentinel promoted the replica %.0f ms after the master's kill", name, p.FailoverMS))
+		}
 		if math.Abs(p.WallClockStepMS) >= wallStepNoted {
 			notes = append(notes, fmt.Sprintf("%s: the host's wall clock stepped %+.1f ms against its monotonic clock; "+
 				"a Redis key expires by the wall clock, the referee's validity by the monotonic one", name, p.WallClockStepMS))

@@ -20,6 +20,7 @@ func TestWriteTableNotes(t *testing.T) {
 		{"a wall-clock step", func(p *Point) { p.WallClockStepMS = 2.5 }, "wall clock stepped +2.5 ms"},
 		{"a step back", func(p *Point) { p.WallClockStepMS = -3 }, "wall clock stepped -3.0 ms"},
 		{"a step under a millisecond", func(p *Point) { p.WallClockStepMS = 0.4 }, ""},
+		{"a failover", func(p *Point) { p.FailoverMS = 1834 }, "promoted the replica 1834 ms"},
 		{"writes refused out of order", func(p *Point) { p.FreshRejected = 3 }, "3 writes refused with no later grant written"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

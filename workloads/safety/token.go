@@ -24,7 +24,9 @@ var errNoToken = errors.New("safety: the lease carries no fencing token")
 // tokensFor is where b's tokens come from: a lock on Redis masters has no
 // token of its own, so the holder INCRs a counter per key on master
 // counter (1-based) right after its grant (one server: the counter is not
-// as fault tolerant as the lock, as with any such add-on); a PostgreSQL
+// as fault tolerant as the lock, as with any such add-on), or on the
+// Sentinel's current master (replicated as the lock is, and lost with it
+// in a failover); a PostgreSQL
 // advisory lock has none either, so the holder takes the next value of a
 // sequence on the same server; any other backend's lease carries one
 // (etcd's create revision, ZooKeeper's czxid).
@@ -32,6 +34,10 @@ func tokensFor(ctx context.Context, b backends.Backend, at backends.Endpoints, c
 	switch b.On {
 	case backends.Postgres:
 		return openSequence(ctx, at.Postgres)
+	case backends.Sentinel:
+		s := at.Sentinel
+		return &counterTokens{c: redis.NewFailoverClient(&redis.FailoverOptions{MasterName: s.MasterName, SentinelAddrs: s.Sentinels,
+			Password: s.Password, SentinelPassword: s.Password, DisableIdentity: true})}, nil
 	case backends.Redis:
 	default:
 		return leaseTokens{}, nil
