@@ -63,7 +63,7 @@ func sentinelOnly(b backends.Backend) string {
 	if b.On == backends.Sentinel {
 		return ""
 	}
-	return "its servers have no replica to fail over to (only the single backend's master has one, behind a Sentinel)"
+	return "its servers have no replica to fail over to: only the single backend's master has one, behind a Sentinel"
 }
 
 // failoverTimeout is the Sentinel's failover-timeout on the failover
