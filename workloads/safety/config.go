@@ -318,8 +318,8 @@ func (c Config) pause(p pointSpec) (d time.Duration, ok bool) {
 }
 
 // Estimate is how long the grid should take, from each fault's time per
-// grant of a key; each point ends within PointLimit and drains its last
-// holders. Servers' start-up comes on top.
+// grant of a key (or its MinSpan, if longer); each point ends within
+// PointLimit and drains its last holders. Servers' start-up comes on top.
 func (c Config) Estimate() (typical, most time.Duration) {
 	c = c.withDefaults()
 	for _, p := range c.points() {
@@ -330,6 +330,9 @@ func (c Config) Estimate() (typical, most time.Duration) {
 		b, _ := backendOf(p.Backend)
 		cycle := p.kind().Cycle(c, b.Backend, p.Ratio)
 		run := time.Duration(float64(c.Grants) / float64(c.Keys) * float64(cycle))
+		if f := p.kind(); f.MinSpan != nil {
+			run = max(run, f.MinSpan(faultPoint{Config: c, Ratio: p.Ratio, LockServers: 1}))
+		}
 		typical += min(run, c.PointLimit) + drain
 		most += c.PointLimit + drain
 	}

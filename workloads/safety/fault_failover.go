@@ -46,10 +46,12 @@ func init() {
 			// The replica promoted, the old master back as its replica and a
 			// TTL of grants after: every lost grant's validity over.
 			MinSpan: func(p faultPoint) time.Duration { return killAt(p) + failoverRestart + p.TTL },
-			Cycle:   failoverCycle,
+			Cycle:   failoverCycle(promotion),
 		}
 		if name == FaultFailoverWait {
 			f.Means = "the same with WAIT 1 after each grant: a grant the replica has not acknowledged is refused"
+			// No grant from the kill until the old master replicates again.
+			f.Cycle = failoverCycle(failoverRestart + sentinelConvertWait + promotion)
 			f.Driver = func(s *backends.Spec) { backends.Update(s, func(c *single.Config) { c.WaitReplicas = 1 }) }
 		}
 		registerFault(f)
@@ -83,13 +85,23 @@ func killAt(p faultPoint) time.Duration { return p.TTL + p.magnitude() }
 // an empty master the Sentinel never failed over from.
 const failoverRestart = 5 * time.Second
 
-// failoverCycle: each holder keeps its lease for its validity; the crash
-// costs the failover's seconds without grants (with WAIT, until the old
-// master replicates again).
-func failoverCycle(c Config, b backends.Backend, ratio float64) time.Duration {
-	per := cycleOfValidity(c, b, ratio)
-	grants := max(1, c.Grants/max(1, c.Keys))
-	return per + failoverRestart/time.Duration(grants)
+// Estimates of the failover's times, for the plan line: the Sentinel's
+// promotion after the kill (down-after, then up to a second each of its
+// election's desynchronisation and its look at the replica), and how long
+// after the old master is back the Sentinel makes it the new master's
+// replica (four of its publish periods).
+const (
+	promotion           = 2 * time.Second
+	sentinelConvertWait = 8 * time.Second
+)
+
+// failoverCycle: each holder keeps its lease for its validity, and the
+// crash costs outage without grants, spread over a key's grants.
+func failoverCycle(outage time.Duration) func(Config, backends.Backend, float64) time.Duration {
+	return func(c Config, b backends.Backend, ratio float64) time.Duration {
+		grants := max(1, c.Grants/max(1, c.Keys))
+		return cycleOfValidity(c, b, ratio) + outage/time.Duration(grants)
+	}
 }
 
 // failoverWatch plays what a failover fault adds to its schedule: it holds
