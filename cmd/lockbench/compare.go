@@ -28,20 +28,6 @@ type compareConfig struct {
 	flags      *flagtag.Set
 }
 
-// compareHelp is what a compare measures and prints, in the words of its
-// flags (the tags of compare.Config): lockbench compare's help.
-const compareHelp = `compare starts the masters once per --masters count and measures every
-client × mux × workload cell on them with the same durations, one after the
-other. It prints one table sorted by throughput, each row with its ratio to
-the sequential row of the same client, workload and masters (and, with
---ceiling, its fraction of the redis-benchmark ceiling measured on the same
-masters), and writes one summary JSON holding every run. With --repeat N
-it measures the matrix in N rounds on the same servers (the order
-alternating between rounds) and shows each cell's median and spread. With
---rtt 0,1ms (or 1ms±100us) it reruns the matrix with each round trip added
-to every master by a delay line in a process of its own, and ranks the
-cells per round trip.`
-
 func newCompareCmd() *cobra.Command {
 	def := compare.DefaultConfig()
 	cc := compareConfig{Config: def, Base: newRunConfig(def.Base)}
@@ -50,7 +36,7 @@ func newCompareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Measure a matrix of clients × strategies × workloads on the same servers",
-		Long:  compareHelp,
+		Long:  compare.Help,
 		Example: `  lockbench compare
   lockbench compare --clients rueidis --muxes fanout,auto --workloads uncontended --workers 256
   lockbench compare --masters 1,3,5,7 --muxes sequential,fanout,pipeline --json scaling.json
