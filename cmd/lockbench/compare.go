@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
@@ -83,12 +82,6 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 			return nil, usagef("--%s: compare takes --%s (a list)", single, list)
 		}
 	}
-	for flag, empty := range map[string]bool{"clients": len(cc.Clients) == 0, "muxes": len(cc.Muxes) == 0,
-		"workloads": len(cc.Workloads) == 0, "masters": len(cc.Masters) == 0} {
-		if empty { // an empty list given on purpose, not the library's default
-			return nil, usagef("--%s: empty list", flag)
-		}
-	}
 	if cc.CPUProfile == "-" {
 		return nil, usagef("--cpuprofile -: want a file (stdout carries the table)")
 	}
@@ -100,10 +93,6 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 	}
 	if len(cc.Base.Topology.RedisAddrs) > 0 && cmd.Flags().Changed("masters") {
 		return nil, usagef("--masters: not with --redis (the external masters are the topology)")
-	}
-	if b, ok := backends.Lookup(cc.Base.Driver.Backend); ok && len(b.Muxes) == 0 {
-		// Its cells would differ only in names that change nothing.
-		return nil, usagef("--backend %s: compare varies --clients and --muxes, which %s has not; measure it with run, once per workload", b.Name, b.Name)
 	}
 	cc.Config.Base = cc.Base.Config
 	cc.Check = func(c *lab.Config) error {
@@ -118,12 +107,8 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 		return nil, fieldUsage(err, cc.flags)
 	}
 	cc.Config, cc.Base.Config = p.Config, p.Config.Base
-	cells := make([]lab.Config, len(p.Cells))
-	for i, c := range p.Cells {
-		cells[i] = c.Config
-	}
-	if err := refuseIgnored(cmd.Flags(), cells...); err != nil {
-		return nil, err
+	if err := p.CheckGiven(flagtag.Given(cmd.Flags())); err != nil {
+		return nil, fieldUsage(err)
 	}
 	return p, nil
 }
