@@ -27,11 +27,17 @@ func openLab(ctx context.Context, c *RunConfig, config any) (l *lab.Lab, sum *sc
 // measureCell measures cfg on l with the CLI's observers: the progress
 // line, the metrics exporter and warnings on stderr.
 func measureCell(ctx context.Context, cfg RunConfig, l *lab.Lab) (lab.Cell, error) {
-	obs := lab.Observers{Log: cfg.log(), Metrics: cfg.metrics}
-	if !cfg.Quiet {
-		obs.Progress = output.NewProgress(cfg.errOut(), 1, 0, false)
+	return l.Measure(ctx, cfg.Config, cfg.observers())
+}
+
+// observers are the CLI's observers of one cell: phases and warnings on
+// stderr, the metrics exporter, the progress line unless quiet.
+func (c *RunConfig) observers() lab.Observers {
+	obs := lab.Observers{Log: c.log(), Metrics: c.metrics}
+	if !c.Quiet {
+		obs.Progress = output.NewProgress(c.errOut(), 1, 0, false)
 	}
-	return l.Measure(ctx, cfg.Config, obs)
+	return obs
 }
 
 // log is where a cell's phases, fault events and warnings go: stderr, or

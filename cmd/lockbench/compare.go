@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
@@ -28,20 +27,6 @@ type compareConfig struct {
 	flags      *flagtag.Set
 }
 
-// compareHelp is what a compare measures and prints, in the words of its
-// flags (the tags of compare.Config): lockbench compare's help.
-const compareHelp = `compare starts the masters once per --masters count and measures every
-client × mux × workload cell on them with the same durations, one after the
-other. It prints one table sorted by throughput, each row with its ratio to
-the sequential row of the same client, workload and masters (and, with
---ceiling, its fraction of the redis-benchmark ceiling measured on the same
-masters), and writes one summary JSON holding every run. With --repeat N
-it measures the matrix in N rounds on the same servers (the order
-alternating between rounds) and shows each cell's median and spread. With
---rtt 0,1ms (or 1ms±100us) it reruns the matrix with each round trip added
-to every master by a delay line in a process of its own, and ranks the
-cells per round trip.`
-
 func newCompareCmd() *cobra.Command {
 	def := compare.DefaultConfig()
 	cc := compareConfig{Config: def, Base: newRunConfig(def.Base)}
@@ -50,7 +35,7 @@ func newCompareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Measure a matrix of clients × strategies × workloads on the same servers",
-		Long:  compareHelp,
+		Long:  compare.Help,
 		Example: `  lockbench compare
   lockbench compare --clients rueidis --muxes fanout,auto --workloads uncontended --workers 256
   lockbench compare --masters 1,3,5,7 --muxes sequential,fanout,pipeline --json scaling.json
@@ -97,12 +82,6 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 			return nil, usagef("--%s: compare takes --%s (a list)", single, list)
 		}
 	}
-	for flag, empty := range map[string]bool{"clients": len(cc.Clients) == 0, "muxes": len(cc.Muxes) == 0,
-		"workloads": len(cc.Workloads) == 0, "masters": len(cc.Masters) == 0} {
-		if empty { // an empty list given on purpose, not the library's default
-			return nil, usagef("--%s: empty list", flag)
-		}
-	}
 	if cc.CPUProfile == "-" {
 		return nil, usagef("--cpuprofile -: want a file (stdout carries the table)")
 	}
@@ -114,10 +93,6 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 	}
 	if len(cc.Base.Topology.RedisAddrs) > 0 && cmd.Flags().Changed("masters") {
 		return nil, usagef("--masters: not with --redis (the external masters are the topology)")
-	}
-	if b, ok := backends.Lookup(cc.Base.Driver.Backend); ok && len(b.Muxes) == 0 {
-		// Its cells would differ only in names that change nothing.
-		return nil, usagef("--backend %s: compare varies --clients and --muxes, which %s has not; measure it with run, once per workload", b.Name, b.Name)
 	}
 	cc.Config.Base = cc.Base.Config
 	cc.Check = func(c *lab.Config) error {
@@ -132,12 +107,8 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 		return nil, fieldUsage(err, cc.flags)
 	}
 	cc.Config, cc.Base.Config = p.Config, p.Config.Base
-	cells := make([]lab.Config, len(p.Cells))
-	for i, c := range p.Cells {
-		cells[i] = c.Config
-	}
-	if err := refuseIgnored(cmd.Flags(), cells...); err != nil {
-		return nil, err
+	if err := p.CheckGiven(flagtag.Given(cmd.Flags())); err != nil {
+		return nil, fieldUsage(err)
 	}
 	return p, nil
 }

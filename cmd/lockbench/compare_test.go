@@ -26,7 +26,7 @@ func TestCompareBadInput(t *testing.T) {
 		{"unknown client", []string{"--clients", "goredis,jedis"}, `--clients "jedis": unknown`},
 		{"unknown mux", []string{"--muxes", "fanout,carrier-pigeon"}, `--muxes "carrier-pigeon"`},
 		{"unknown workload", []string{"--workloads", "bursty"}, `--workloads "bursty"`},
-		{"empty clients", []string{"--clients", ""}, "--clients: empty list"},
+		{"empty clients", []string{"--clients", ""}, "--clients is empty"},
 		{"duplicate mux", []string{"--muxes", "fanout,fanout"}, `--muxes "fanout": listed twice`},
 		{"masters 0", []string{"--masters", "3,0"}, "--masters 0"},
 		{"masters twice", []string{"--masters", "3,3"}, "--masters 3: listed twice"},

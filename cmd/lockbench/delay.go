@@ -15,16 +15,7 @@ func newDelayCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delay LISTEN=TARGET[@RTT[±JITTER]]...",
 		Short: "Relay TCP with an added round trip: each chunk delivered at arrival + RTT/2, each way",
-		Long: `delay relays each LISTEN address to its TARGET and delays every chunk by half the
-round trip in each direction. Chunks in flight overlap (a chunk's delivery
-does not wait for the delay of those ahead of it), order is kept (with
-jitter, a chunk never overtakes the one ahead of it) and no byte is dropped,
-so a pipelined connection pays the distance once per round trip, as on a
-longer wire. It first times its own relaying (an extra loopback crossing and
-a wake-up each way) and takes it off the delays, so a round trip grows by
-RTT and not by that too; it prints that time ("relay D"), each listener's
-address and "ready", then relays until interrupted. A port of 0 picks a
-free one.`,
+		Long:  delayline.Help,
 		Example: `  lockbench delay --rtt 1ms 127.0.0.1:7001=127.0.0.1:6379 127.0.0.1:7002=127.0.0.1:6380
   lockbench delay 127.0.0.1:0=10.0.0.5:6379@300us 127.0.0.1:0=10.0.0.6:6379@2ms±200us`,
 		Args: func(cmd *cobra.Command, args []string) error {

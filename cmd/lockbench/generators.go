@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/generators"
@@ -28,10 +27,6 @@ func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) error
 		return err
 	}
 	defer stopMetrics()
-	obs := lab.Observers{Log: cfg.log(), Metrics: cfg.metrics}
-	if !cfg.Quiet {
-		obs.Progress = output.NewProgress(cfg.errOut(), 1, 0, false)
-	}
 	r := generators.Run{
 		Generators: g,
 		Plan: struct {
@@ -46,17 +41,8 @@ func runGenerator(ctx context.Context, cfg RunConfig, g generators.Config) error
 			}
 			return l, sum, func() { l.Close() }, nil
 		},
-		Observers: obs,
-		Write: func(sum *schema.Summary, logs map[string]output.Logs, share bool) error {
-			w := cfg.Writer(cfg.out())
-			w.NoTable = share
-			if share && g.Index == 0 && w.JSON == "-" {
-				w.JSON = "" // stdout carries one JSON: the merged run's
-			}
-			return w.Write(sum, logs)
-		},
-		GrantsDir: cfg.Out,
-		ShareAt:   shareAt(cfg.Options),
+		Observers: cfg.observers(),
+		Output:    cfg.Writer(cfg.out()),
 		Failures:  func(runs []schema.Run) error { return checkFailures(cfg.errOut(), cfg, runs, true) },
 	}
 	return generatorsError(ctx, r.Do(ctx))
@@ -134,16 +120,4 @@ func generatorsError(ctx context.Context, err error) error {
 		return errInterruptedEarly
 	}
 	return flagError(err)
-}
-
-// shareAt is where a generator's share is written, for messages: its
-// --out, else its --json file; "" when neither is on disk.
-func shareAt(o output.Options) string {
-	switch {
-	case o.Out != "":
-		return "in " + o.Out
-	case o.JSON != "" && o.JSON != "-":
-		return "in " + o.JSON
-	}
-	return ""
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	flaghelp "github.com/lockbench/lockbench/internal/flagtag/help"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -61,7 +62,7 @@ func TestHelpScans(t *testing.T) {
 				}
 			}
 			c0, _, _ := root.Find(path)
-			if isTopic(c0) {
+			if flaghelp.IsTopic(c0) {
 				return // a topic is text, checked by TestHelpTopics
 			}
 			sections := helpSections(help)
@@ -76,12 +77,9 @@ func TestHelpScans(t *testing.T) {
 				if f.Hidden {
 					return
 				}
-				title := flagGroup(f)
+				title := helpGroups.Of(f)
 				if title == "" {
-					title = "Flags"
-					if c.HasParent() {
-						title = strings.ToUpper(c.Name()[:1]) + c.Name()[1:]
-					}
+					title = flaghelp.OwnGroup(c)
 				}
 				if !regexp.MustCompile(`(?m)^(  -., |      )--` + f.Name + `( |$)`).MatchString(sections[title]) {
 					t.Errorf("--%s not under %q", f.Name, title)
@@ -95,7 +93,7 @@ func TestHelpScans(t *testing.T) {
 func TestRunHelpGroups(t *testing.T) {
 	help := renderHelp(t, []string{"run"})
 	last := -1
-	for _, g := range groupOrder {
+	for _, g := range helpGroups.Order {
 		i := strings.Index(help, "\n"+g+":\n")
 		if i < 0 || i < last {
 			t.Fatalf("group %q missing or out of order in:\n%s", g, help)
@@ -174,7 +172,7 @@ func TestCLIDocCoversHelp(t *testing.T) {
 			t.Errorf("docs/cli.md: no row for command %s", c.Name())
 		}
 	}
-	for _, g := range groupOrder {
+	for _, g := range helpGroups.Order {
 		if !strings.Contains(string(doc), "**"+g+"**") {
 			t.Errorf("docs/cli.md: no flag group %q", g)
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/lockbench/lockbench/cmd/lockbench/internal/heapgoal"
 	"github.com/lockbench/lockbench/internal/clientlog"
+	"github.com/lockbench/lockbench/internal/flagtag/help"
 	"github.com/lockbench/lockbench/results/redact"
 
 	"github.com/spf13/cobra"
@@ -139,11 +140,11 @@ func newRoot() *cobra.Command {
   lockbench sweep --slo 2ms           # the load where p99 passes 2 ms
   lockbench gate runs/ --baseline main.json`,
 		// mistyped commands and flags are answered with the names within
-		// this edit distance (suggest.go)
+		// this edit distance (help.SuggestFlag)
 		SuggestionsMinimumDistance: 2,
 	}
 	root.SetVersionTemplate("lockbench {{.Version}}\n")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{suggestFlag(c, err)} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{help.SuggestFlag(c, err)} })
 	for _, c := range commands {
 		root.AddCommand(c())
 	}
@@ -161,11 +162,8 @@ var commands = []func() *cobra.Command{
 
 // noArgs rejects positional arguments (and so unknown subcommands) as usage errors.
 func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		if cmd.HasSubCommands() {
-			return usagef("unknown command %q for %q%s", args[0], cmd.CommandPath(), didYouMean(cmd.Root().SuggestionsFor(args[0])))
-		}
-		return usagef("%s: unexpected argument %q", cmd.CommandPath(), args[0])
+	if err := help.NoArgs(cmd, args); err != nil {
+		return usageError{err}
 	}
 	return nil
 }

@@ -44,8 +44,8 @@ func newRunCmd() *cobra.Command {
 			if err := cfg.validate(); err != nil {
 				return err
 			}
-			if err := refuseIgnored(cmd.Flags(), cfg.Config); err != nil {
-				return err
+			if err := cfg.CheckGiven(flagtag.Given(cmd.Flags())); err != nil {
+				return fieldUsage(err) // a flag for runs it applies to none of
 			}
 			if err := checkGenerators(&gen, cfg.Config, genFlags); err != nil {
 				return err

@@ -270,3 +270,16 @@ func join(prefix, name string) string {
 	}
 	return prefix + "." + name
 }
+
+// Given are the JSON paths of the fields set by the flags of fs given on
+// the command line (Changed), in fs's order; flags Bind did not register
+// are left out.
+func Given(fs *pflag.FlagSet) []string {
+	var fields []string
+	fs.Visit(func(f *pflag.Flag) {
+		if field := Field(f); field != "" {
+			fields = append(fields, field)
+		}
+	})
+	return fields
+}

@@ -2,6 +2,7 @@ package flagtag
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -284,4 +285,33 @@ func TestGrouper(t *testing.T) {
 		}
 	}()
 	New(pflag.NewFlagSet("t", pflag.ContinueOnError)).Bind(&c)
+}
+
+// TestGiven: the fields of the flags given, in the flag set's order; flags
+// Bind did not register are left out.
+func TestGiven(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{nil, nil},
+		{[]string{"--b", "2", "--a", "x", "--raw"}, []string{"in.a", "in.b"}},
+		{[]string{"--raw"}, nil},
+	} {
+		var c struct {
+			In struct {
+				A string `json:"a" flag:"a" help:"a"`
+				B int    `json:"b" flag:"b" help:"b"`
+			} `json:"in"`
+		}
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		New(fs).Bind(&c)
+		fs.Bool("raw", false, "not bound")
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		if got := Given(fs); !slices.Equal(got, tc.want) {
+			t.Errorf("Given after %v = %v, want %v", tc.args, got, tc.want)
+		}
+	}
 }

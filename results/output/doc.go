@@ -12,7 +12,7 @@
 // from them; CPUProfile profiles lockbench itself.
 //
 // It also reads what report and merge take in and writes what they make
-// (ReadReport, WriteReport, MergeRequest). It imports results,
+// (WriteReport, MergeRequest). It imports results,
 // results/schema, results/internal/outpath and results/prom only; it binds no flags: its request
 // types carry flag tags (internal/flagtag), its errors name the
 // destination (Error.Dest) or the field (*fielderr.Error), and the CLI

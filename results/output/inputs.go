@@ -12,13 +12,13 @@ import (
 	"github.com/lockbench/lockbench/results/schema"
 )
 
-// ReadReport is the HTML report of inputs: run directories (summary.json,
+// readReport is the HTML report of inputs: run directories (summary.json,
 // .hlog files, sweep.json), summary files (a summary.json with the .hlog
 // files beside it) or safety sweeps (lockbench safety --json: a plot per
 // fault). An input that does not read, or reads as neither a summary nor
 // a safety sweep, is an *Error of Dest "report"; an empty title is
 // "lockbench report".
-func ReadReport(title string, generated time.Time, inputs []string) (*render.Report, error) {
+func readReport(title string, generated time.Time, inputs []string) (*render.Report, error) {
 	if title == "" {
 		title = "lockbench report"
 	}
@@ -68,10 +68,10 @@ func addReportInput(rep *render.Report, path string) error {
 	return nil
 }
 
-// ReadMergeInputs reads the run directories (or summary files) that merge
+// readMergeInputs reads the run directories (or summary files) that merge
 // combines into out: an input that does not read is an *Error of Dest
 // "merge", out inside an input's directory one of Dest "out".
-func ReadMergeInputs(out string, inputs []string) ([]*rundir.RunDir, error) {
+func readMergeInputs(out string, inputs []string) ([]*rundir.RunDir, error) {
 	var dirs []*rundir.RunDir
 	for _, in := range inputs {
 		d, err := rundir.ReadRunPath(in)
@@ -86,9 +86,9 @@ func ReadMergeInputs(out string, inputs []string) ([]*rundir.RunDir, error) {
 	return dirs, nil
 }
 
-// WriteMerged writes a merged summary, its config and interval logs into
+// writeMerged writes a merged summary, its config and interval logs into
 // the claimed directory d.
-func WriteMerged(d *outpath.Dir, sum *schema.Summary, logs map[string]record.RunLogs) error {
+func writeMerged(d *outpath.Dir, sum *schema.Summary, logs map[string]record.RunLogs) error {
 	l := make(map[string]Logs, len(logs))
 	for name, rl := range logs {
 		l[name] = MergedLogs(rl)

@@ -80,8 +80,8 @@ func (r MergeRequest) Validate() error {
 	return nil
 }
 
-// Merge reads r's inputs (ReadMergeInputs), merges them (rundir.Merge)
-// and writes the merged run into Out (WriteMerged). An error that is the
+// Merge reads r's inputs (readMergeInputs), merges them (rundir.Merge)
+// and writes the merged run into Out (writeMerged). An error that is the
 // inputs' fault is also ErrBadInput; a failed write is an *Error of Dest
 // "out".
 func (r MergeRequest) Merge() (*schema.Summary, error) {
@@ -90,7 +90,7 @@ func (r MergeRequest) Merge() (*schema.Summary, error) {
 		return nil, badInput{&Error{Dest: "out", Path: r.Out, Err: err}}
 	}
 	defer d.Release()
-	dirs, err := ReadMergeInputs(r.Out, r.Inputs)
+	dirs, err := readMergeInputs(r.Out, r.Inputs)
 	if err != nil {
 		return nil, badInput{err}
 	}
@@ -108,7 +108,7 @@ func (r MergeRequest) Merge() (*schema.Summary, error) {
 		}
 		fmt.Fprintf(log, "merge: replacing the earlier result lockbench wrote in %s\n", r.Out)
 	}
-	if err := WriteMerged(d, sum, logs); err != nil {
+	if err := writeMerged(d, sum, logs); err != nil {
 		return nil, err
 	}
 	return sum, nil

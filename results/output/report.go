@@ -11,7 +11,7 @@ import (
 	"github.com/lockbench/lockbench/results/internal/outpath"
 )
 
-// ReportHelp is what the HTML report of ReadReport shows: lockbench
+// ReportHelp is what the HTML report of readReport shows: lockbench
 // report's help.
 const ReportHelp = `report renders one or more --out directories (or summary JSON files) as a
 single HTML file that needs no network to view: a strategy comparison, the
@@ -33,7 +33,7 @@ func CheckReport(stdout io.Writer, out string, inputs []string) error {
 	return p.Check()
 }
 
-// WriteReport renders the report of inputs (ReadReport) as one HTML page
+// WriteReport renders the report of inputs (readReport) as one HTML page
 // and writes it to the file out (outpath.WriteFile: atomically, through
 // symlinks), or to stdout for "-". An input that does not read is an
 // *Error of Dest "report", a failed write to out one of Dest "out".
@@ -41,7 +41,7 @@ func WriteReport(stdout io.Writer, out, title string, generated time.Time, input
 	if err := CheckReport(stdout, out, inputs); err != nil {
 		return err
 	}
-	rep, err := ReadReport(title, generated, inputs)
+	rep, err := readReport(title, generated, inputs)
 	if err != nil {
 		return err
 	}

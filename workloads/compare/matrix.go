@@ -11,6 +11,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/drivers/redlock"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -44,6 +45,11 @@ func NewPlan(cfg Config) (*Plan, error) {
 	}
 	if err := checkMasters(cfg); err != nil {
 		return nil, err
+	}
+	if b, ok := backends.Lookup(cfg.Base.Driver.Backend); ok && len(b.Muxes) == 0 {
+		// Its cells would differ only in names that change nothing.
+		return nil, &fielderr.Error{Field: "Base.Driver.Backend", Value: b.Name,
+			Err: fmt.Errorf("a compare varies clients and muxes, which %s has not; measure it as one cell per workload", b.Name)}
 	}
 	if cfg.Repeat < 1 || cfg.Repeat > MaxRepeat {
 		return nil, fieldErr("Repeat", cfg.Repeat, "must be 1 to %d", MaxRepeat)
@@ -204,4 +210,22 @@ func duplicate(list []string) string {
 		seen[s] = true
 	}
 	return ""
+}
+
+// CheckGiven refuses a field given (a JSON path of a cell's config) that
+// applies to none of p's cells (lab.Config.CheckGiven): a client's tuning
+// applies when some cell runs that client.
+func (p *Plan) CheckGiven(given []string) error {
+	for _, field := range given {
+		var err error
+		for _, c := range p.Cells {
+			if err = c.Config.CheckGiven([]string{field}); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -85,6 +85,8 @@ func TestNewPlanMatrix(t *testing.T) {
 func TestNewPlanErrors(t *testing.T) {
 	ext := lab.DefaultConfig()
 	ext.Topology.RedisAddrs = []string{"127.0.0.1:1"}
+	etcdBase := lab.DefaultConfig()
+	etcdBase.Driver.Backend = "etcd"
 	etcd2 := lab.DefaultConfig()
 	etcd2.Topology.Etcd.Members = 2
 	for _, tc := range []struct {
@@ -106,6 +108,7 @@ func TestNewPlanErrors(t *testing.T) {
 		{"rtt twice", Config{RTTs: distances{{RTT: time.Millisecond, Jitter: time.Microsecond}, {RTT: time.Millisecond}}}, "RTTs", "1ms"},
 		{"unknown baseline", Config{Baselines: []string{"chubby"}}, "Baselines", `"chubby"`},
 		{"baseline twice", Config{Baselines: []string{"etcd", "etcd"}}, "Baselines", `"etcd"`},
+		{"a backend without muxes", Config{Base: etcdBase}, "Base.Driver.Backend", "etcd"},
 		{"etcd members", Config{Base: etcd2, Baselines: []string{"etcd"}}, "Base.Topology.Etcd.Members", "2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -227,5 +230,37 @@ func TestBaselineCellsAreIndependent(t *testing.T) {
 	}
 	if ec := backends.Settings[etcdlock.Config](p.Config.Base.Driver); ec.Mode != etcdlock.ModeClient || ec.Wait {
 		t.Errorf("the base's etcd settings changed: %+v", ec)
+	}
+}
+
+// TestPlanCheckGiven: a field given is refused only when it applies to
+// none of the plan's cells.
+func TestPlanCheckGiven(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		cfg     Config
+		given   []string
+		refused string
+	}{
+		{"nothing given", Config{}, nil, ""},
+		{"rueidis tuning, a rueidis cell", Config{Clients: []string{"goredis", "rueidis"}}, []string{"driver.client_tuning.rueidis_pipes"}, ""},
+		{"rueidis tuning, no rueidis cell", Config{Clients: []string{"goredis"}}, []string{"driver.client_tuning.rueidis_pipes"}, "driver.client_tuning.rueidis_pipes"},
+		{"batch, a pipeline cell", Config{Muxes: []string{"fanout", "pipeline"}}, []string{"driver.multiplex.batch"}, ""},
+		{"batch, no pipeline cell", Config{Muxes: []string{"fanout", "auto"}}, []string{"workload.workers", "driver.multiplex.batch"}, "driver.multiplex.batch"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := NewPlan(tc.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = p.CheckGiven(tc.given)
+			var fe *fieldError
+			switch {
+			case tc.refused == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.refused != "" && (!errors.As(err, &fe) || fe.Field != tc.refused):
+				t.Errorf("err %v: want a FieldError on %s", err, tc.refused)
+			}
+		})
 	}
 }

@@ -34,15 +34,22 @@ type Run struct {
 	// Observers see the measurement (Log, Metrics, Progress); the start
 	// barrier and the referee are the run's own.
 	Observers lab.Observers
-	// Write writes a result: this generator's own share (share true: no
-	// table, the merged run's is the run's), or generator 0's merged run.
+	// Output writes both results when Write is nil: this generator's share
+	// without its table (and, from generator 0, without the JSON on stdout,
+	// which carries the merged run's), then generator 0's merged run. Its
+	// Out, when set, also receives every generator's grant log, and where
+	// it writes is what ShareAt says.
+	Output output.Writer
+	// Write, if set, writes a result instead of Output: this generator's
+	// own share (share true: no table, the merged run's is the run's), or
+	// generator 0's merged run.
 	Write func(sum *schema.Summary, logs map[string]output.Logs, share bool) error
 	// GrantsDir, if set, receives every generator's grant log beside the
-	// merged run (GrantLogName).
+	// merged run (GrantLogName); with Output, its Out is.
 	GrantsDir string
 	// ShareAt says where Write puts this generator's share ("in runs/g1"),
 	// for the message of a run that ended without merging it; "" says
-	// nothing.
+	// nothing. With Output, its Out or JSON file is.
 	ShareAt string
 	// Failures are the merged run's own checks (no progress, failed
 	// attempts), an error with an ExitCode method choosing the status; nil:
@@ -55,6 +62,9 @@ type Run struct {
 // ErrInterrupted when a signal (ctx) ended it after the share was
 // written; a *JoinError when the run refused this generator.
 func (r Run) Do(ctx context.Context) (err error) {
+	if r.Write == nil {
+		r.Write, r.GrantsDir, r.ShareAt = r.writeOutput, r.Output.Out, shareAt(r.Output)
+	}
 	m, err := join(ctx, r.Generators, r.Plan)
 	if err != nil {
 		return err
@@ -197,4 +207,26 @@ func (r Run) merge(ctx context.Context, m *Member, final func(Merged)) error {
 		return werr
 	}
 	return verdict.err()
+}
+
+// writeOutput writes a result with r.Output (Run.Output).
+func (r Run) writeOutput(sum *schema.Summary, logs map[string]output.Logs, share bool) error {
+	w := r.Output
+	w.NoTable = share
+	if share && r.Generators.Index == 0 && w.JSON == "-" {
+		w.JSON = "" // stdout carries one JSON: the merged run's
+	}
+	return w.Write(sum, logs)
+}
+
+// shareAt is where w writes a share, for messages: its Out, else its
+// JSON file; "" when neither is on disk.
+func shareAt(w output.Writer) string {
+	switch {
+	case w.Out != "":
+		return "in " + w.Out
+	case w.JSON != "" && w.JSON != "-":
+		return "in " + w.JSON
+	}
+	return ""
 }

@@ -15,7 +15,7 @@ import (
 // Each kind lives in a file of its own (fault_*.go) that registers it.
 type fault struct {
 	Name string
-	// Means says what a magnitude of the fault does (FaultHelp).
+	// Means says what a magnitude of the fault does (Help).
 	Means string
 	// Ratios are the magnitudes of the default grid.
 	Ratios Ratios
@@ -108,15 +108,40 @@ func registerFault(f fault) {
 // FaultNames are the kinds, sorted: what --fault accepts beside "all".
 func FaultNames() []string { return slices.Sorted(maps.Keys(faultKinds)) }
 
-// FaultHelp is a line per kind: its name, what a magnitude of it does
-// and its default grid, for the command's help.
-func FaultHelp() string {
+// help is what a safety sweep measures, in the words of the flags of
+// Config's tags.
+const help = `safety measures mutual exclusion as a rate. For every --fault, --backends backend, --ratios
+magnitude and --fencing mode it runs a contended workload on local servers until --grants
+grants, each holder writing to a fenced resource at the start and at the end of its critical
+section. The faults, each a magnitude ÷ --ttl: pause (the holder stops between its two writes,
+a GC-like pause), clock-jump (one master's wall clock jumps ahead once a TTL while the first
+worker of each key reaches only a bare quorum), clock-drift (that master's wall clock runs fast
+by the ratio instead), delay (a minority of the servers answers late, on the delay line),
+restart (a majority of masters is killed and restarts empty after the magnitude; 0 is at once).
+Under every fault but the pause a holder keeps its lease for its whole validity. A lock its
+library keeps alive (a ZooKeeper or PostgreSQL session, rueidislock's extension) has each
+paused holder silenced, as a stopped process is: every worker dials through proxies of its own,
+which hold its traffic for the pause. --fault takes a comma list or all, --backends NAME,
+NAME/CLIENT (redlock/rueidis) or all; a fault that does not apply to a backend is skipped, and
+the plan line says why. A violation is a pair of overlapping grants (the referee) or a stale
+write the resource accepted (a superseded holder's write landing after its successor's); with
+fencing the resource refuses writes with a token older than the newest it has seen (Redis-based
+locks: a counter INCRed with the grant; etcd: the lock's revision; ZooKeeper: the znode's
+czxid; PostgreSQL: a sequence's next value). Each point reports violations per 10⁶ grants with
+an exact 95 % Poisson interval, [0, 3/grants] when there were none. The plan line says how long
+the grid takes. The yes/no experiments stay in 'lockbench scenario'.`
+
+// Help is the account of lockbench safety: what a sweep measures, then a
+// line per fault: its name, what a magnitude of it does and its default
+// grid.
+func Help() string {
 	var b strings.Builder
+	b.WriteString(help + "\n\nFaults:\n")
 	for _, f := range mustFaults(FaultAll) {
 		rs := f.Ratios
 		fmt.Fprintf(&b, "  %-11s %s (default ratios %s)\n", f.Name, f.Means, rs.String())
 	}
-	return b.String()
+	return strings.TrimRight(b.String(), "\n")
 }
 
 func mustFaults(s string) []fault {

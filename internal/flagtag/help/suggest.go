@@ -1,4 +1,4 @@
-package main
+package help
 
 import (
 	"errors"
@@ -13,11 +13,12 @@ import (
 // unknownFlag finds the name in pflag's "unknown flag: --name" error.
 var unknownFlag = regexp.MustCompile(`^unknown flag: --([^ =]+)`)
 
-// suggestFlag adds to an unknown-flag error the command's flags whose names
-// are near the mistyped one, by the rule cobra suggests commands with
-// (Levenshtein distance within SuggestionsMinimumDistance, or a prefix):
-// the flags are asked as the commands of a probe command.
-func suggestFlag(c *cobra.Command, err error) error {
+// SuggestFlag adds to an unknown-flag error the command's flags whose
+// names are near the mistyped one, by the rule cobra suggests commands
+// with (Levenshtein distance within the root's SuggestionsMinimumDistance,
+// or a prefix): the flags are asked as the commands of a probe command.
+// Other errors are returned as they are.
+func SuggestFlag(c *cobra.Command, err error) error {
 	m := unknownFlag.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
@@ -36,6 +37,19 @@ func suggestFlag(c *cobra.Command, err error) error {
 		near[i] = "--" + near[i]
 	}
 	return errors.New(err.Error() + didYouMean(near))
+}
+
+// NoArgs refuses positional arguments: under a command with subcommands
+// an unknown command, with the names near it; else an unexpected
+// argument.
+func NoArgs(cmd *cobra.Command, args []string) error {
+	switch {
+	case len(args) == 0:
+		return nil
+	case cmd.HasSubCommands():
+		return fmt.Errorf("unknown command %q for %q%s", args[0], cmd.CommandPath(), didYouMean(cmd.Root().SuggestionsFor(args[0])))
+	}
+	return fmt.Errorf("%s: unexpected argument %q", cmd.CommandPath(), args[0])
 }
 
 // didYouMean is " (did you mean X or Y?)", or "" for no suggestions.

@@ -1,0 +1,9 @@
+package output
+
+// The readers and writers behind WriteReport and MergeRequest, for the
+// external tests.
+var (
+	ReadReport      = readReport
+	ReadMergeInputs = readMergeInputs
+	WriteMerged     = writeMerged
+)
