@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/drivers/backends"
 	"github.com/lockbench/lockbench/drivers/etcdlock"
+	"github.com/lockbench/lockbench/results/fielderr"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
 
@@ -200,12 +201,11 @@ func TestBaselines(t *testing.T) {
 	if !slices.Equal(all.Config.Baselines, BaselineNames()) || len(all.Cells) != 1+len(BaselineNames()) {
 		t.Fatalf("all: baselines %v, %d cells", all.Config.Baselines, len(all.Cells))
 	}
-	none, err := NewPlan(Config{Base: withBackend("etcd"), Workloads: []string{"uncontended"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tp := none.Cells[0].Config.Topology; !tp.NoRedis || !tp.NeedsEtcd {
-		t.Errorf("etcd matrix without baselines: noRedis %v etcd %v: want only what etcd needs", tp.NoRedis, tp.NeedsEtcd)
+	// A backend without muxes is no matrix: its cells would differ only in
+	// names that change nothing.
+	var fe *fielderr.Error
+	if _, err := NewPlan(Config{Base: withBackend("etcd"), Workloads: []string{"uncontended"}}); !errors.As(err, &fe) || fe.Field != "Base.Driver.Backend" {
+		t.Errorf("an etcd matrix: %v, want a refusal naming Base.Driver.Backend", err)
 	}
 }
 

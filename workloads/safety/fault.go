@@ -117,7 +117,9 @@ section. The faults, each a magnitude ÷ --ttl: pause (the holder stops between 
 a GC-like pause), clock-jump (one master's wall clock jumps ahead once a TTL while the first
 worker of each key reaches only a bare quorum), clock-drift (that master's wall clock runs fast
 by the ratio instead), delay (a minority of the servers answers late, on the delay line),
-restart (a majority of masters is killed and restarts empty after the magnitude; 0 is at once).
+restart (a majority of masters is killed and restarts empty after the magnitude; 0 is at once),
+failover (the single backend's master stops replicating, is killed the magnitude later and the
+Sentinel promotes its replica) and failover-wait (the same, each grant acknowledged with WAIT 1).
 Under every fault but the pause a holder keeps its lease for its whole validity. A lock its
 library keeps alive (a ZooKeeper or PostgreSQL session, rueidislock's extension) has each
 paused holder silenced, as a stopped process is: every worker dials through proxies of its own,
@@ -139,7 +141,7 @@ func Help() string {
 	b.WriteString(help + "\n\nFaults:\n")
 	for _, f := range mustFaults(FaultAll) {
 		rs := f.Ratios
-		fmt.Fprintf(&b, "  %-11s %s (default ratios %s)\n", f.Name, f.Means, rs.String())
+		fmt.Fprintf(&b, "  %-14s %s (default ratios %s)\n", f.Name, f.Means, rs.String())
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
