@@ -52,6 +52,26 @@ type Sweep struct {
 	USL *USL `json:"usl,omitempty"`
 	// Plan is what a target rate needs, from the knee's measured cost.
 	Plan *CapacityPlan `json:"plan,omitempty"`
+	// HostBefore and HostAfter are the host's own noise probed with the
+	// servers idle before the strategy's first step and after its last;
+	// HostChanged says how they differ when the host changed between
+	// them (the knee then belongs to neither state). Nil, empty: not
+	// probed, not changed.
+	HostBefore  *HostNoise `json:"host_before,omitempty"`
+	HostAfter   *HostNoise `json:"host_after,omitempty"`
+	HostChanged string     `json:"host_changed,omitempty"`
+}
+
+// HostNoise is how late the host woke a thread sleeping a millisecond at
+// a time, with nothing else running (procstat.HostNoise): the wake-ups'
+// p99 lateness, the time lost to stalls (wake-ups more than a
+// millisecond late, the lateness beyond it) per second probed, and the
+// memory probe's figure (the host's speed; 0 where it cannot run).
+type HostNoise struct {
+	ProbeS      float64 `json:"probe_s"`
+	WakeP99US   float64 `json:"wake_p99_us"`
+	StallMSPerS float64 `json:"stall_ms_per_s"`
+	MemoryNS    float64 `json:"memory_probe_ns,omitempty"`
 }
 
 // SweepProbe is one probe load of the knee interval and its measurements,

@@ -2,7 +2,9 @@
 // rerun: it runs the same `lockbench sweep` --runs times, one after the
 // other on the same machine, and reports, per strategy, the share of the
 // reruns' knees that fall inside the first run's interval (and, beside
-// it, inside each run's own interval, every other run's knee counted).
+// it, inside each run's own interval, every other run's knee counted),
+// and the share among the reruns whose host, probed idle before and after
+// each sweep, was as run 1 found it.
 // scripts/knee-coverage.sh builds lockbench and runs it:
 //
 //	scripts/knee-coverage.sh --runs 11 -- --slo 20ms --muxes pipeline --client goredis
@@ -19,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockbench/lockbench/results/procstat"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -69,6 +72,29 @@ type knee struct {
 	load   float64
 	lo, hi float64
 	ok     bool
+	// before and after are the host's noise probed idle before and
+	// after the sweep (nil: not probed); changed is the sweep's own
+	// judgement of them.
+	before, after *schema.HostNoise
+	changed       bool
+}
+
+// hostText is k's host as probed: "stalls a → b ms/s", "" when not.
+func (k knee) hostText() string {
+	if k.before == nil || k.after == nil {
+		return ""
+	}
+	return fmt.Sprintf("stalls %.1f → %.1f ms/s", k.before.StallMSPerS, k.after.StallMSPerS)
+}
+
+// sameHost: k's sweep ran on the host as first's found it: both probed,
+// neither saw its host change, and k's probes are within the bounds of
+// first's (procstat.HostChanged), before and after.
+func (k knee) sameHost(first knee) bool {
+	if k.before == nil || k.after == nil || first.before == nil || first.after == nil || k.changed || first.changed {
+		return false
+	}
+	return procstat.HostChanged(*first.before, *k.before) == "" && procstat.HostChanged(*first.after, *k.after) == ""
 }
 
 func kneeOf(s schema.Sweep) knee {
@@ -83,6 +109,7 @@ func kneeOf(s schema.Sweep) knee {
 	if len(s.KneeInterval) == 2 {
 		k.lo, k.hi = s.KneeInterval[0], s.KneeInterval[1]
 	}
+	k.before, k.after, k.changed = s.HostBefore, s.HostAfter, s.HostChanged != ""
 	return k
 }
 
@@ -101,21 +128,35 @@ func report(w io.Writer, all [][]schema.Sweep) {
 	for _, n := range names {
 		ks := byName[n]
 		fmt.Fprintf(w, "%s: %d runs\n", n, len(ks))
-		fmt.Fprintf(w, "  %-4s %10s  %-23s %s\n", "run", "knee", "knee_interval", "inside run 1's")
+		fmt.Fprintf(w, "  %-4s %10s  %-23s %-14s %s\n", "run", "knee", "knee_interval", "inside run 1's", "host (idle, before → after)")
 		first := ks[0]
 		in, of := 0, 0
+		sameIn, sameOf := 0, 0 // reruns on the host as run 1 found it
 		for i, k := range ks {
 			mark := ""
 			if i > 0 && k.ok && first.ok {
 				of++
-				if k.load >= first.lo && k.load <= first.hi {
+				inside := k.load >= first.lo && k.load <= first.hi
+				mark = "no"
+				if inside {
 					in++
 					mark = "yes"
-				} else {
-					mark = "no"
+				}
+				if k.sameHost(first) {
+					sameOf++
+					if inside {
+						sameIn++
+					}
 				}
 			}
-			fmt.Fprintf(w, "  %-4d %10.0f  [%9.0f, %9.0f]  %s\n", i+1, k.load, k.lo, k.hi, mark)
+			host := k.hostText()
+			switch {
+			case k.changed:
+				host += " (changed during the sweep)"
+			case i > 0 && host != "" && !k.sameHost(first):
+				host += " (unlike run 1's)"
+			}
+			fmt.Fprintf(w, "  %-4d %10.0f  [%9.0f, %9.0f]  %-14s %s\n", i+1, k.load, k.lo, k.hi, mark, host)
 		}
 		each, eachOf := 0, 0
 		for i, a := range ks {
@@ -130,6 +171,10 @@ func report(w io.Writer, all [][]schema.Sweep) {
 		}
 		fmt.Fprintf(w, "  coverage: %d of %d reruns' knees inside run 1's interval (%.0f %%); every run's interval holds %d of %d other knees (%.0f %%)\n",
 			in, of, pct(in, of), each, eachOf, pct(each, eachOf))
+		if sameOf < of {
+			fmt.Fprintf(w, "  on the host as run 1 found it (probed idle before and after, neither changed): %d of %d inside run 1's interval (%.0f %%)\n",
+				sameIn, sameOf, pct(sameIn, sameOf))
+		}
 	}
 }
 

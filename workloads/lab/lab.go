@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/results/fielderr"
+	"github.com/lockbench/lockbench/results/procstat"
 	"github.com/lockbench/lockbench/results/redact"
 	"github.com/lockbench/lockbench/results/render"
 	"github.com/lockbench/lockbench/results/schema"
@@ -136,4 +137,10 @@ func (l *Lab) Servers(list []schema.Server, log io.Writer) []schema.Server {
 		fmt.Fprintln(log, render.Hang("lockbench: warning:", fmt.Sprintf("%d of %d masters: %s", count[w], len(topo.Servers), w), render.TableWidth))
 	}
 	return list
+}
+
+// HostNoise probes the noise of the host the lab's servers run on for d,
+// with nothing measured meanwhile (procstat.HostNoise).
+func (l *Lab) HostNoise(ctx context.Context, d time.Duration) schema.HostNoise {
+	return procstat.HostNoise(ctx, d)
 }

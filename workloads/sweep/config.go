@@ -41,6 +41,7 @@ const (
 	defaultRefine       = 2
 	defaultRepeat       = 3
 	defaultRounds       = 3
+	defaultHostProbe    = 2 * time.Second
 	// DefaultMaxErrorRate: one timeout in 10⁵ cycles on a noisy host
 	// should not end a sweep, a failing backend must.
 	defaultMaxErrorRate = 0.001
@@ -58,9 +59,16 @@ const (
 	noErrors = -1
 )
 
-// NoInterval (IntervalRounds) measures no knee interval; zero means the
-// default.
-const NoInterval = -1
+// NoInterval (IntervalRounds) measures no knee interval, NoHostProbe
+// (HostProbe) probes no host noise; zero means the default for both.
+const (
+	NoInterval  = -1
+	NoHostProbe = -1
+)
+
+// maxHostProbe bounds HostProbe: a probe longer than a minute says
+// nothing more of the host than one of a few seconds.
+const maxHostProbe = time.Minute
 
 // Config is a capacity sweep. It is written into the summary (the JSON
 // keys are lockbench/v1's). The zero value is the defaults: Base zero is
@@ -101,6 +109,11 @@ type Config struct {
 	// cost per cycle: generator cores, cores per master, workers (0: no
 	// plan).
 	TargetRate float64 `json:"target_rate,omitempty" flag:"target-rate" help:"cycles/s to plan for from the measured cost per cycle: generator cores, cores per master, workers; 0: no plan"`
+	// HostProbe is how long the host's own noise is probed, the servers
+	// idle, before each strategy's first step and after its last: two
+	// probes that disagree say the host changed under the sweep
+	// (NoHostProbe: none).
+	HostProbe time.Duration `json:"host_probe" flag:"host-probe" help:"how long to probe the host's own noise (late wake-ups, servers idle) before and after each strategy, to tell a host that changed under the sweep; 0: no probe"`
 }
 
 // DefaultConfig is the zero Config with its defaults filled in: Redlock
@@ -157,8 +170,14 @@ func (c Config) withDefaults() Config {
 	if c.IntervalRounds == 0 {
 		c.IntervalRounds = defaultRounds
 	}
+	if c.HostProbe == 0 {
+		c.HostProbe = defaultHostProbe
+	}
 	return c
 }
+
+// hostProbe is how long the host is probed, none for NoHostProbe.
+func (c Config) hostProbe() time.Duration { return max(c.HostProbe, 0) }
 
 // rounds is the knee interval's rounds, none for NoInterval.
 func (c Config) rounds() int { return max(c.IntervalRounds, 0) }
@@ -181,7 +200,8 @@ func Ops() []string { return []string{"acquire", "acquire_total", "release", "cy
 // means zero, not the default. A zero SLO, Start, Factor, MaxSteps or
 // Repeat and a negative Refine, MaxErrorRate or IntervalRounds are refused (a
 // *fielderr.Error), a zero Refine is NoRefine, a zero MaxErrorRate
-// NoErrors and a zero IntervalRounds NoInterval; the result is
+// NoErrors, a zero IntervalRounds NoInterval and a zero HostProbe
+// NoHostProbe; the result is
 // validated (Validate) and is what Run takes.
 func (c Config) Literal() (Config, error) {
 	switch {
@@ -201,6 +221,11 @@ func (c Config) Literal() (Config, error) {
 		return c, fielderr.Invalid("max_error_rate", c.MaxErrorRate, "want a share in [0, 1)")
 	case c.IntervalRounds < 0:
 		return c, fielderr.Invalid("interval_rounds", c.IntervalRounds, "must not be negative")
+	case c.HostProbe < 0:
+		return c, fielderr.Invalid("host_probe", c.HostProbe, "must not be negative")
+	}
+	if c.HostProbe == 0 {
+		c.HostProbe = NoHostProbe
 	}
 	if c.Refine == 0 {
 		c.Refine = NoRefine
@@ -242,6 +267,8 @@ func (c Config) Validate() error {
 		return fielderr.Invalid("start", c.Start, "must be positive")
 	case c.IntervalRounds < NoInterval:
 		return fielderr.Invalid("interval_rounds", c.IntervalRounds, "must not be negative")
+	case c.HostProbe > maxHostProbe || (c.HostProbe < 0 && c.HostProbe != NoHostProbe):
+		return fielderr.Invalid("host_probe", c.HostProbe, "must be 0 to %v", maxHostProbe)
 	case c.TargetRate < 0 || math.IsNaN(c.TargetRate) || math.IsInf(c.TargetRate, 0):
 		return fielderr.Invalid("target_rate", c.TargetRate, "want cycles/s, positive (0: no plan)")
 	case c.By == ByRate && c.Base.Workload.Rate != 0:

@@ -20,7 +20,7 @@ func TestZeroConfigIsDefaults(t *testing.T) {
 	base := lab.DefaultConfig()
 	base.Workload.Duration, base.Workload.Warmup = 3*time.Second, time.Second
 	want := Config{Base: base, Muxes: []string{lab.DefaultMux}, By: ByRate, Op: "cycle", SLO: 2 * time.Millisecond, Start: 200,
-		Factor: 1.5, MaxSteps: 20, Refine: 2, Repeat: 3, MaxErrorRate: 0.001, IntervalRounds: 3}
+		Factor: 1.5, MaxSteps: 20, Refine: 2, Repeat: 3, MaxErrorRate: 0.001, IntervalRounds: 3, HostProbe: 2 * time.Second}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("DefaultConfig\n%+v\nwant\n%+v", d, want)
 	}
@@ -45,12 +45,12 @@ func TestConfigJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"base", "muxes", "by", "op", "slo", "start", "factor", "max_steps", "refine", "repeat", "max_error_rate", "interval_rounds"} {
+	for _, k := range []string{"base", "muxes", "by", "op", "slo", "start", "factor", "max_steps", "refine", "repeat", "max_error_rate", "interval_rounds", "host_probe"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("no %q in %s", k, b)
 		}
 	}
-	if len(m) != 12 { // and target_rate when set
+	if len(m) != 13 { // and target_rate when set
 		t.Errorf("%d keys: %s", len(m), b)
 	}
 }
@@ -75,6 +75,8 @@ func TestValidate(t *testing.T) {
 		{"repeat beyond the bound", Config{Repeat: 101}, "repeat", "repeat 101: must be 1 to 100"},
 		{"refine beyond the bound", Config{Refine: 1 << 40}, "refine", "must be at most 100"},
 		{"interval rounds beyond the bound", Config{IntervalRounds: 101}, "interval_rounds", "interval_rounds 101: must be at most 100"},
+		{"a host probe beyond the bound", Config{HostProbe: 2 * time.Minute}, "host_probe", "host_probe 2m0s: must be 0 to 1m0s"},
+		{"a negative host probe", Config{HostProbe: -time.Second}, "host_probe", "host_probe -1s: must be 0 to 1m0s"},
 		{"error rate 1", Config{MaxErrorRate: 1}, "max_error_rate", "max_error_rate 1: want a share in [0, 1)"},
 		{"error rate NaN", Config{MaxErrorRate: math.NaN()}, "max_error_rate", "want a share"},
 		{"half a worker", Config{By: ByWorkers, Start: 0.5}, "start", "start 0.5: stepping workers starts at 1 worker or more"},

@@ -23,7 +23,7 @@ func intervalText(by By, iv []float64) string {
 
 // curveNotes are what the knees table says of s under it: why its
 // interval is as wide as it is, a safe rate under the knee, a noise floor
-// near the SLO, its USL fit and its plan.
+// near the SLO, a host that changed under it, its USL fit and its plan.
 func curveNotes(s schema.Sweep, c Config) []string {
 	var out []string
 	if len(s.KneeInterval) == 2 && len(s.Probes) > 0 {
@@ -46,6 +46,7 @@ func curveNotes(s schema.Sweep, c Config) []string {
 		}
 	}
 	out = append(out, floorNote(s)...)
+	out = append(out, hostNote(s)...)
 	if u := s.USL; u != nil {
 		peak := "no peak (κ = 0)"
 		if u.PeakWorkers > 0 {

@@ -25,6 +25,7 @@ func TestLiteral(t *testing.T) {
 		{"negative error rate", func(c *Config) { c.MaxErrorRate = -0.5 }, "max_error_rate -0.5: want a share in [0, 1)"},
 		{"negative slo", func(c *Config) { c.SLO = -time.Second }, "slo -1s: must be positive"},
 		{"negative interval rounds", func(c *Config) { c.IntervalRounds = -2 }, "interval_rounds -2: must not be negative"},
+		{"negative host probe", func(c *Config) { c.HostProbe = -time.Second }, "host_probe -1s: must not be negative"},
 		{"zero refine and error rate", func(c *Config) { c.Refine, c.MaxErrorRate = 0, 0 }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,12 +68,22 @@ func TestValidateFirstStepAsCell(t *testing.T) {
 	}
 }
 
-// TestLiteralNoInterval: a command line's zero rounds is no interval.
-func TestLiteralNoInterval(t *testing.T) {
-	c := DefaultConfig()
-	c.IntervalRounds = 0
-	lit, err := c.Literal()
-	if err != nil || lit.IntervalRounds != NoInterval || lit.rounds() != 0 {
-		t.Fatalf("rounds %d (%d), %v: want NoInterval", lit.IntervalRounds, lit.rounds(), err)
+// TestLiteralZeroIsNone: a command line's zero rounds is no interval,
+// its zero host probe no probe.
+func TestLiteralZeroIsNone(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		zero func(*Config)
+		none func(Config) bool
+	}{
+		{"interval rounds", func(c *Config) { c.IntervalRounds = 0 }, func(c Config) bool { return c.IntervalRounds == NoInterval && c.rounds() == 0 }},
+		{"host probe", func(c *Config) { c.HostProbe = 0 }, func(c Config) bool { return c.HostProbe == NoHostProbe && c.hostProbe() == 0 }},
+	} {
+		cfg := DefaultConfig()
+		c.zero(&cfg)
+		lit, err := cfg.Literal()
+		if err != nil || !c.none(lit) {
+			t.Errorf("%s: %+v, %v: want none", c.name, lit, err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/lockbench/lockbench/results/procstat"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -72,10 +73,12 @@ func Run(ctx context.Context, m measurer, cfg Config, obs Observers) (result, er
 // After the knee search it measures the knee's interval (probeRounds),
 // then reads the curve: the safe rate, the interval widened by reruns,
 // the noise floor, the USL of a closed loop and the plan for a target
-// rate.
+// rate. The host's own noise is probed before the first step and after
+// the last, and whether it changed between them said.
 func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured int, obs Observers) (schema.Sweep, []lab.Cell, error) {
 	s := &strategy{m: m, cfg: cfg, cell: cell, measured: measured, obs: obs, samples: map[float64][]int{}, index: map[float64]int{},
 		sw: schema.Sweep{Name: cell.Name(), Op: cfg.Op, SLOUS: float64(cfg.SLO) / 1e3, Stepped: string(cfg.By), Knee: -1, Repeat: cfg.repeat()}}
+	s.sw.HostBefore = s.probeHost(ctx)
 	b, err := searchKnee(ctx, cfg, func(load float64, n int) (verdict, error) { return s.step(ctx, load, n) })
 	sw := &s.sw
 	sw.BadLoad = b.bad
@@ -94,6 +97,11 @@ func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured 
 		err = s.probeRounds(ctx, probeLoads(cfg, sw.Steps, cfg.By.Load(sw.Steps[sw.Knee]), b.bad))
 	}
 	s.readCurve()
+	if s.sw.HostBefore != nil && err == nil {
+		if s.sw.HostAfter = s.probeHost(ctx); s.sw.HostAfter != nil {
+			s.sw.HostChanged = procstat.HostChanged(*s.sw.HostBefore, *s.sw.HostAfter)
+		}
+	}
 	for _, ks := range s.samples { // a load measured more than once: its runs are rounds
 		for r, k := range ks {
 			if len(ks) > 1 {

@@ -1,0 +1,101 @@
+package procstat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/lockbench/lockbench/results/schema"
+)
+
+// The host-noise probe: how late the host wakes a sleeping thread, with
+// nothing else asked of it. On a shared or virtual host the CPU a run
+// gets is taken away now and then for milliseconds (another tenant, the
+// hypervisor), which no CPU counter of the guest shows (steal time is
+// often not reported) and which a p99 latency objective feels first: a
+// few stalls a second move an open loop's p99 near its capacity by more
+// than any queueing. Two probes of the same host minutes apart that
+// disagree say the host changed between them.
+const (
+	// noiseTick is the sleep each wake-up is timed against.
+	noiseTick = time.Millisecond
+	// stallOver is how late a wake-up must be to count as a stall.
+	stallOver = time.Millisecond
+)
+
+// HostNoise sleeps noiseTick at a time for d (or until ctx is done) and
+// reports how late the wake-ups came: their p99, and the time lost to
+// stalls (each wake-up later than stallOver, the lateness beyond it
+// summed) per second probed; and the memory probe's figure after it (the
+// host's speed). Zero when nothing was probed.
+func HostNoise(ctx context.Context, d time.Duration) schema.HostNoise {
+	h := hdrhistogram.New(1, int64(10*time.Second/time.Microsecond), 2)
+	var stalled time.Duration
+	t := time.NewTimer(noiseTick)
+	defer t.Stop()
+	start := time.Now()
+	last := start
+	for last.Sub(start) < d {
+		select {
+		case <-ctx.Done():
+			return schema.HostNoise{}
+		case <-t.C:
+			now := time.Now() // when the thread woke, not when the timer fired
+			late := now.Sub(last) - noiseTick
+			if late > stallOver {
+				stalled += late - stallOver
+			}
+			_ = h.RecordValue(max(int64(late/time.Microsecond), 1))
+			last = now
+			t.Reset(noiseTick)
+		}
+	}
+	probed := last.Sub(start).Seconds()
+	return schema.HostNoise{
+		ProbeS:      probed,
+		WakeP99US:   float64(h.ValueAtQuantile(99)),
+		StallMSPerS: float64(stalled) / float64(time.Millisecond) / probed,
+		MemoryNS:    SharedMemoryProbe().Measure(),
+	}
+}
+
+// How far two probes of the host may differ and still be the same host:
+// the stall time per second and the wake-ups' p99 by this factor and by
+// at least the given amount (a quiet host's few stalls come and go), the
+// memory probe by this share.
+const (
+	hostStallFactor = 3
+	hostStallMS     = 2.0 // ms lost per s
+	hostWakeFactor  = 2
+	hostWakeUS      = 200.0
+	hostMemoryShare = 0.25
+)
+
+// HostChanged says how the host's noise differs between two probes (a
+// before b), "" when they are within the bounds above: the same host.
+func HostChanged(a, b schema.HostNoise) string {
+	var out []string
+	if differ(a.StallMSPerS, b.StallMSPerS, hostStallFactor, hostStallMS) {
+		out = append(out, fmt.Sprintf("stalls %.1f → %.1f ms/s", a.StallMSPerS, b.StallMSPerS))
+	}
+	if differ(a.WakeP99US, b.WakeP99US, hostWakeFactor, hostWakeUS) {
+		out = append(out, fmt.Sprintf("wake-up p99 %s → %s", wakeText(a.WakeP99US), wakeText(b.WakeP99US)))
+	}
+	if a.MemoryNS > 0 && b.MemoryNS > 0 && differ(a.MemoryNS, b.MemoryNS, 1+hostMemoryShare, 0) {
+		out = append(out, fmt.Sprintf("memory probe %.0f → %.0f ns", a.MemoryNS, b.MemoryNS))
+	}
+	return strings.Join(out, ", ")
+}
+
+// differ: the larger of x and y is over factor times the smaller and
+// over it by more than by.
+func differ(x, y, factor, by float64) bool {
+	lo, hi := min(x, y), max(x, y)
+	return hi-lo > by && hi > factor*lo
+}
+
+// wakeText is a wake-up lateness in µs as a duration ("150µs", "2.1ms").
+func wakeText(us float64) string { return time.Duration(us * 1e3).Round(time.Microsecond).String() }
