@@ -37,6 +37,11 @@ func main() {
 	if *from && *dir == "" {
 		fail(2, "--from: give the --dir to read")
 	}
+	if *dir != "" && !*from {
+		if err := os.MkdirAll(*dir, 0o755); err != nil {
+			fail(1, "--dir: %v", err)
+		}
+	}
 	if *dir == "" {
 		d, err := os.MkdirTemp("", "kneecov-")
 		if err != nil {
@@ -73,8 +78,8 @@ type knee struct {
 	lo, hi float64
 	ok     bool
 	// before and after are the host's noise probed idle before and
-	// after the sweep (nil: not probed); changed is the sweep's own
-	// judgement of them.
+	// after the sweep (nil: not probed); changed: the sweep judged them
+	// apart, or they are by procstat.HostChanged as it is now.
 	before, after *schema.HostNoise
 	changed       bool
 }
@@ -109,7 +114,8 @@ func kneeOf(s schema.Sweep) knee {
 	if len(s.KneeInterval) == 2 {
 		k.lo, k.hi = s.KneeInterval[0], s.KneeInterval[1]
 	}
-	k.before, k.after, k.changed = s.HostBefore, s.HostAfter, s.HostChanged != ""
+	k.before, k.after = s.HostBefore, s.HostAfter
+	k.changed = s.HostChanged != "" || (k.before != nil && k.after != nil && procstat.HostChanged(*k.before, *k.after) != "")
 	return k
 }
 
