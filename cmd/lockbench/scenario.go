@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockbench/lockbench/results/redact"
-
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
@@ -74,14 +72,9 @@ func newScenarioCmd() *cobra.Command {
 var runScenario = scenario.Run
 
 // checkScenarioJSON is --json checked against the command's stdout and
-// stderr (output.Plan), as a usage error naming the flag.
+// stderr (output.Writer's Check), as a usage error naming the flag.
 func checkScenarioJSON(cmd *cobra.Command, path string) error {
-	if path == "" {
-		return nil
-	}
-	p := output.Writer{JSON: path, Stdout: cmd.OutOrStdout()}.Plan()
-	p.Stderr, _ = redact.File(cmd.ErrOrStderr())
-	if err := p.Check(); err != nil {
+	if err := (output.Writer{JSON: path, Stdout: cmd.OutOrStdout(), Stderr: cmd.ErrOrStderr()}).Check(); err != nil {
 		return usageError{flagError(err)}
 	}
 	return nil

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lockbench/lockbench/results/redact"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 
@@ -28,7 +27,7 @@ func flagError(err error) error {
 // positional inputs).
 func destName(dest string) string {
 	switch dest {
-	case "json", "out", "cpuprofile":
+	case "json", "out", "cpuprofile", "html":
 		return "--" + dest
 	}
 	return flagOf(dest)
@@ -38,8 +37,9 @@ func destName(dest string) string {
 // --cpuprofile) with the files it reads (the password and certificate
 // files), to be checked together (output.Plan).
 func (c *RunConfig) outputPlan(extra ...output.Path) output.Plan {
-	p := c.Writer(c.out()).Plan()
-	p.Stderr, _ = redact.File(c.errOut())
+	w := c.Writer(c.out())
+	w.Stderr = c.errOut()
+	p := w.Plan()
 	p.Files = append(p.Files, extra...)
 	p.Inputs = append(p.Inputs, c.Inputs()...)
 	return p
