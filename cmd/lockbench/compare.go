@@ -48,8 +48,8 @@ func newCompareCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := givenIndex(&gen, genFlags); err != nil {
-				return err
+			if err := gen.CheckGiven(flagtag.Given(cmd.Flags())); err != nil {
+				return fieldUsage(err, genFlags)
 			}
 			if err := gen.CheckCompare(plan); err != nil {
 				return fieldUsage(err, genFlags, cc.flags)

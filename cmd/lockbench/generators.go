@@ -80,21 +80,11 @@ func runCompareGenerators(ctx context.Context, stdout io.Writer, cc compareConfi
 // checkGenerators checks --generators and its companions against the cell
 // before anything starts.
 func checkGenerators(g *generators.Config, cell lab.Config, set *flagtag.Set) error {
-	if err := givenIndex(g, set); err != nil {
-		return err
+	if err := g.CheckGiven(flagtag.Given(set.FlagSet())); err != nil {
+		return fieldUsage(err, set)
 	}
 	if err := g.Check(cell); err != nil {
 		return fieldUsage(err, set)
-	}
-	return nil
-}
-
-// givenIndex refuses a negative --generator-index typed as such: the
-// library reads a negative index as "not given" (take it from the
-// environment), which -1 on the command line is not.
-func givenIndex(g *generators.Config, set *flagtag.Set) error {
-	if set.FlagSet().Changed("generator-index") && g.Index < 0 {
-		return usagef("--generator-index %d: negative; must be 0 or more", g.Index)
 	}
 	return nil
 }
