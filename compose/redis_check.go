@@ -58,12 +58,17 @@ func checkMaster(ctx context.Context, e redisconn.Endpoint) (schema.Server, erro
 // checkMasterRunID is checkMaster that also returns the server's run_id: the
 // identity of the redis-server process, whatever address reached it.
 func checkMasterRunID(ctx context.Context, e redisconn.Endpoint) (schema.Server, string, error) {
-	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	return checkMasterWithin(ctx, e, checkTimeout)
+}
+
+// checkMasterWithin is checkMasterRunID bounded by timeout.
+func checkMasterWithin(ctx context.Context, e redisconn.Endpoint, timeout time.Duration) (schema.Server, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	fail := func(err error) (schema.Server, string, error) {
 		if errors.Is(ctx.Err(), context.Canceled) { // interrupted: not the server's doing
 			return schema.Server{}, "", fielderr.Invalid("redis_addrs", e.String(), "%w: %w", ErrUnreachable, ctx.Err())
 		}
-		fe := fielderr.Invalid("redis_addrs", e.String(), "%w: %s", ErrUnreachable, said(err))
+		fe := fielderr.Invalid("redis_addrs", e.String(), "%w: %s", ErrUnreachable, said(err, timeout))
 		fe.Hint, fe.HintField = hint(e, err)
 		return schema.Server{}, "", fe
 	}
@@ -127,14 +132,14 @@ func hint(e redisconn.Endpoint, err error) (hint, field string) {
 }
 
 // said is what the check's failure says: the server's or the network's
-// word, except for a timeout, which the client's words (i/o timeout, use of
-// closed network connection) do not name as one.
-func said(err error) string {
+// word, except for a timeout (the check's, within), which the client's
+// words (i/o timeout, use of closed network connection) do not name as one.
+func said(err error, within time.Duration) string {
 	switch {
 	case noAnswer(err, false):
-		return fmt.Sprintf("no answer within %v: connected, but the server said nothing (stopped, overloaded, or not a Redis server)", checkTimeout)
+		return fmt.Sprintf("no answer within %v: connected, but the server said nothing (stopped, overloaded, or not a Redis server)", within)
 	case noAnswer(err, true):
-		return fmt.Sprintf("no connection within %v: nothing accepted it", checkTimeout)
+		return fmt.Sprintf("no connection within %v: nothing accepted it", within)
 	}
 	return err.Error()
 }

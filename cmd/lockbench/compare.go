@@ -48,8 +48,8 @@ func newCompareCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := givenIndex(&gen, genFlags); err != nil {
-				return err
+			if err := gen.CheckGiven(flagtag.Given(cmd.Flags())); err != nil {
+				return fieldUsage(err, genFlags)
 			}
 			if err := gen.CheckCompare(plan); err != nil {
 				return fieldUsage(err, genFlags, cc.flags)
@@ -77,10 +77,10 @@ func (cc *compareConfig) bind(fs *pflag.FlagSet) *flagtag.Set {
 // plan checks the flags and expands the matrix before any server starts;
 // every cell also passes run's own checks (RunConfig.validate).
 func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
-	for single, list := range map[string]string{"client": "clients", "mux": "muxes", "workload": "workloads"} {
-		if cmd.Flags().Changed(single) {
-			return nil, usagef("--%s: compare takes --%s (a list)", single, list)
-		}
+	given := flagtag.Given(cmd.Flags())
+	cc.Config.Base = cc.Base.Config
+	if err := cc.Config.CheckGiven(given); err != nil {
+		return nil, fieldUsage(err, cc.flags)
 	}
 	if cc.CPUProfile == "-" {
 		return nil, usagef("--cpuprofile -: want a file (stdout carries the table)")
@@ -88,13 +88,6 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 	if err := cc.Base.checkOutputs(cc.profilePath()...); err != nil {
 		return nil, err
 	}
-	if cc.Repeat == 0 { // the library's zero value is its default, 1
-		return nil, usagef("--repeat 0: must be at least 1")
-	}
-	if len(cc.Base.Topology.RedisAddrs) > 0 && cmd.Flags().Changed("masters") {
-		return nil, usagef("--masters: not with --redis (the external masters are the topology)")
-	}
-	cc.Config.Base = cc.Base.Config
 	cc.Check = func(c *lab.Config) error {
 		rc := cc.Base
 		rc.Config = *c
@@ -107,7 +100,7 @@ func (cc *compareConfig) plan(cmd *cobra.Command) (*compare.Plan, error) {
 		return nil, fieldUsage(err, cc.flags)
 	}
 	cc.Config, cc.Base.Config = p.Config, p.Config.Base
-	if err := p.CheckGiven(flagtag.Given(cmd.Flags())); err != nil {
+	if err := p.CheckGiven(given); err != nil {
 		return nil, fieldUsage(err)
 	}
 	return p, nil

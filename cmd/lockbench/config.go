@@ -52,9 +52,6 @@ func (c *RunConfig) validate() error {
 	if err := c.Options.Validate(); err != nil {
 		return fieldUsage(err)
 	}
-	if c.Format != output.Table && c.JSON == "-" {
-		return usagef("--format %s: stdout is taken by --json -", c.Format)
-	}
 	// The flags that take addresses, URLs and credentials first: the
 	// library's checks count the servers they name.
 	if err := c.ResolveExternal(); err != nil {

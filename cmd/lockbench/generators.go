@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/compare"
 	"github.com/lockbench/lockbench/workloads/generators"
@@ -70,15 +71,8 @@ func runCompareGenerators(ctx context.Context, stdout io.Writer, cc compareConfi
 		Plan:      p,
 		Observers: compareObservers(cc, p),
 		Summary:   func(res compare.Result) (*schema.Summary, error) { return res.Summary(cc) },
-		Write: func(res compare.Result, sum *schema.Summary, share bool) error {
-			w := cc.Base.writer(stdout, sum.Runs)
-			if share {
-				w.NoTable = true
-				return w.Write(sum, lab.Logs(res.Cells))
-			}
-			return res.Write(w, sum)
-		},
-		Failures: func(runs []schema.Run) error { return compareFailures(cc.Base.errOut(), cc.Base, runs) },
+		Output:    func(runs []schema.Run) output.Writer { return cc.Base.writer(stdout, runs) },
+		Failures:  func(runs []schema.Run) error { return compareFailures(cc.Base.errOut(), cc.Base, runs) },
 	}
 	return generatorsError(ctx, c.Do(ctx))
 }
@@ -86,21 +80,11 @@ func runCompareGenerators(ctx context.Context, stdout io.Writer, cc compareConfi
 // checkGenerators checks --generators and its companions against the cell
 // before anything starts.
 func checkGenerators(g *generators.Config, cell lab.Config, set *flagtag.Set) error {
-	if err := givenIndex(g, set); err != nil {
-		return err
+	if err := g.CheckGiven(flagtag.Given(set.FlagSet())); err != nil {
+		return fieldUsage(err, set)
 	}
 	if err := g.Check(cell); err != nil {
 		return fieldUsage(err, set)
-	}
-	return nil
-}
-
-// givenIndex refuses a negative --generator-index typed as such: the
-// library reads a negative index as "not given" (take it from the
-// environment), which -1 on the command line is not.
-func givenIndex(g *generators.Config, set *flagtag.Set) error {
-	if set.FlagSet().Changed("generator-index") && g.Index < 0 {
-		return usagef("--generator-index %d: negative; must be 0 or more", g.Index)
 	}
 	return nil
 }

@@ -19,6 +19,12 @@ const runHelp = `run starts the servers it needs (or dials --redis), drives lock
 --warmup + --duration, prints a progress line each second and a table at the
 end, and writes the summary JSON (--json) and interval logs (--out).`
 
+// rttHelp is run's --rtt help (lab.Config.RTTFlag).
+const rttHelp = "round trip added to every master by a delay line in a process of its own, e.g. 1ms or 1ms±100us (jitter)"
+
+// rttFields are the cell's fields --rtt sets (bound by hand).
+var rttFields = map[string]bool{"rtt": true, "rtt_jitter": true}
+
 func newRunCmd() *cobra.Command {
 	cfg := defaultRunConfig()
 	gen := generators.DefaultConfig()
@@ -57,7 +63,7 @@ func newRunCmd() *cobra.Command {
 		},
 	}
 	bindRun(cmd.Flags(), &cfg)
-	cmd.Flags().Var(rttFlag{&cfg.Config}, "rtt", rttHelp)
+	cmd.Flags().Var(cfg.RTTFlag(), "rtt", rttHelp)
 	genFlags = flagtag.New(cmd.Flags()).Bind(&gen)
 	return cmd
 }

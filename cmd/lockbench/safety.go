@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
@@ -34,15 +31,11 @@ func newSafetyCmd() *cobra.Command {
 			if err := req.Validate(); err != nil {
 				return fieldUsage(err, flags)
 			}
-			if err := checkScenarioJSON(cmd, req.JSON); err != nil {
-				return err
+			out := safety.Outputs{JSON: req.JSON, HTML: req.HTML, Stdout: cmd.OutOrStdout()}
+			if err := out.Check(cmd.ErrOrStderr()); err != nil {
+				return usageError{flagError(err)}
 			}
-			if req.HTML != "" {
-				if _, err := os.Stat(filepath.Dir(req.HTML)); err != nil {
-					return usagef("--html %q: %v", req.HTML, err)
-				}
-			}
-			return runSafetyCmd(cmd, req)
+			return runSafetyCmd(cmd, req, out)
 		},
 	}
 	flags = flagtag.New(cmd.Flags()).Bind(&req)
@@ -52,7 +45,7 @@ func newSafetyCmd() *cobra.Command {
 // runSafety measures a sweep (a seam for the CLI's tests).
 var runSafety = safety.Run
 
-func runSafetyCmd(cmd *cobra.Command, req safetyRequest) error {
+func runSafetyCmd(cmd *cobra.Command, req safetyRequest, out safety.Outputs) error {
 	ctx := cmd.Context()
 	res, err := runSafety(ctx, req.Config, cmd.ErrOrStderr())
 	switch {
@@ -66,7 +59,6 @@ func runSafetyCmd(cmd *cobra.Command, req safetyRequest) error {
 		tables = cmd.ErrOrStderr()
 	}
 	safety.WriteTable(tables, res.Points)
-	out := safety.Outputs{JSON: req.JSON, HTML: req.HTML, Stdout: cmd.OutOrStdout()}
 	if werr := flagError(out.Write(res)); werr != nil {
 		return werr
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockbench/lockbench/results/redact"
-
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/internal/flagtag"
@@ -42,10 +40,7 @@ func newScenarioCmd() *cobra.Command {
 				return nil
 			}
 			req.Name = args[0]
-			if err := checkScenarioJSON(cmd, req.JSON); err != nil {
-				return err
-			}
-			picked, err := req.Pick()
+			picked, err := req.Pick(cmd.OutOrStdout(), cmd.ErrOrStderr())
 			if err != nil {
 				return fieldUsage(err, flags)
 			}
@@ -72,17 +67,3 @@ func newScenarioCmd() *cobra.Command {
 
 // runScenario measures one scenario (a seam for the CLI's tests).
 var runScenario = scenario.Run
-
-// checkScenarioJSON is --json checked against the command's stdout and
-// stderr (output.Plan), as a usage error naming the flag.
-func checkScenarioJSON(cmd *cobra.Command, path string) error {
-	if path == "" {
-		return nil
-	}
-	p := output.Writer{JSON: path, Stdout: cmd.OutOrStdout()}.Plan()
-	p.Stderr, _ = redact.File(cmd.ErrOrStderr())
-	if err := p.Check(); err != nil {
-		return usageError{flagError(err)}
-	}
-	return nil
-}

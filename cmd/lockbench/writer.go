@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/lockbench/lockbench/results/redact"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/lab"
 
@@ -17,59 +16,32 @@ import (
 // destinations (a command's positional inputs) are named as they are.
 func flagError(err error) error {
 	var e *output.Error
-	if !errors.As(err, &e) || !isFlagDest(e.Dest) {
+	if !errors.As(err, &e) || destName(e.Dest) == e.Dest {
 		return err
 	}
-	var c *output.ConflictError
-	if errors.As(e.Err, &c) && !c.Stdout {
-		other := fmt.Sprintf("%s %q", destName(c.Dest), c.Path)
-		if c.Input {
-			return fmt.Errorf("--%s %q: is read by %s: writing it would destroy an input", e.Dest, e.Path, other)
-		}
-		return fmt.Errorf("--%s %q: is also written by %s: one of them would be lost", e.Dest, e.Path, other)
-	}
-	return fmt.Errorf("--%s %q: %w", e.Dest, e.Path, e.Err)
+	return e.Named(destName)
 }
 
-// inputFlags are the flags naming files a run reads (RunConfig.outputPlan).
-var inputFlags = []string{"redis-password-file", "tls-ca-cert", "tls-cert", "tls-key", "etcd-cacert", "etcd-cert", "etcd-key"}
-
-func isFlagDest(dest string) bool {
-	switch dest {
-	case "json", "out", "cpuprofile":
-		return true
-	}
-	for _, f := range inputFlags {
-		if dest == f {
-			return true
-		}
-	}
-	return false
-}
-
-// destName is a destination as the user gave it: a flag, or the word for
-// positional inputs.
+// destName is a destination as the user gave it: the flag of an output
+// or of an input's field (lab.Config.Inputs), or as it is (the word for
+// positional inputs).
 func destName(dest string) string {
-	if isFlagDest(dest) {
+	switch dest {
+	case "json", "out", "cpuprofile", "html":
 		return "--" + dest
 	}
-	return dest
+	return flagOf(dest)
 }
 
 // outputPlan is c's outputs (--json, --out, and extra ones such as
 // --cpuprofile) with the files it reads (the password and certificate
 // files), to be checked together (output.Plan).
 func (c *RunConfig) outputPlan(extra ...output.Path) output.Plan {
-	p := c.Writer(c.out()).Plan()
-	p.Stderr, _ = redact.File(c.errOut())
+	w := c.Writer(c.out())
+	w.Stderr = c.errOut()
+	p := w.Plan()
 	p.Files = append(p.Files, extra...)
-	t := c.Topology
-	for i, path := range []string{t.RedisAuth.PasswordFile, t.RedisAuth.TLS.CACert, t.RedisAuth.TLS.Cert, t.RedisAuth.TLS.Key,
-		t.EtcdAccess.CACert, t.EtcdAccess.Cert, t.EtcdAccess.Key} {
-		if path != "" {
-			p.Inputs = append(p.Inputs, output.Path{Dest: inputFlags[i], Path: path})
-		}
-	}
+	p.Inputs = append(p.Inputs, c.Inputs()...)
 	return p
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // Plan is w's outputs as an outpath.Plan: the JSON file ("json"), the
-// output directory ("out") and stdout when it is a file. A command adds
+// output directory ("out"), and stdout and stderr when they are files. A command adds
 // its inputs and other outputs before checking it.
 func (w Writer) Plan() outpath.Plan {
 	var p outpath.Plan
@@ -25,6 +25,7 @@ func (w Writer) Plan() outpath.Plan {
 	if f, ok := redact.File(stdout); ok {
 		p.Stdout = f
 	}
+	p.Stderr, _ = redact.File(w.Stderr)
 	return p
 }
 

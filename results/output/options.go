@@ -1,6 +1,7 @@
 package output
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -29,14 +30,18 @@ type Options struct {
 // DefaultOptions print the runs table, write no file and serve nothing.
 func DefaultOptions() Options { return Options{Format: Table} }
 
-// Validate checks the format (an empty one becomes Table): a *FieldError
-// of Format. Whether the files can be written is Writer's Check.
+// Validate checks the format (an empty one becomes Table), which only the
+// table shares with JSON on stdout: a *FieldError of Format. Whether the
+// files can be written is Writer's Check.
 func (o *Options) Validate() error {
 	if o.Format == "" {
 		o.Format = Table
 	}
 	if _, ok := formats[o.Format]; !ok {
 		return fielderr.Invalid("Format", o.Format, "want one of %s", strings.Join(formatNames(), ", "))
+	}
+	if o.Format != Table && o.JSON == "-" {
+		return &fielderr.Error{Field: "Format", Value: o.Format, Err: errors.New("stdout is taken"), Hint: "%s - writes the JSON there", HintField: "JSON"}
 	}
 	return nil
 }

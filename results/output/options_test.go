@@ -18,6 +18,7 @@ func TestOptionsValidate(t *testing.T) {
 	for _, c := range []struct {
 		format, want string // want: the format after; "" for an error
 		err          string
+		json         string
 	}{
 		{format: "", want: output.Table},
 		{format: "table", want: output.Table},
@@ -25,8 +26,11 @@ func TestOptionsValidate(t *testing.T) {
 		{format: "gobench", want: "gobench"},
 		{format: "xml", err: `Format "xml": want one of table, csv, gobench`},
 		{format: "Table", err: `Format "Table": want one of table, csv, gobench`},
+		{format: "", json: "-", want: output.Table},
+		{format: "csv", json: "s.json", want: "csv"},
+		{format: "csv", json: "-", err: "Format csv: stdout is taken (JSON - writes the JSON there)"},
 	} {
-		o := output.Options{Format: c.format}
+		o := output.Options{Format: c.format, JSON: c.json}
 		err := o.Validate()
 		var fe *fielderr.Error
 		switch {

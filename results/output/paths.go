@@ -13,8 +13,6 @@ type (
 	Plan = outpath.Plan
 	// Dir is a claimed --out directory.
 	Dir = outpath.Dir
-	// ConflictError is a Plan's refusal: two destinations name one file.
-	ConflictError = outpath.ConflictError
 	// NamedFile is one file of a run's directory and its bytes.
 	NamedFile = outpath.NamedFile
 )

@@ -24,6 +24,9 @@ type Logs interface {
 type Writer struct {
 	Stdout io.Writer // nil: os.Stdout
 	Format string    // a registered Format's name; "": Table
+	// Stderr is the command's stderr, which, when it is a file, no output
+	// may be (Plan); Write writes nothing there.
+	Stderr io.Writer
 	// NoTable: nothing on stdout in the Table format (merge -q).
 	NoTable bool
 	// JSON is the summary file; "-" is stdout instead of the table.

@@ -1,7 +1,11 @@
 package compare
 
 import (
+	"errors"
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/lockbench/lockbench/results/fielderr"
@@ -102,4 +106,36 @@ const MaxRepeat = 1000
 
 func fieldErr(field string, value any, format string, a ...any) error {
 	return fielderr.Invalid(field, value, format, a...)
+}
+
+// singles are a cell's fields that a matrix takes as lists instead, by
+// their JSON path in the cell, and the list of each (a Go field path).
+var singles = []struct{ field, list string }{
+	{"driver.client", "Clients"}, {"driver.mux", "Muxes"}, {"workload.workload", "Workloads"},
+}
+
+// CheckGiven refuses, before the plan is made, what the given fields ask
+// that c cannot do: a cell's single client, mux or workload (the matrix
+// takes lists), Repeat given as 0 (c's zero value is its default, 1), and
+// Masters with external masters (they are the topology). given are JSON
+// paths as Plan.CheckGiven takes them: a cell's ("driver.client") and
+// c's own ("repeat").
+func (c Config) CheckGiven(given []string) error {
+	for _, s := range singles {
+		if slices.Contains(given, s.field) {
+			return &fielderr.Error{Field: s.field, Err: errors.New("is one cell's"), Hint: "compare takes %s, a list", HintField: s.list}
+		}
+	}
+	if slices.Contains(given, "repeat") && c.Repeat == 0 {
+		return fieldErr("Repeat", 0, "must be at least 1")
+	}
+	if slices.Contains(given, "masters") && len(c.Base.Topology.RedisAddrs) > 0 {
+		counts := make([]string, len(c.Masters))
+		for i, m := range c.Masters {
+			counts[i] = fmt.Sprint(m)
+		}
+		return &fielderr.Error{Field: "Masters", Value: strings.Join(counts, ","), Err: errors.New("the external masters are the topology"),
+			Hint: "not with %s", HintField: "Base.Topology.RedisAddrs"}
+	}
+	return nil
 }

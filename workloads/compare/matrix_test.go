@@ -264,3 +264,40 @@ func TestPlanCheckGiven(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigCheckGiven: what the given fields ask that a matrix cannot do
+// is a field error naming the field, and the one to use instead.
+func TestConfigCheckGiven(t *testing.T) {
+	external := DefaultConfig()
+	external.Base.Topology.RedisAddrs = []string{"127.0.0.1:6379"}
+	external.Masters = []int{3}
+	zero := DefaultConfig()
+	zero.Repeat = 0
+	flag := func(f string) string { return "<" + f + ">" }
+	for _, c := range []struct {
+		name  string
+		cfg   Config
+		given []string
+		want  string // "": no error
+	}{
+		{"lists", DefaultConfig(), []string{"masters", "repeat", "workload.workers"}, ""},
+		{"one client", DefaultConfig(), []string{"workload.workers", "driver.client"}, "<driver.client> is one cell's (compare takes <Clients>, a list)"},
+		{"one mux", DefaultConfig(), []string{"driver.mux"}, "<driver.mux> is one cell's (compare takes <Muxes>, a list)"},
+		{"one workload", DefaultConfig(), []string{"workload.workload"}, "<workload.workload> is one cell's (compare takes <Workloads>, a list)"},
+		{"repeat 0 given", zero, []string{"repeat"}, "<Repeat> 0: must be at least 1"},
+		{"repeat 0 by default", zero, nil, ""},
+		{"masters with external", external, []string{"masters"}, "<Masters> 3: the external masters are the topology (not with <Base.Topology.RedisAddrs>)"},
+		{"external alone", external, nil, ""},
+	} {
+		err := c.cfg.CheckGiven(c.given)
+		var fe *fielderr.Error
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v, want none", c.name, err)
+		case c.want != "" && !errors.As(err, &fe):
+			t.Errorf("%s: %v, want a field error", c.name, err)
+		case c.want != "" && fe.Name(flag) != c.want:
+			t.Errorf("%s: %q, want %q", c.name, fe.Name(flag), c.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/compare"
@@ -30,9 +31,10 @@ type Compare struct {
 	Observers compare.Observers
 	// Summary makes the compare's summary of its result.
 	Summary func(compare.Result) (*schema.Summary, error)
-	// Write writes the result: generator 0's compare (share false), or
-	// another generator's own cells (share true: no table).
-	Write func(res compare.Result, sum *schema.Summary, share bool) error
+	// Output is the writer of a result of runs (a CLI notes what the
+	// runs' errors mean under its table): generator 0's compare, or another
+	// generator's own cells without a table (write).
+	Output func(runs []schema.Run) output.Writer
 	// Failures are the compare's own checks on generator 0's merged runs
 	// (nil: none).
 	Failures func(runs []schema.Run) error
@@ -66,7 +68,7 @@ func (c Compare) Do(ctx context.Context) (err error) {
 		return c.share(ctx, m, res, sum, runErr)
 	}
 	if len(sum.Runs) > 0 || runErr == nil {
-		if err := c.Write(res, sum, false); err != nil {
+		if err := c.write(res, sum, false); err != nil {
 			return err
 		}
 	}
@@ -87,7 +89,7 @@ func (c Compare) Do(ctx context.Context) (err error) {
 // generator 0's verdict, or its own failure.
 func (c Compare) share(ctx context.Context, m *Member, res compare.Result, sum *schema.Summary, runErr error) error {
 	if len(sum.Runs) > 0 {
-		if err := c.Write(res, sum, true); err != nil {
+		if err := c.write(res, sum, true); err != nil {
 			return err
 		}
 	}
@@ -170,4 +172,15 @@ func ownShare(m *Member, share lab.Cell) lab.Cell {
 		return lab.Cell{}
 	}
 	return share
+}
+
+// write writes a result with c.Output: generator 0's compare (share false),
+// or another generator's own cells (share true: no table).
+func (c Compare) write(res compare.Result, sum *schema.Summary, share bool) error {
+	w := c.Output(sum.Runs)
+	if share {
+		w.NoTable = true
+		return w.Write(sum, lab.Logs(res.Cells))
+	}
+	return res.Write(w, sum)
 }

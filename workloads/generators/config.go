@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -61,6 +62,16 @@ const IndexEnv = "JOB_COMPLETION_INDEX"
 
 // On: this process is one of several generators.
 func (c Config) On() bool { return c.Generators > 1 }
+
+// CheckGiven refuses a negative Index among the given fields (JSON paths
+// of the flags given, "index"): Resolve reads a negative Index as not
+// given (take it from the environment), which -1 typed as such is not.
+func (c Config) CheckGiven(given []string) error {
+	if slices.Contains(given, "index") && c.Index < 0 {
+		return fielderr.Invalid("Index", c.Index, "negative; must be 0 or more")
+	}
+	return nil
+}
 
 // Resolve takes Index from $JOB_COMPLETION_INDEX when unset and checks
 // the config: a *fielderr.Error naming the field.

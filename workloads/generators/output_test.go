@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/workloads/compare"
 )
 
 // TestShareAt: a share is said to be kept in --out, else in the JSON file;
@@ -65,6 +66,43 @@ func TestWriteOutput(t *testing.T) {
 			}
 			if got := json != "" && json != "-" && statErr == nil; got != tc.file {
 				t.Errorf("JSON file %s written %v, want %v", json, got, tc.file)
+			}
+		})
+	}
+}
+
+// TestCompareWrite: another generator's share of a compare prints no
+// table; generator 0's compare prints the compare's table and answers;
+// both write with the writer Output gives for the result's runs.
+func TestCompareWrite(t *testing.T) {
+	sum := &schema.Summary{Runs: []schema.Run{{Name: "redlock/goredis/pipeline/contended"}}}
+	for _, tc := range []struct {
+		name  string
+		share bool
+		table bool
+	}{
+		{"share", true, false},
+		{"compare", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout bytes.Buffer
+			json := filepath.Join(t.TempDir(), "c.json")
+			var asked []schema.Run
+			c := Compare{Output: func(runs []schema.Run) output.Writer {
+				asked = runs
+				return output.Writer{Stdout: &stdout, JSON: json}
+			}}
+			if err := c.write(compare.Result{}, sum, tc.share); err != nil {
+				t.Fatal(err)
+			}
+			if len(asked) != 1 {
+				t.Errorf("Output given %d runs, want the result's 1", len(asked))
+			}
+			if _, err := os.Stat(json); err != nil {
+				t.Errorf("JSON file: %v", err)
+			}
+			if got := strings.Contains(stdout.String(), "contended"); got != tc.table {
+				t.Errorf("stdout %q: want the table %v", stdout.String(), tc.table)
 			}
 		})
 	}

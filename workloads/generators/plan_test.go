@@ -2,6 +2,7 @@ package generators
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -94,5 +95,26 @@ func TestGeneratorsBounded(t *testing.T) {
 	c.Generators, c.Index, c.Coord = MaxGenerators, MaxGenerators-1, []string{"127.0.0.1:2379"}
 	if err := c.Resolve(); err != nil {
 		t.Errorf("Generators %d: %v, want it taken", MaxGenerators, err)
+	}
+}
+
+// TestCheckGiven: a negative index typed as such is refused; the same
+// value by default (not given) is Resolve's, from the environment.
+func TestCheckGiven(t *testing.T) {
+	for _, c := range []struct {
+		index int
+		given []string
+		err   string
+	}{
+		{-1, nil, ""},
+		{-1, []string{"generators"}, ""},
+		{-1, []string{"index"}, "Index -1: negative; must be 0 or more"},
+		{-3, []string{"generators", "index"}, "Index -3: negative; must be 0 or more"},
+		{0, []string{"index"}, ""},
+	} {
+		err := Config{Generators: 2, Index: c.index}.CheckGiven(c.given)
+		if got := fmt.Sprint(err); (c.err == "" && err != nil) || (c.err != "" && got != c.err) {
+			t.Errorf("index %d given %v: %v, want %q", c.index, c.given, err, c.err)
+		}
 	}
 }

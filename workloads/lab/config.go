@@ -6,6 +6,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/backends"
 	_ "github.com/lockbench/lockbench/drivers/backends/all" // every backend lockbench ships, by name
+	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/workloads"
 )
 
@@ -52,3 +53,26 @@ func DefaultConfig() Config {
 
 // Name is backend/client/mux/workload.
 func (c Config) Name() string { return c.Driver.Name() + "/" + c.Workload.Workload }
+
+// Inputs are the files c reads whole (the masters' password and TLS files,
+// etcd's certificates), each named by its field's Go path, for a command to
+// check with its outputs (output.Plan) before any server starts: no output
+// may overwrite one.
+func (c Config) Inputs() []output.Path {
+	t := c.Topology
+	var in []output.Path
+	for _, f := range []output.Path{
+		{Dest: "Topology.RedisAuth.PasswordFile", Path: t.RedisAuth.PasswordFile},
+		{Dest: "Topology.RedisAuth.TLS.CACert", Path: t.RedisAuth.TLS.CACert},
+		{Dest: "Topology.RedisAuth.TLS.Cert", Path: t.RedisAuth.TLS.Cert},
+		{Dest: "Topology.RedisAuth.TLS.Key", Path: t.RedisAuth.TLS.Key},
+		{Dest: "Topology.EtcdAccess.CACert", Path: t.EtcdAccess.CACert},
+		{Dest: "Topology.EtcdAccess.Cert", Path: t.EtcdAccess.Cert},
+		{Dest: "Topology.EtcdAccess.Key", Path: t.EtcdAccess.Key},
+	} {
+		if f.Path != "" {
+			in = append(in, f)
+		}
+	}
+	return in
+}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/results/fielderr"
 )
@@ -90,3 +92,29 @@ func (ds durations) String() string {
 	}
 	return strings.Join(s, ",")
 }
+
+// RTTFlag is c's RTT and RTTJitter as one flag value, "1ms" or
+// "1ms±100us", as compare's --rtt takes each of its values: a CLI binds it
+// by hand, the flag of both fields.
+func (c *Config) RTTFlag() pflag.Value { return rttFlag{c} }
+
+// rttFlag is Config.RTTFlag.
+type rttFlag struct{ c *Config }
+
+func (f rttFlag) String() string {
+	if f.c == nil {
+		return "0s"
+	}
+	return delayline.Distance{RTT: f.c.RTT, Jitter: f.c.RTTJitter}.String()
+}
+
+func (f rttFlag) Set(s string) error {
+	d, err := delayline.ParseDistance(s)
+	if err != nil {
+		return err
+	}
+	f.c.RTT, f.c.RTTJitter = d.RTT, d.Jitter
+	return nil
+}
+
+func (rttFlag) Type() string { return "duration" }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/compose/delayline"
 	"github.com/lockbench/lockbench/results/fielderr"
 )
 
@@ -72,5 +73,33 @@ func TestValidateDistance(t *testing.T) {
 		case c.field != "" && (!errors.As(err, &fe) || fe.Field != c.field):
 			t.Errorf("%s: %v, want an error on %s", c.name, err, c.field)
 		}
+	}
+}
+
+// TestRTTFlag: the flag sets both the round trip and its jitter from one
+// value and prints them back; a bad value changes nothing.
+func TestRTTFlag(t *testing.T) {
+	for _, c := range []struct {
+		in          string
+		rtt, jitter time.Duration
+		err         bool
+	}{
+		{"1ms", time.Millisecond, 0, false},
+		{"1ms±100us", time.Millisecond, 100 * time.Microsecond, false},
+		{"2ms+-1ms", 2 * time.Millisecond, time.Millisecond, false},
+		{"fast", time.Second, time.Second, true},
+	} {
+		cfg := Config{RTT: time.Second, RTTJitter: time.Second}
+		f := cfg.RTTFlag()
+		err := f.Set(c.in)
+		if (err != nil) != c.err || cfg.RTT != c.rtt || cfg.RTTJitter != c.jitter {
+			t.Errorf("Set(%q): rtt %v jitter %v err %v; want %v %v error %v", c.in, cfg.RTT, cfg.RTTJitter, err, c.rtt, c.jitter, c.err)
+		}
+		if want := (delayline.Distance{RTT: c.rtt, Jitter: c.jitter}).String(); f.String() != want {
+			t.Errorf("String after %q: %q, want %q", c.in, f.String(), want)
+		}
+	}
+	if f := (rttFlag{}); f.String() != "0s" || f.Type() != "duration" {
+		t.Errorf("zero flag: %q %q, want 0s duration", f.String(), f.Type())
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/schema"
@@ -14,6 +16,24 @@ import (
 type Outputs struct {
 	JSON, HTML string
 	Stdout     io.Writer
+}
+
+// Check proves, before the sweep, that o's files can be written: the JSON
+// file as output.Writer's Check (not stdout or stderr, which the table and
+// progress take), and the HTML page's directory exists. A failure is an
+// *output.Error naming the destination ("json", "html").
+func (o Outputs) Check(stderr io.Writer) error {
+	if o.JSON != "" {
+		if err := (output.Writer{JSON: o.JSON, Stdout: o.Stdout, Stderr: stderr}).Check(); err != nil {
+			return err
+		}
+	}
+	if o.HTML != "" {
+		if _, err := os.Stat(filepath.Dir(o.HTML)); err != nil {
+			return &output.Error{Dest: "html", Path: o.HTML, Err: err}
+		}
+	}
+	return nil
 }
 
 // Write writes res where o says, each file whole or not at all (written

@@ -23,15 +23,16 @@ type Request struct {
 }
 
 // Pick is the scenarios r names (Pick), once it is known that the JSON
-// file can be written and is not this process's stdout
-// (output.Writer.Check; else a *fielderr.Error of JSON).
-func (r Request) Pick() ([]Scenario, error) {
+// file can be written and is not the command's stdout or stderr, which
+// carry the tables and the phases (output.Writer.Check; else a
+// *fielderr.Error of JSON).
+func (r Request) Pick(stdout, stderr io.Writer) ([]Scenario, error) {
 	list, err := pick(r.Name)
 	if err != nil {
 		return nil, err
 	}
 	if r.JSON != "" {
-		if err := (output.Writer{JSON: r.JSON}).Check(); err != nil {
+		if err := (output.Writer{JSON: r.JSON, Stdout: stdout, Stderr: stderr}).Check(); err != nil {
 			var e *output.Error
 			if errors.As(err, &e) {
 				err = e.Err

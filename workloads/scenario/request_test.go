@@ -16,9 +16,15 @@ import (
 )
 
 // TestRequestPick: the name picks the scenarios; a JSON file that cannot
-// be written is a field error of JSON, before anything runs.
+// be written, or is the command's stderr, is a field error of JSON, before
+// anything runs.
 func TestRequestPick(t *testing.T) {
 	dir := t.TempDir()
+	stderr, err := os.Create(filepath.Join(dir, "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stderr.Close()
 	for _, c := range []struct {
 		name string
 		req  Request
@@ -30,8 +36,9 @@ func TestRequestPick(t *testing.T) {
 		{"json file", Request{Name: "all", JSON: filepath.Join(dir, "s.json")}, len(All()), ""},
 		{"unknown", Request{Name: "nope", JSON: filepath.Join(dir, "none", "s.json")}, 0, `scenario "nope": unknown`},
 		{"json dir missing", Request{Name: "all", JSON: filepath.Join(dir, "none", "s.json")}, 0, `JSON "` + filepath.Join(dir, "none", "s.json") + `": directory`},
+		{"json on stderr", Request{Name: "all", JSON: stderr.Name()}, 0, `JSON "` + stderr.Name() + `": is this command's stdout or stderr`},
 	} {
-		list, err := c.req.Pick()
+		list, err := c.req.Pick(nil, stderr)
 		if c.err != "" {
 			if err == nil || !strings.HasPrefix(err.Error(), c.err) {
 				t.Errorf("%s: error %v, want %q…", c.name, err, c.err)
@@ -43,7 +50,7 @@ func TestRequestPick(t *testing.T) {
 		}
 	}
 	var fe *fielderr.Error
-	if _, err := (Request{Name: "all", JSON: dir}).Pick(); !errors.As(err, &fe) || fe.Field != "JSON" {
+	if _, err := (Request{Name: "all", JSON: dir}).Pick(nil, nil); !errors.As(err, &fe) || fe.Field != "JSON" {
 		t.Errorf("json a directory: %v, want a field error of JSON", err)
 	}
 }
