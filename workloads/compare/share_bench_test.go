@@ -13,8 +13,10 @@ import (
 // BenchmarkHarnessShare: a pipeline cell's client CPU per cycle beside its
 // client library's alone (the floor: the same commands, nothing of
 // lockbench's), measured in one compare --ceiling on 5 local masters at
-// 64 workers. The difference is what the harness (locker, strategy,
-// workers, recorder, referee) costs a cycle:
+// 64 workers. The difference is what a cell adds to the library: the
+// lock's own work (the Redlock core, the strategy, the callers it wakes)
+// and lockbench's (referee, recorder; the referee's part alone is
+// BenchmarkRefereeShare in workloads/measure):
 //
 //	go test -run '^$' -bench HarnessShare -benchtime 3x ./workloads/compare/
 func BenchmarkHarnessShare(b *testing.B) {
@@ -37,7 +39,7 @@ func BenchmarkHarnessShare(b *testing.B) {
 			g := res.Gaps[0]
 			b.ReportMetric(g.FloorCost.ClientCPUUSPerCycle, "floor-µs/cycle")
 			b.ReportMetric(g.CellCost.ClientCPUUSPerCycle, "cell-µs/cycle")
-			b.ReportMetric(g.CellCost.ClientCPUUSPerCycle-g.FloorCost.ClientCPUUSPerCycle, "harness-µs/cycle")
+			b.ReportMetric(g.CellCost.ClientCPUUSPerCycle-g.FloorCost.ClientCPUUSPerCycle, "cell-over-floor-µs/cycle")
 			b.ReportMetric(g.CellOfFloor.Median, "cell/floor")
 		})
 	}
