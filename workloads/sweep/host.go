@@ -15,17 +15,16 @@ type hostProber interface {
 }
 
 // probeHost probes the host for the configured time when the measurer
-// can, nil otherwise or when ctx was canceled meanwhile.
+// can, nil otherwise or when ctx was canceled meanwhile (nothing probed).
 func (s *strategy) probeHost(ctx context.Context) *schema.HostNoise {
 	p, ok := s.m.(hostProber)
 	if !ok || s.cfg.hostProbe() <= 0 || ctx.Err() != nil {
 		return nil
 	}
-	h := p.HostNoise(ctx, s.cfg.hostProbe())
-	if ctx.Err() != nil || h.ProbeS == 0 {
-		return nil
+	if h := p.HostNoise(ctx, s.cfg.hostProbe()); h.ProbeS > 0 {
+		return &h
 	}
-	return &h
+	return nil
 }
 
 // hostNote says under the knees table that the host changed during s.

@@ -93,3 +93,25 @@ func TestSweepHostProbeCanceled(t *testing.T) {
 }
 
 var _ hostProber = (*lab.Lab)(nil)
+
+// TestSweepProbesHostBetweenStrategies: strategies swept one after the
+// other share the probe between them (the one after a strategy's last
+// step is the next one's before), so n strategies take n+1 probes.
+func TestSweepProbesHostBetweenStrategies(t *testing.T) {
+	probes := []schema.HostNoise{{ProbeS: 1, StallMSPerS: 0.1}, {ProbeS: 1, StallMSPerS: 0.2}, {ProbeS: 1, StallMSPerS: 0.3}, {ProbeS: 1, StallMSPerS: 0.4}}
+	m := &probedLab{fakeLab: fakeLab{p99: under(500)}, noise: probes}
+	cfg := workers(100, 20, 2)
+	cfg.Muxes, cfg.HostProbe = []string{"sequential", "fanout", "pipeline"}, time.Second
+	res, err := Run(context.Background(), m, cfg, Observers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.asked) != 4 {
+		t.Errorf("probed %d times for 3 strategies, want 4", len(m.asked))
+	}
+	for i, sw := range res.Sweeps {
+		if sw.HostBefore == nil || sw.HostAfter == nil || *sw.HostBefore != probes[i] || *sw.HostAfter != probes[i+1] {
+			t.Errorf("strategy %d: before %v after %v, want %v then %v", i, sw.HostBefore, sw.HostAfter, probes[i], probes[i+1])
+		}
+	}
+}

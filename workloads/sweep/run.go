@@ -51,10 +51,12 @@ func Run(ctx context.Context, m measurer, cfg Config, obs Observers) (result, er
 		return result{}, err
 	}
 	var res result
+	var host *schema.HostNoise // the last strategy's probe after it: the next one's before
 	for _, mux := range cfg.Muxes {
 		cell := cfg.Base
 		cell.Driver.Mux = mux
-		sw, cells, err := one(ctx, m, cfg, cell, len(res.Cells), obs)
+		sw, cells, err := one(ctx, m, cfg, cell, len(res.Cells), host, obs)
+		host = sw.HostAfter
 		res.Cells = append(res.Cells, cells...)
 		if err != nil && ctx.Err() == nil {
 			return res, err
@@ -73,12 +75,15 @@ func Run(ctx context.Context, m measurer, cfg Config, obs Observers) (result, er
 // After the knee search it measures the knee's interval (probeRounds),
 // then reads the curve: the safe rate, the interval widened by reruns,
 // the noise floor, the USL of a closed loop and the plan for a target
-// rate. The host's own noise is probed before the first step and after
-// the last, and whether it changed between them said.
-func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured int, obs Observers) (schema.Sweep, []lab.Cell, error) {
+// rate. The host's own noise is probed before the first step (unless
+// before, the previous strategy's probe after its last step, already
+// did) and after the last, and whether it changed between them said.
+func one(ctx context.Context, m measurer, cfg Config, cell lab.Config, measured int, before *schema.HostNoise, obs Observers) (schema.Sweep, []lab.Cell, error) {
 	s := &strategy{m: m, cfg: cfg, cell: cell, measured: measured, obs: obs, samples: map[float64][]int{}, index: map[float64]int{},
 		sw: schema.Sweep{Name: cell.Name(), Op: cfg.Op, SLOUS: float64(cfg.SLO) / 1e3, Stepped: string(cfg.By), Knee: -1, Repeat: cfg.repeat()}}
-	s.sw.HostBefore = s.probeHost(ctx)
+	if s.sw.HostBefore = before; before == nil {
+		s.sw.HostBefore = s.probeHost(ctx)
+	}
 	b, err := searchKnee(ctx, cfg, func(load float64, n int) (verdict, error) { return s.step(ctx, load, n) })
 	sw := &s.sw
 	sw.BadLoad = b.bad
