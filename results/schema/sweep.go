@@ -40,6 +40,9 @@ type Sweep struct {
 	// Probes are the interval's probe loads with what each measurement
 	// of them gave, in the order of the rounds.
 	Probes []SweepProbe `json:"probes,omitempty"`
+	// Drift is how far the host moved the pass curve between the search
+	// and the rounds (nil: not measured, or no pass curve to place).
+	Drift *SweepDrift `json:"drift,omitempty"`
 	// SafeRate is the highest load, at or under the knee, at which every
 	// measurement met the SLO (a load, as Stepped: cycles/s or workers):
 	// the load a plan can promise. 0: none did.
@@ -72,6 +75,18 @@ type HostNoise struct {
 	WakeP99US   float64 `json:"wake_p99_us"`
 	StallMSPerS float64 `json:"stall_ms_per_s"`
 	MemoryNS    float64 `json:"memory_probe_ns,omitempty"`
+}
+
+// SweepDrift is the host's drift under a sweep: the load met half the
+// time by the search's measurements (SearchMid) and by the rounds'
+// (RoundsMid), each fitted on its own with the slope of all of them, and
+// Spread, the σ of the half-way load's logarithm from one moment to
+// another that their difference shows beyond their sampling (0: none).
+// The knee interval's simulated reruns move their curves by draws of it.
+type SweepDrift struct {
+	SearchMid float64 `json:"search_mid"`
+	RoundsMid float64 `json:"rounds_mid"`
+	Spread    float64 `json:"spread"`
 }
 
 // SweepProbe is one probe load of the knee interval and its measurements,

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,6 +83,9 @@ type knee struct {
 	// apart, or they are by procstat.HostChanged as it is now.
 	before, after *schema.HostNoise
 	changed       bool
+	// drift is the sweep's own drift between its search and its rounds
+	// (schema.SweepDrift.Spread; 0: none seen).
+	drift float64
 }
 
 // hostText is k's host as probed: "stalls a → b ms/s", "" when not.
@@ -115,6 +119,9 @@ func kneeOf(s schema.Sweep) knee {
 		k.lo, k.hi = s.KneeInterval[0], s.KneeInterval[1]
 	}
 	k.before, k.after = s.HostBefore, s.HostAfter
+	if s.Drift != nil {
+		k.drift = s.Drift.Spread
+	}
 	k.changed = s.HostChanged != "" || (k.before != nil && k.after != nil && procstat.HostChanged(*k.before, *k.after) != "")
 	return k
 }
@@ -156,6 +163,9 @@ func report(w io.Writer, all [][]schema.Sweep) {
 				}
 			}
 			host := k.hostText()
+			if k.drift > 0 {
+				host = strings.TrimSpace(fmt.Sprintf("%s; drift ±%.0f %%", host, 100*(math.Exp(k.drift)-1)))
+			}
 			switch {
 			case k.changed:
 				host += " (changed during the sweep)"

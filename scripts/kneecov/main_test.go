@@ -26,6 +26,12 @@ func changed(sw []schema.Sweep) []schema.Sweep {
 	return sw
 }
 
+// drifted is sw with the drift seen between its search and its rounds.
+func drifted(sw []schema.Sweep, spread float64) []schema.Sweep {
+	sw[0].Drift = &schema.SweepDrift{SearchMid: 1000, RoundsMid: 1200, Spread: spread}
+	return sw
+}
+
 // TestReportCoverage: a rerun's knee counts inside the first run's
 // interval at its ends too; a knee outside it does not; the all-pairs
 // share counts every run's interval against every other knee.
@@ -46,6 +52,8 @@ func TestReportCoverage(t *testing.T) {
 				"on the host as run 1 found it (probed idle before and after, neither changed): 1 of 1 inside run 1's interval (100 %)"}},
 		{"all on one host: no second count", [][]schema.Sweep{probed(sweepAt(1000, 900, 1100), 0.2, 0.3), probed(sweepAt(1500, 1000, 1100), 0.4, 0.2)},
 			[]string{"0 of 1 reruns' knees"}},
+		{"a sweep's own drift is shown", [][]schema.Sweep{drifted(probed(sweepAt(1000, 900, 1100), 0.2, 0.3), 0.1), sweepAt(1000, 900, 1100)},
+			[]string{"stalls 0.2 → 0.3 ms/s; drift ±11 %"}},
 		{"no knee in a rerun is left out", [][]schema.Sweep{sweepAt(1000, 900, 1100), {{Name: "redlock/goredis/pipeline/uncontended", Knee: -1}}},
 			[]string{"0 of 0 reruns' knees"}},
 	} {

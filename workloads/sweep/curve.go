@@ -31,19 +31,28 @@ func (s *strategy) readCurve() {
 		return
 	}
 	knee := s.cfg.By.Load(sw.Steps[sw.Knee])
-	obs := passes(s.cfg, s.byLoad())
+	obs := passes(s.cfg, s.byLoad(0, len(s.cells)))
 	sw.SafeRate = safeOf(knee, obs)
-	s.widenByReruns(obs)
+	var early, late []passObs
+	if s.roundsFrom > 0 {
+		early, late = passes(s.cfg, s.byLoad(0, s.roundsFrom)), passes(s.cfg, s.byLoad(s.roundsFrom, len(s.cells)))
+	}
+	s.widenByReruns(obs, early, late)
 	if s.cfg.TargetRate > 0 {
 		sw.Plan = plan(s.cfg.TargetRate, s.runs(knee))
 	}
 }
 
-// byLoad is every measurement's run by load.
-func (s *strategy) byLoad() map[float64][]schema.Run {
+// byLoad is the runs of the measurements made from the from-th to
+// before the to-th (cells' order: when they were made), by load.
+func (s *strategy) byLoad(from, to int) map[float64][]schema.Run {
 	out := make(map[float64][]schema.Run, len(s.samples))
-	for load := range s.samples {
-		out[load] = s.runs(load)
+	for load, ks := range s.samples {
+		for _, k := range ks {
+			if k >= from && k < to {
+				out[load] = append(out[load], s.cells[k].Run)
+			}
+		}
 	}
 	return out
 }

@@ -50,6 +50,7 @@ func (s *strategy) probeRounds(ctx context.Context, loads []float64) error {
 		probes[i].Load = l
 	}
 	rounds := s.cfg.rounds()
+	s.roundsFrom = len(s.cells)
 	for r := range rounds {
 		for i := range loads {
 			p := &probes[(i+r)%len(loads)]

@@ -116,9 +116,11 @@ const (
 // their loads from the fit, and fitted again: a parametric bootstrap),
 // then runs the search on it, each measurement a draw of that curve and a
 // load's verdict the majority of its draws, as the search's median of
-// p99s is (reruns/rerunCurves reruns a drawn curve). Seeded: the same
-// measurements give the same knees.
-func rerunKnees(c Config, obs []passObs, fit passCurve, reruns int) []float64 {
+// p99s is (reruns/rerunCurves reruns a drawn curve). A host that drifts
+// (spread > 0: the σ of the half-way load's logarithm from one moment to
+// another, driftOf) moves each rerun's curve by a draw of its own.
+// Seeded: the same measurements give the same knees.
+func rerunKnees(c Config, obs []passObs, fit passCurve, reruns int, spread float64) []float64 {
 	rng := rand.New(rand.NewPCG(1, 2))
 	again := make([]passObs, len(obs))
 	draw := func() passCurve {
@@ -141,11 +143,15 @@ func rerunKnees(c Config, obs []passObs, fit passCurve, reruns int) []float64 {
 		if i%max(1, reruns/rerunCurves) == 0 {
 			curve = draw()
 		}
+		host := curve
+		if spread > 0 {
+			host.mid *= math.Exp(spread * rng.NormFloat64())
+		}
 		draws := map[float64][]bool{}
 		step := func(load float64, n int) (verdict, error) {
 			d := draws[load]
 			for len(d) < n {
-				d = append(d, rng.Float64() < curve.p(load))
+				d = append(d, rng.Float64() < host.p(load))
 			}
 			draws[load] = d
 			// Every failure is taken for latency alone: the half-step check
@@ -172,9 +178,11 @@ func rerunInterval(knees []float64, share float64) (lo, hi float64) {
 // widenByReruns widens the sweep's knee interval (the rounds'; none
 // when they were not measured to the end) to hold the middle rerunShare
 // of the knees simulated reruns find on the pass curve fitted to obs,
-// every measurement of the sweep judged on its own (in rising load), and
-// says so when it moves an end.
-func (s *strategy) widenByReruns(obs []passObs) {
+// every measurement of the sweep judged on its own (in rising load), the
+// curve moved by the host's drift between the search and the rounds
+// (early and late: the same measurements, split by when they were made),
+// and says so when it moves an end.
+func (s *strategy) widenByReruns(obs, early, late []passObs) {
 	if len(s.sw.KneeInterval) != 2 || !disagree(obs) {
 		return // no interval, or every load below a point held and every one above failed: the rounds' interval stands
 	}
@@ -182,7 +190,18 @@ func (s *strategy) widenByReruns(obs []passObs) {
 	if !ok {
 		return
 	}
-	lo, hi := rerunInterval(rerunKnees(s.cfg, obs, fit, rerunCount), rerunShare)
+	spread := 0.0
+	if s.sw.Drift = driftOf(early, late, fit.slope); s.sw.Drift != nil {
+		spread = s.sw.Drift.Spread
+	}
+	lo, hi := rerunInterval(rerunKnees(s.cfg, obs, fit, rerunCount, spread), rerunShare)
+	if spread > 0 {
+		d := s.sw.Drift
+		s.sw.IntervalWhy = append(s.sw.IntervalWhy, fmt.Sprintf(
+			"the search's measurements meet the SLO half the time at %s, the rounds' after it at %s: the host moved more than "+
+				"their own sampling explains (the half-way load moves by ±%.0f %% from one moment to another), so each rerun meets a host moved as far",
+			loadText(s.cfg.By, math.Round(d.SearchMid)), loadText(s.cfg.By, math.Round(d.RoundsMid)), 100*(math.Exp(spread)-1)))
+	}
 	iv := s.sw.KneeInterval
 	if lo > 0 && lo < iv[0] || hi > iv[1] {
 		s.sw.IntervalWhy = append(s.sw.IntervalWhy, fmt.Sprintf(

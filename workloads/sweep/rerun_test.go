@@ -75,7 +75,7 @@ func TestRerunIntervalWidens(t *testing.T) {
 		if !ok {
 			t.Fatalf("%+v: no fit of %+v", curve, obs)
 		}
-		lo, hi := rerunInterval(rerunKnees(c, obs, fit, rerunCount), rerunShare)
+		lo, hi := rerunInterval(rerunKnees(c, obs, fit, rerunCount, 0), rerunShare)
 		return lo, hi, hi / lo
 	}
 	lo, hi, steep := width(passCurve{mid: 16500, slope: 60})

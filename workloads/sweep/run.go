@@ -129,6 +129,9 @@ type strategy struct {
 	cells    []lab.Cell
 	samples  map[float64][]int // load → its measurements in cells
 	index    map[float64]int   // load → its step in sw.Steps
+	// roundsFrom is the first of cells the interval's rounds measured
+	// (0: no round: the search's first step is cells[0]).
+	roundsFrom int
 }
 
 // at is the cell at load.
