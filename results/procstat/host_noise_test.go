@@ -54,6 +54,12 @@ func TestHostNoiseCanceled(t *testing.T) {
 	}
 }
 
+// counted is a 2 s probe of the host with stalls counted: time lost per
+// second, stalls.
+func counted(msPerS float64, stalls int) schema.HostNoise {
+	return schema.HostNoise{ProbeS: 2, WakeP99US: 150, StallMSPerS: msPerS, Stalls: stalls}
+}
+
 func TestHostChanged(t *testing.T) {
 	quiet := schema.HostNoise{ProbeS: 2, WakeP99US: 150, StallMSPerS: 0.5, MemoryNS: 250}
 	with := func(f func(*schema.HostNoise)) schema.HostNoise { h := quiet; f(&h); return h }
@@ -72,6 +78,12 @@ func TestHostChanged(t *testing.T) {
 		{"wake-ups 2x later but under 200 µs more", with(func(h *schema.HostNoise) { h.WakeP99US = 60 }), quiet, nil},
 		{"the memory probe does not judge", quiet, with(func(h *schema.HostNoise) { h.MemoryNS = 500 }), nil},
 		{"both at once", quiet, schema.HostNoise{WakeP99US: 900, StallMSPerS: 20}, []string{"stalls", "wake-up"}},
+		// counted stalls: the time lost must come from more stalls than chance gives
+		{"one long stall is not a rate", counted(0, 0), counted(10, 1), nil},
+		{"two long stalls against none", counted(0, 0), counted(12, 2), nil},
+		{"many stalls against a few", counted(0.5, 2), counted(12, 30), []string{"stalls 0.5 → 12.0 ms/s"}},
+		{"many stalls against none", counted(0, 0), counted(6, 12), []string{"stalls 0.0 → 6.0 ms/s"}},
+		{"as many stalls, longer ones", counted(1, 10), counted(9, 12), nil},
 	}
 	for _, c := range cases {
 		got := HostChanged(c.a, c.b)

@@ -68,12 +68,14 @@ type Sweep struct {
 // HostNoise is how late the host woke a thread sleeping a millisecond at
 // a time, with nothing else running (procstat.HostNoise): the wake-ups'
 // p99 lateness, the time lost to stalls (wake-ups more than a
-// millisecond late, the lateness beyond it) per second probed, and the
-// memory probe's figure (the host's speed; 0 where it cannot run).
+// millisecond late, the lateness beyond it) per second probed and how
+// many stalls there were, and the memory probe's figure (the host's
+// speed; 0 where it cannot run).
 type HostNoise struct {
 	ProbeS      float64 `json:"probe_s"`
 	WakeP99US   float64 `json:"wake_p99_us"`
 	StallMSPerS float64 `json:"stall_ms_per_s"`
+	Stalls      int     `json:"stalls"`
 	MemoryNS    float64 `json:"memory_probe_ns,omitempty"`
 }
 

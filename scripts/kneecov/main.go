@@ -93,6 +93,9 @@ func (k knee) hostText() string {
 	if k.before == nil || k.after == nil {
 		return ""
 	}
+	if k.before.Stalls+k.after.Stalls > 0 {
+		return fmt.Sprintf("stalls %.1f → %.1f ms/s (%d → %d)", k.before.StallMSPerS, k.after.StallMSPerS, k.before.Stalls, k.after.Stalls)
+	}
 	return fmt.Sprintf("stalls %.1f → %.1f ms/s", k.before.StallMSPerS, k.after.StallMSPerS)
 }
 
