@@ -3,7 +3,9 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/flagtag"
+	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/safety"
 )
 
@@ -29,11 +31,11 @@ func newSafetyCmd() *cobra.Command {
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := req.Validate(); err != nil {
-				return fieldUsage(err, flags)
+				return lab.BadInput(err, flags)
 			}
 			out := safety.Outputs{JSON: req.JSON, HTML: req.HTML, Stdout: cmd.OutOrStdout()}
 			if err := out.Check(cmd.ErrOrStderr()); err != nil {
-				return usageError{flagError(err)}
+				return exit.UsageError{Err: lab.OutputError(err)}
 			}
 			return runSafetyCmd(cmd, req, out)
 		},
@@ -50,23 +52,23 @@ func runSafetyCmd(cmd *cobra.Command, req safetyRequest, out safety.Outputs) err
 	res, err := runSafety(ctx, req.Config, cmd.ErrOrStderr())
 	switch {
 	case err != nil && len(res.Points) == 0:
-		return upError(ctx, err)
+		return lab.UpError(ctx, err)
 	case res.Interrupted && len(res.Points) == 0:
-		return errInterruptedEarly
+		return exit.ErrInterruptedEarly
 	}
 	tables := cmd.OutOrStdout()
 	if req.JSON == "-" {
 		tables = cmd.ErrOrStderr()
 	}
 	safety.WriteTable(tables, res.Points)
-	if werr := flagError(out.Write(res)); werr != nil {
+	if werr := lab.OutputError(out.Write(res)); werr != nil {
 		return werr
 	}
 	switch {
 	case err != nil:
 		return err
 	case res.Interrupted:
-		return errInterrupted
+		return exit.ErrInterrupted
 	}
 	return nil
 }
