@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -45,18 +44,7 @@ func newGateCmd() *cobra.Command {
 			if err := gate.Write(cmd.OutOrStdout(), v, req.Markdown()); err != nil {
 				return err
 			}
-			switch v.Decision {
-			case gate.Regressed:
-				return exit.Error{Code: exit.Failure, Msg: "gate failed: " + strings.Join(v.FailedChecks(), "; ")}
-			case gate.Inconclusive:
-				why := strings.Join(v.UndecidedChecks(), "; ")
-				if why == "" { // nothing judged at all: say why not
-					why = v.Rounds
-				}
-				return exit.Error{Code: exit.Inconclusive, Msg: "gate inconclusive: " + why +
-					" (more runs a side, or --until-decided, may decide)"}
-			}
-			return nil
+			return v.Err()
 		},
 	}
 	flags = flagtag.New(cmd.Flags()).Bind(&req)
