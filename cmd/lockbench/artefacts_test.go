@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/rundir"
@@ -41,7 +42,7 @@ func TestOutHlogMatchesSummary(t *testing.T) {
 	cpuBound(t)
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "run")
-	if code := execute(context.Background(), runArgs(redis, out)); code != exitOK {
+	if code := execute(context.Background(), runArgs(redis, out)); code != exit.OK {
 		t.Fatalf("run: exit %d", code)
 	}
 	d, err := rundir.ReadRunDir(out)
@@ -82,7 +83,7 @@ func TestMergeConcurrentRuns(t *testing.T) {
 	a, b, redis := concurrentRuns(t)
 	tmp := filepath.Dir(a)
 	m := filepath.Join(tmp, "m")
-	if code := execute(context.Background(), []string{"merge", "-q", a, b, "-o", m}); code != exitOK {
+	if code := execute(context.Background(), []string{"merge", "-q", a, b, "-o", m}); code != exit.OK {
 		t.Fatalf("merge: exit %d", code)
 	}
 	sa, _ := schema.ReadSummary(filepath.Join(a, "summary.json"))
@@ -109,11 +110,11 @@ func TestMergeConcurrentRuns(t *testing.T) {
 	}
 
 	c := filepath.Join(tmp, "c")
-	if code := execute(context.Background(), runArgs(redis, c, "--workers", "2")); code != exitOK {
+	if code := execute(context.Background(), runArgs(redis, c, "--workers", "2")); code != exit.OK {
 		t.Fatalf("run c: exit %d", code)
 	}
-	if code := execute(context.Background(), []string{"merge", "-q", a, c, "-o", filepath.Join(tmp, "x")}); code != exitUsage {
-		t.Fatalf("merge of different configs: exit %d, want %d", code, exitUsage)
+	if code := execute(context.Background(), []string{"merge", "-q", a, c, "-o", filepath.Join(tmp, "x")}); code != exit.Usage {
+		t.Fatalf("merge of different configs: exit %d, want %d", code, exit.Usage)
 	}
 	if _, err := os.Stat(filepath.Join(tmp, "x")); !os.IsNotExist(err) {
 		t.Fatal("refused merge left output behind")

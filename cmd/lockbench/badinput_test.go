@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lockbench/lockbench/internal/exit"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,8 +76,8 @@ func TestBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := cli(t, 30*time.Second, tc.args...)
-			if code != exitUsage {
-				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitUsage, stdout, stderr)
+			if code != exit.Usage {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exit.Usage, stdout, stderr)
 			}
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
 			if len(lines) != 1 || !strings.Contains(stderr, tc.want) {

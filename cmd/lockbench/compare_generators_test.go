@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/record"
@@ -36,7 +37,7 @@ func TestCompareGeneratorsOneAnswer(t *testing.T) {
 		"--workloads", "contended", "--keys", "4", "--workers", "2", "--repeat", "2", "--warmup", "300ms", "--duration", "1s")
 	waitGenerators(t, procs, 3*time.Minute)
 	for _, p := range procs {
-		if p.code != exitOK {
+		if p.code != exit.OK {
 			t.Fatalf("generator %d: exit %d:\n%s", p.index, p.code, p.stderr)
 		}
 	}
@@ -136,7 +137,7 @@ func TestCompareGeneratorsBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			_, stderr, code := cli(t, 30*time.Second, append(append([]string{"compare", "-q", "--out", out}, gen...), c.args...)...)
-			if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			if code != exit.Usage || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming %s", code, stderr, c.want)
 			}
 			if _, err := os.Stat(out); err == nil {
@@ -172,8 +173,8 @@ func TestCompareGeneratorKilled(t *testing.T) {
 	}
 	waitGenerators(t, procs, time.Minute)
 	for _, p := range procs[:2] {
-		if p.code != exitLost || !strings.Contains(p.stderr.String(), "generator 2 stopped reporting") {
-			t.Errorf("generator %d: exit %d, want %d naming generator 2:\n%s", p.index, p.code, exitLost, p.stderr)
+		if p.code != generators.ExitLost || !strings.Contains(p.stderr.String(), "generator 2 stopped reporting") {
+			t.Errorf("generator %d: exit %d, want %d naming generator 2:\n%s", p.index, p.code, generators.ExitLost, p.stderr)
 		}
 	}
 	sum, err := schema.ReadSummary(filepath.Join(out, "gen-0", "summary.json"))

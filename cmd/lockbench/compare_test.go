@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -48,7 +49,7 @@ func TestCompareBadInput(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := executeIO(ctx, append([]string{"compare"}, tc.args...), &stdout, &stderr)
 			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-			if code != exitUsage || len(lines) != 1 || !strings.Contains(lines[0], tc.want) || stdout.Len() != 0 {
+			if code != exit.Usage || len(lines) != 1 || !strings.Contains(lines[0], tc.want) || stdout.Len() != 0 {
 				t.Fatalf("exit %d, stderr %q, stdout %q: want exit 2 and one line naming %q", code, stderr.String(), stdout.String(), tc.want)
 			}
 		})
@@ -69,7 +70,7 @@ func TestCompareMatrix(t *testing.T) {
 	code := executeIO(context.Background(), append([]string{"compare", "-q", "--redis", redis,
 		"--clients", "goredis,rueidis", "--muxes", "sequential,pipeline", "--workloads", "uncontended",
 		"--workers", "8", "--warmup", "0s", "--duration", "400ms", "--json", out}, loadTolerant(10*time.Second)...), &stdout, &stderr)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("compare: exit %d: %s", code, stderr.String())
 	}
 	sum, err := schema.ReadSummary(out)
@@ -120,8 +121,8 @@ func TestCompareInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := p.cmd.Wait()
-	if p.cmd.ProcessState.ExitCode() != exitInterrupted {
-		t.Fatalf("exit %d (%v), want %d", p.cmd.ProcessState.ExitCode(), err, exitInterrupted)
+	if p.cmd.ProcessState.ExitCode() != exit.Interrupted {
+		t.Fatalf("exit %d (%v), want %d", p.cmd.ProcessState.ExitCode(), err, exit.Interrupted)
 	}
 	waitGone(t, pids)
 	var sum schema.Summary

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -30,8 +31,8 @@ func TestNewBackendsBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := cli(t, 30*time.Second, tc.args...)
-			if code != exitUsage {
-				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitUsage, stdout, stderr)
+			if code != exit.Usage {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exit.Usage, stdout, stderr)
 			}
 			if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(stderr, tc.want) {
 				t.Fatalf("stderr %q: want one line naming %q", stderr, tc.want)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"github.com/lockbench/lockbench/internal/exit"
 	"strings"
 	"syscall"
 	"testing"
@@ -52,7 +53,7 @@ func TestCountsBounded(t *testing.T) {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			code, stderr, rss := peakRSS(t, args...)
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
-			if code != exitUsage || len(lines) != 1 || !strings.Contains(stderr, flag) {
+			if code != exit.Usage || len(lines) != 1 || !strings.Contains(stderr, flag) {
 				t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming %s", code, stderr, flag)
 			}
 			if !strings.Contains(stderr, "at most") && !strings.Contains(stderr, " to ") && !strings.Contains(stderr, "want 1, 3 or 5") {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lockbench/lockbench/compose/delayline"
+	"github.com/lockbench/lockbench/internal/exit"
 )
 
 // newDelayCmd is the delay line on its own: network distance in front of
@@ -20,7 +21,7 @@ func newDelayCmd() *cobra.Command {
   lockbench delay 127.0.0.1:0=10.0.0.5:6379@300us 127.0.0.1:0=10.0.0.6:6379@2ms±200us`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("delay: give at least one LISTEN=TARGET pair")
+				return exit.Usagef("delay: give at least one LISTEN=TARGET pair")
 			}
 			return nil
 		},
@@ -30,12 +31,12 @@ func newDelayCmd() *cobra.Command {
 				err = def.Check()
 			}
 			if err != nil {
-				return usagef("--rtt %q: %v", rtt, err)
+				return exit.Usagef("--rtt %q: %v", rtt, err)
 			}
 			pairs := make([]delayline.Pair, len(args))
 			for i, a := range args {
 				if pairs[i], err = delayline.ParsePair(a, def); err != nil {
-					return usagef("%v", err)
+					return exit.Usagef("%v", err)
 				}
 			}
 			if err := delayline.Serve(cmd.Context(), pairs, nil, cmd.OutOrStdout()); err != nil {

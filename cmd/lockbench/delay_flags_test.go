@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lockbench/lockbench/internal/exit"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func TestDelayBadInput(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, stderr, code := cli(t, 20*time.Second, append([]string{"delay"}, c.args...)...)
-			if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			if code != exit.Usage || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming %s", code, stderr, c.want)
 			}
 			if strings.Contains(stderr, "hunter2secretpw") {

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/prom"
 	"github.com/lockbench/lockbench/results/render"
@@ -27,13 +28,13 @@ func TestMetricsEqualSummary(t *testing.T) {
 	testenv.Servers(t)
 	t.Parallel() // independent servers and files: overlaps the other parallel tests
 	cpuBound(t)
-	cfg := defaultRunConfig()
+	cfg := lab.DefaultRun()
 	cfg.Topology.Redis.Masters = 3
 	cfg.Workload.Workload, cfg.Workload.Keys, cfg.Workload.Workers = "contended", 2, 6
 	cfg.Workload.Duration, cfg.Workload.Warmup = 2500*time.Millisecond, 700*time.Millisecond
 	cfg.Workload.Tries = 3 // some cycles give up
 	cfg.Quiet = true
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -44,8 +45,7 @@ func TestMetricsEqualSummary(t *testing.T) {
 	}
 	defer l.Close()
 	e := prom.New()
-	cfg.metrics = e
-	m, err := measureCell(ctx, cfg, l)
+	m, err := l.Measure(ctx, cfg.Config, lab.Observers{Metrics: e}) // quiet: the exporter only
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestMetricsAddrBadInput(t *testing.T) {
 	for _, addr := range []string{"9464", ln.Addr().String()} {
 		for _, sub := range []string{"run", "compare", "sweep"} {
 			_, stderr, code := cli(t, 30*time.Second, sub, "--metrics-addr", addr)
-			if code != exitUsage || !strings.Contains(stderr, "--metrics-addr") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			if code != exit.Usage || !strings.Contains(stderr, "--metrics-addr") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Errorf("%s --metrics-addr %s: exit %d, stderr %q: want exit 2, one line naming the flag", sub, addr, code, stderr)
 			}
 		}

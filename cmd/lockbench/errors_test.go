@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -41,7 +42,7 @@ func TestReadOnlyReplicaRefused(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := runIn(context.Background(), "run", "-q", "--redis", "redis://:"+pw+"@"+replica,
 		"--workers", "2", "--duration", "300ms", "--warmup", "0s", "--json", out)
-	if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, replica) || !strings.Contains(stderr, "not master") {
+	if code != exit.Usage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, replica) || !strings.Contains(stderr, "not master") {
 		t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming the replica and its role", code, stderr)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -58,7 +59,7 @@ func TestKilledMasterNamed(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := runIn(context.Background(), "run", "-q", "--masters", "3", "--workers", "4", "--duration", "2s", "--warmup", "0s",
 		"--fault", "kill:masters=2:at=500ms:restart=never", "--json", out)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var sum schema.Summary
@@ -90,8 +91,8 @@ func TestMostlyTimeoutsWarnsAboutWorkers(t *testing.T) {
 	redis := startMasters(t, 1)
 	_, stderr, code := runIn(context.Background(), "run", "-q", "--redis", redis, "--workers", "3", "--node-timeout", "1us",
 		"--duration", "300ms", "--warmup", "0s")
-	if code != exitFailure {
-		t.Fatalf("exit %d, want %d: %s", code, exitFailure, stderr)
+	if code != exit.Failure {
+		t.Fatalf("exit %d, want %d: %s", code, exit.Failure, stderr)
 	}
 	for _, want := range []string{"--workers 3 is more than 1 masters", "lower --workers", "timeouts", "--allow-failures"} {
 		if !strings.Contains(stderr, want) {

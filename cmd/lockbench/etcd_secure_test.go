@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/etcdconn"
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -50,7 +51,7 @@ func TestEtcdSecureExternal(t *testing.T) { // not parallel: t.Setenv
 	}
 	js2 := filepath.Join(dir, "wrong.json")
 	_, stderr, code = cliEnv(t, []string{etcdconn.EnvPassword + "=wrong"}, append(args[:len(args)-1], js2)...)
-	if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--etcd") {
+	if code != exit.Usage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--etcd") {
 		t.Fatalf("wrong password: exit %d, stderr %q: want exit 2 and one line naming --etcd", code, stderr)
 	}
 	if _, err := os.Stat(js2); !os.IsNotExist(err) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -65,8 +66,8 @@ func TestEtcdNoOrphans(t *testing.T) {
 			_ = p.cmd.Process.Signal(sig)
 			err := p.cmd.Wait()
 			if sig == syscall.SIGINT {
-				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
-					t.Fatalf("exit after SIGINT: %v, want status %d", err, exitInterrupted)
+				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exit.Interrupted {
+					t.Fatalf("exit after SIGINT: %v, want status %d", err, exit.Interrupted)
 				}
 			}
 			waitGone(t, pids)
@@ -92,8 +93,8 @@ func TestEtcdBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, code := cli(t, 30*time.Second, tc.args...)
-			if code != exitUsage {
-				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitUsage, stdout, stderr)
+			if code != exit.Usage {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exit.Usage, stdout, stderr)
 			}
 			if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(stderr, tc.want) {
 				t.Fatalf("stderr %q: want one line naming %q", stderr, tc.want)

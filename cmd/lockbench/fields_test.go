@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // TestFlagOf: every config field a library names in its errors maps to the
@@ -35,8 +37,8 @@ func TestFlagOf(t *testing.T) {
 		"topology.etcd_access.username":                "--etcd-user",
 		"topology.etcd.secure":                         "--etcd-secure",
 	} {
-		if got := flagOf(path); got != flag {
-			t.Errorf("flagOf(%q) = %s, want %s", path, got, flag)
+		if got := lab.Flag(path); got != flag {
+			t.Errorf("lab.Flag(%q) = %s, want %s", path, got, flag)
 		}
 		if newRunCmd().Flags().Lookup(flag[2:]) == nil {
 			t.Errorf("run has no flag %s", flag)
@@ -49,7 +51,7 @@ func TestFlagOf(t *testing.T) {
 func TestFlagOfGroupFlagsExist(t *testing.T) {
 	fs := newRunCmd().Flags()
 	for _, path := range []string{"topology.redis_auth.tls", "topology.etcd_access", "faults"} {
-		names := flagOf(path)
+		names := lab.Flag(path)
 		for _, f := range strings.Split(names, "/") {
 			name := strings.TrimPrefix(f, "--")
 			if prefix, ok := strings.CutSuffix(name, "*"); ok {

@@ -14,6 +14,7 @@ import (
 	"github.com/lockbench/lockbench/results/gate"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/compare"
+	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/sweep"
 )
 
@@ -38,21 +39,21 @@ func TestEveryFlagHasHelp(t *testing.T) {
 // is named by a flag the command has.
 func TestLibraryFieldsHaveFlags(t *testing.T) {
 	fresh := func() *pflag.FlagSet { return pflag.NewFlagSet("t", pflag.ContinueOnError) }
-	cc, sc := compareConfig{}, SweepConfig{}
+	cc, sc := compare.Command{}, sweep.Command{}
 	gateFlags := fresh()
 	for cmd, c := range map[string]struct {
 		set    *flagtag.Set
 		fields []string
 	}{
-		"compare": {cc.bind(fresh()), []string{"Clients", "Muxes", "Workloads", "Masters", "RTTs", "Baselines",
+		"compare": {cc.Bind(fresh()), []string{"Clients", "Muxes", "Workloads", "Masters", "RTTs", "Baselines",
 			"Base.Driver.Backend", "Base.Topology.Etcd.Members", "Base.Topology.RedisAddrs", "Base.Driver.Mux"}},
-		"sweep": {sc.bind(fresh()), []string{"by", "slo", "factor", "max_steps", "max_error_rate", "start", "refine", "op", "muxes",
+		"sweep": {sc.Bind(fresh()), []string{"by", "slo", "factor", "max_steps", "max_error_rate", "start", "refine", "op", "muxes",
 			"base.workload.rate", "base.driver.mux", "base.workload.workers", "base.driver.client_tuning.rueidis_pipes"}},
 		"gate": {flagtag.New(gateFlags).Bind(&gate.Request{}), []string{"ThroughputTol", "LatencyTol", "Alpha", "LatencyOp",
 			"Count", "Thresholds", "Baseline", "CPUTol", "CountTol", "Metrics", "StrictEnv", "UntilDecided", "Budget", "BaseCmd", "HeadCmd"}},
 	} {
 		for _, field := range c.fields {
-			name := flagOf(field, c.set)
+			name := lab.Flag(field, c.set)
 			if c.set.FlagSet().Lookup(name[min(2, len(name)):]) == nil {
 				t.Errorf("%s: field %s is named %q, not one of its flags", cmd, field, name)
 			}
@@ -98,7 +99,7 @@ func TestEveryTaggedFieldHasFlag(t *testing.T) {
 			}
 		}
 	}
-	walk(reflect.TypeOf(RunConfig{}))
+	walk(reflect.TypeOf(lab.Run{}))
 	for _, name := range backends.Names() { // the backends' own settings, held by the Spec
 		if b, _ := backends.Lookup(name); b.Config != nil {
 			walk(reflect.TypeOf(b.Config()).Elem())

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -28,7 +29,7 @@ func TestFormatCSV(t *testing.T) {
 		t.Fatalf("want a header and one run:\n%s", stdout)
 	}
 	_, stderr, code = cli(t, 10*time.Second, "run", "--format", "csv", "--json", "-")
-	if code != exitUsage || !strings.Contains(stderr, "--format csv") {
+	if code != exit.Usage || !strings.Contains(stderr, "--format csv") {
 		t.Errorf("--format csv --json -: exit %d, %q", code, stderr)
 	}
 }

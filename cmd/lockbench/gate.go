@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results/gate"
 )
@@ -44,18 +44,7 @@ func newGateCmd() *cobra.Command {
 			if err := gate.Write(cmd.OutOrStdout(), v, req.Markdown()); err != nil {
 				return err
 			}
-			switch v.Decision {
-			case gate.Regressed:
-				return exitError{code: exitFailure, msg: "gate failed: " + strings.Join(v.FailedChecks(), "; ")}
-			case gate.Inconclusive:
-				why := strings.Join(v.UndecidedChecks(), "; ")
-				if why == "" { // nothing judged at all: say why not
-					why = v.Rounds
-				}
-				return exitError{code: exitInconclusive, msg: "gate inconclusive: " + why +
-					" (more runs a side, or --until-decided, may decide)"}
-			}
-			return nil
+			return v.Err()
 		},
 	}
 	flags = flagtag.New(cmd.Flags()).Bind(&req)
@@ -82,11 +71,11 @@ func gateUsage(err error, flags *flagtag.Set) error {
 	var fe *gate.FieldError
 	switch {
 	case errors.As(err, &fe):
-		return usagef("%s", fe.Name(gateFlag(flags)))
+		return exit.Usagef("%s", fe.Name(gateFlag(flags)))
 	case errors.Is(err, gate.ErrNoSummaries):
-		return usagef("%v (want SUMMARY.json or an --out DIR)", err)
+		return exit.Usagef("%v (want SUMMARY.json or an --out DIR)", err)
 	case errors.Is(err, gate.ErrNothingToCheck):
-		return usagef("%v: give --threshold and/or --baseline", err)
+		return exit.Usagef("%v: give --threshold and/or --baseline", err)
 	}
-	return usagef("gate: %v", err)
+	return exit.Usagef("gate: %v", err)
 }

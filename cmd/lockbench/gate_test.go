@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -62,39 +63,39 @@ func TestGateCLI(t *testing.T) {
 		code int
 		want string // on stderr
 	}{
-		{"a run compared with itself", []string{cur, "--baseline", cur}, exitUsage, "is the same run as in"},
-		{"baseline 30% faster, one run a side", []string{cur, "--baseline", faster}, exitInconclusive, "uncontended cycles_per_s; "},
-		{"baseline 30% faster, six runs a side", baseline6(slow6...), exitFailure, "gate failed: redlock/goredis/fanout/uncontended cycles_per_s"},
-		{"!=NaN threshold", []string{cur, "--threshold", "violations!=NaN"}, exitUsage, `--threshold "violations!=NaN": bad value "NaN"`},
-		{"violations==0 on a summary without counts", []string{noCounts, "--threshold", "violations==0"}, exitUsage, "runs[0].counts missing"},
-		{"a summary that measured nothing", []string{nothing, "--threshold", "violations==0"}, exitUsage, "measured nothing"},
-		{"a run duplicated inside one summary", []string{twice, "--threshold", "violations==0"}, exitUsage, "runs[1] \"redlock/goredis/fanout/uncontended\": is the same run as runs[0]"},
-		{"an unknown schema version", []string{v9, "--threshold", "violations==0"}, exitUsage, `schema "lockbench/v9": unknown schema version`},
-		{"a baseline from another environment, strict", []string{cur, "--baseline", otherHost, "--strict-env"}, exitUsage, "--strict-env refuses the baseline"},
-		{"a baseline from another environment, named", []string{cur, "--baseline", otherHost, "--threshold", "violations==0"}, exitInconclusive, ""},
-		{"threshold breach", []string{cur, "--threshold", "cycles_per_s>1e12"}, exitFailure, "gate failed"},
-		{"threshold holds, markdown", []string{cur, "--threshold", "violations==0", "--format", "md"}, exitOK, ""},
-		{"bad threshold", []string{cur, "--threshold", "cycle.p99<<2"}, exitUsage, `--threshold "cycle.p99<<2"`},
-		{"missing file", []string{filepath.Join(tmp, "nope.json"), "--baseline", cur}, exitUsage, "summary "},
-		{"bad format", []string{cur, "--baseline", cur, "--format", "xml"}, exitUsage, "--format"},
-		{"NaN tolerance", []string{cur, "--baseline", cur, "--throughput-tol", "NaN"}, exitUsage, "--throughput-tol NaN"},
-		{"negative tolerance", []string{cur, "--baseline", cur, "--latency-tol", "-0.5"}, exitUsage, "--latency-tol -0.5"},
-		{"NaN alpha", []string{cur, "--baseline", cur, "--alpha", "NaN"}, exitUsage, "--alpha NaN"},
-		{"unknown op", []string{cur, "--baseline", cur, "--op", "bogus"}, exitUsage, `--op "bogus"`},
-		{"op never measured", []string{cur, "--baseline", faster, "--op", "extend"}, exitUsage, `--op extend: summary "`},
-		{"baseline without runs", []string{cur, "--baseline", noRuns}, exitUsage, `--baseline "` + noRuns + `": runs empty`},
-		{"count not met", []string{cur, "--baseline", cur, "--count", "3"}, exitUsage, "--count 3: summary has 1 run(s)"},
-		{"the same run twice as samples", []string{cur, cur, "--threshold", "violations==0"}, exitUsage, "same run"},
+		{"a run compared with itself", []string{cur, "--baseline", cur}, exit.Usage, "is the same run as in"},
+		{"baseline 30% faster, one run a side", []string{cur, "--baseline", faster}, exit.Inconclusive, "uncontended cycles_per_s; "},
+		{"baseline 30% faster, six runs a side", baseline6(slow6...), exit.Failure, "gate failed: redlock/goredis/fanout/uncontended cycles_per_s"},
+		{"!=NaN threshold", []string{cur, "--threshold", "violations!=NaN"}, exit.Usage, `--threshold "violations!=NaN": bad value "NaN"`},
+		{"violations==0 on a summary without counts", []string{noCounts, "--threshold", "violations==0"}, exit.Usage, "runs[0].counts missing"},
+		{"a summary that measured nothing", []string{nothing, "--threshold", "violations==0"}, exit.Usage, "measured nothing"},
+		{"a run duplicated inside one summary", []string{twice, "--threshold", "violations==0"}, exit.Usage, "runs[1] \"redlock/goredis/fanout/uncontended\": is the same run as runs[0]"},
+		{"an unknown schema version", []string{v9, "--threshold", "violations==0"}, exit.Usage, `schema "lockbench/v9": unknown schema version`},
+		{"a baseline from another environment, strict", []string{cur, "--baseline", otherHost, "--strict-env"}, exit.Usage, "--strict-env refuses the baseline"},
+		{"a baseline from another environment, named", []string{cur, "--baseline", otherHost, "--threshold", "violations==0"}, exit.Inconclusive, ""},
+		{"threshold breach", []string{cur, "--threshold", "cycles_per_s>1e12"}, exit.Failure, "gate failed"},
+		{"threshold holds, markdown", []string{cur, "--threshold", "violations==0", "--format", "md"}, exit.OK, ""},
+		{"bad threshold", []string{cur, "--threshold", "cycle.p99<<2"}, exit.Usage, `--threshold "cycle.p99<<2"`},
+		{"missing file", []string{filepath.Join(tmp, "nope.json"), "--baseline", cur}, exit.Usage, "summary "},
+		{"bad format", []string{cur, "--baseline", cur, "--format", "xml"}, exit.Usage, "--format"},
+		{"NaN tolerance", []string{cur, "--baseline", cur, "--throughput-tol", "NaN"}, exit.Usage, "--throughput-tol NaN"},
+		{"negative tolerance", []string{cur, "--baseline", cur, "--latency-tol", "-0.5"}, exit.Usage, "--latency-tol -0.5"},
+		{"NaN alpha", []string{cur, "--baseline", cur, "--alpha", "NaN"}, exit.Usage, "--alpha NaN"},
+		{"unknown op", []string{cur, "--baseline", cur, "--op", "bogus"}, exit.Usage, `--op "bogus"`},
+		{"op never measured", []string{cur, "--baseline", faster, "--op", "extend"}, exit.Usage, `--op extend: summary "`},
+		{"baseline without runs", []string{cur, "--baseline", noRuns}, exit.Usage, `--baseline "` + noRuns + `": runs empty`},
+		{"count not met", []string{cur, "--baseline", cur, "--count", "3"}, exit.Usage, "--count 3: summary has 1 run(s)"},
+		{"the same run twice as samples", []string{cur, cur, "--threshold", "violations==0"}, exit.Usage, "same run"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := executeIO(context.Background(), append([]string{"gate"}, tt.args...), &stdout, &stderr)
 			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-			if code != tt.code || !strings.Contains(stderr.String(), tt.want) || code == exitUsage && len(lines) != 1 {
+			if code != tt.code || !strings.Contains(stderr.String(), tt.want) || code == exit.Usage && len(lines) != 1 {
 				t.Fatalf("exit %d, stderr %q: want exit %d naming %q", code, stderr.String(), tt.code, tt.want)
 			}
-			if code != exitUsage && !strings.Contains(stdout.String(), "gate: ") && !strings.Contains(stdout.String(), "lockbench gate") {
+			if code != exit.Usage && !strings.Contains(stdout.String(), "gate: ") && !strings.Contains(stdout.String(), "lockbench gate") {
 				t.Errorf("no verdict table on stdout: %q", stdout.String())
 			}
 			if strings.Contains(tt.name, "another environment, named") && !strings.Contains(stdout.String(), "baseline from another environment: cpus 64 vs 2") {
@@ -121,18 +122,18 @@ func TestGateUntilDecided(t *testing.T) {
 		code int
 		want string // on stdout, or stderr for bad input
 	}{
-		{"the same build", []string{"--base-cmd", side(same), "--head-cmd", side(same)}, exitOK, "decided after 8 rounds"},
-		{"half the throughput", []string{"--base-cmd", side(same), "--head-cmd", side(slow)}, exitFailure, "decided after 8 rounds"},
-		{"a command that fails", []string{"--base-cmd", side(same), "--head-cmd", "echo no build >&2; exit 7"}, exitUsage, "--head-cmd round 1: exit status 7: no build"},
-		{"a command that writes no summary", []string{"--base-cmd", "true", "--head-cmd", side(same)}, exitUsage, "--base-cmd round 1: no summary"},
-		{"without a head command", []string{"--base-cmd", side(same)}, exitUsage, "--head-cmd is needed"},
+		{"the same build", []string{"--base-cmd", side(same), "--head-cmd", side(same)}, exit.OK, "decided after 8 rounds"},
+		{"half the throughput", []string{"--base-cmd", side(same), "--head-cmd", side(slow)}, exit.Failure, "decided after 8 rounds"},
+		{"a command that fails", []string{"--base-cmd", side(same), "--head-cmd", "echo no build >&2; exit 7"}, exit.Usage, "--head-cmd round 1: exit status 7: no build"},
+		{"a command that writes no summary", []string{"--base-cmd", "true", "--head-cmd", side(same)}, exit.Usage, "--base-cmd round 1: no summary"},
+		{"without a head command", []string{"--base-cmd", side(same)}, exit.Usage, "--head-cmd is needed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := executeIO(context.Background(), append([]string{"gate", "--until-decided"}, tt.args...), &stdout, &stderr)
 			out := stdout.String()
-			if code == exitUsage {
+			if code == exit.Usage {
 				out = stderr.String()
 			}
 			if code != tt.code || !strings.Contains(out, tt.want) {

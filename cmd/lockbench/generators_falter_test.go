@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/schema"
+	"github.com/lockbench/lockbench/workloads/generators"
 )
 
 // killed is the exit status of a generator killed outright (kill -9).
@@ -47,15 +48,15 @@ func TestGeneratorsFalter(t *testing.T) {
 		says [2]string
 	}{
 		{"coordination paused", func(lab genLab, _ []*generatorProc) { pause(lab.etcd.Members[0]) },
-			[2]int{exitCoord, exitCoord}, [2]string{"stopped answering", "stopped answering"}},
+			[2]int{generators.ExitCoordination, generators.ExitCoordination}, [2]string{"stopped answering", "stopped answering"}},
 		{"coordination killed", func(lab genLab, _ []*generatorProc) { _ = lab.etcd.Members[0].Kill() },
-			[2]int{exitCoord, exitCoord}, [2]string{"stopped answering", "stopped answering"}},
+			[2]int{generators.ExitCoordination, generators.ExitCoordination}, [2]string{"stopped answering", "stopped answering"}},
 		{"generator 0 paused", func(_ genLab, procs []*generatorProc) { pause(stopper{procs[0]}) },
-			[2]int{exitLost, exitLost}, [2]string{"generator 0 was cut off", "generator 0 stopped reporting"}},
+			[2]int{generators.ExitLost, generators.ExitLost}, [2]string{"generator 0 was cut off", "generator 0 stopped reporting"}},
 		{"generator 1 paused", func(_ genLab, procs []*generatorProc) { pause(stopper{procs[1]}) },
-			[2]int{exitLost, exitLost}, [2]string{"generator 1 stopped reporting", "generator 1 was cut off"}},
+			[2]int{generators.ExitLost, generators.ExitLost}, [2]string{"generator 1 stopped reporting", "generator 1 was cut off"}},
 		{"generator 1 killed", func(_ genLab, procs []*generatorProc) { _ = procs[1].cmd.Process.Kill() },
-			[2]int{exitLost, killed}, [2]string{"generator 1 stopped reporting", ""}},
+			[2]int{generators.ExitLost, killed}, [2]string{"generator 1 stopped reporting", ""}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -97,7 +98,7 @@ func TestGeneratorsFalter(t *testing.T) {
 						p.index, run.Counts.Cycles, run.Interrupted, run.CutShort, c.says[p.index])
 				}
 			}
-			if c.codes[0] == exitCoord && len(shares) == 2 {
+			if c.codes[0] == generators.ExitCoordination && len(shares) == 2 {
 				mergedShares(t, shares)
 			}
 		})

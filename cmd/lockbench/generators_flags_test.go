@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -39,7 +40,7 @@ func TestGeneratorsBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			_, stderr, code := cli(t, 30*time.Second, append([]string{"run", "-q", "--out", out}, c.args...)...)
-			if code != exitUsage || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			if code != exit.Usage || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 				t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming %s", code, stderr, c.want)
 			}
 			if strings.Contains(stderr, "hunter2secretpw") {
@@ -64,10 +65,10 @@ func TestGeneratorPlanMismatch(t *testing.T) {
 	first := startGenerator(t, lab, prefix, 2, 0, out, "-q", "--workers", "2", "--duration", "1s", "--coord-timeout", "5s")
 	other := startGenerator(t, lab, prefix, 2, 1, out, "-q", "--workers", "3", "--duration", "1s", "--coord-timeout", "5s")
 	waitGenerators(t, []*generatorProc{first, other}, time.Minute)
-	if other.code != exitUsage || !strings.Contains(other.stderr.String(), "workload.workers is 3 here, 2 at generator 0") {
+	if other.code != exit.Usage || !strings.Contains(other.stderr.String(), "workload.workers is 3 here, 2 at generator 0") {
 		t.Errorf("generator 1 of another config: exit %d, want 2 naming workload.workers:\n%s", other.code, other.stderr)
 	}
-	if first.code != exitFailure || !strings.Contains(first.stderr.String(), "generator 1 was refused: generators: this generator's config differs") {
+	if first.code != exit.Failure || !strings.Contains(first.stderr.String(), "generator 1 was refused: generators: this generator's config differs") {
 		t.Errorf("generator 0: exit %d, want 1 saying generator 1 was refused:\n%s", first.code, first.stderr)
 	}
 }
@@ -87,14 +88,14 @@ func TestGeneratorInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitGenerators(t, procs, time.Minute)
-	if procs[1].code != exitInterrupted {
-		t.Errorf("interrupted generator: exit %d, want %d:\n%s", procs[1].code, exitInterrupted, procs[1].stderr)
+	if procs[1].code != exit.Interrupted {
+		t.Errorf("interrupted generator: exit %d, want %d:\n%s", procs[1].code, exit.Interrupted, procs[1].stderr)
 	}
 	if _, err := schema.ReadSummary(filepath.Join(out, "gen-1", "summary.json")); err != nil {
 		t.Errorf("the interrupted generator did not write what it measured: %v", err)
 	}
 	for _, p := range []*generatorProc{procs[0], procs[2]} {
-		if p.code != exitFailure || !strings.Contains(p.stderr.String(), "generator 1 was interrupted") {
+		if p.code != exit.Failure || !strings.Contains(p.stderr.String(), "generator 1 was interrupted") {
 			t.Errorf("generator %d: exit %d, want 1 naming generator 1:\n%s", p.index, p.code, p.stderr)
 		}
 	}

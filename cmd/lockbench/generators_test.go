@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/schema"
@@ -151,7 +152,7 @@ func TestGeneratorsOneRun(t *testing.T) {
 		"--warmup", "500ms", "--duration", "2s", "--allow-failures")
 	waitGenerators(t, procs, 2*time.Minute)
 	for _, p := range procs {
-		if p.code != exitOK {
+		if p.code != exit.OK {
 			t.Fatalf("generator %d: exit %d:\n%s", p.index, p.code, p.stderr)
 		}
 	}
@@ -249,8 +250,8 @@ func TestGeneratorKilledFailsTheRun(t *testing.T) {
 			continue
 		}
 		t.Logf("generator %d exited %v after the kill", p.index, p.ended.Sub(killed).Round(time.Millisecond))
-		if p.code != exitLost {
-			t.Errorf("generator %d: exit %d, want %d (a generator lost):\n%s", p.index, p.code, exitLost, p.stderr)
+		if p.code != generators.ExitLost {
+			t.Errorf("generator %d: exit %d, want %d (a generator lost):\n%s", p.index, p.code, generators.ExitLost, p.stderr)
 		}
 		if !strings.Contains(p.stderr.String(), "generator 2 stopped reporting") {
 			t.Errorf("generator %d does not name generator 2 on stderr:\n%s", p.index, p.stderr)
@@ -295,7 +296,7 @@ func TestCrossRefereeFindsOverlaps(t *testing.T) {
 		"--workers", "4", "--hold", "50ms", "--hold-dist", "exp", "--warmup", "200ms", "--duration", "3s")
 	waitGenerators(t, procs, 2*time.Minute)
 	for _, p := range procs {
-		if p.code != exitOK {
+		if p.code != exit.OK {
 			t.Fatalf("generator %d: exit %d:\n%s", p.index, p.code, p.stderr)
 		}
 	}
@@ -369,8 +370,8 @@ func TestMergedThresholdAbortsEveryGenerator(t *testing.T) {
 	}
 	for _, p := range procs {
 		t.Logf("generator %d exited %v after the breach was judged", p.index, p.ended.Sub(rep.Aborted.At).Round(time.Millisecond))
-		if p.code != exitThreshold {
-			t.Errorf("generator %d: exit %d, want %d (threshold):\n%s", p.index, p.code, exitThreshold, p.stderr)
+		if p.code != generators.ExitThreshold {
+			t.Errorf("generator %d: exit %d, want %d (threshold):\n%s", p.index, p.code, generators.ExitThreshold, p.stderr)
 		}
 	}
 	// Aborted: each generator's measured window ended (its workers all
@@ -403,7 +404,7 @@ func TestGeneratorsUncontendedNeverMeet(t *testing.T) {
 		"--warmup", "200ms", "--duration", "1500ms")
 	waitGenerators(t, procs, 2*time.Minute)
 	for _, p := range procs {
-		if p.code != exitOK {
+		if p.code != exit.OK {
 			t.Fatalf("generator %d: exit %d:\n%s", p.index, p.code, p.stderr)
 		}
 	}
@@ -432,8 +433,8 @@ func TestGeneratorZeroKilledSharesKept(t *testing.T) {
 	waitGenerators(t, procs, time.Minute)
 	for _, p := range procs[1:] {
 		dir := filepath.Join(out, fmt.Sprintf("gen-%d", p.index))
-		if p.code != exitLost || !strings.Contains(p.stderr.String(), "share is kept in "+dir) {
-			t.Errorf("generator %d: exit %d, want %d saying its share is kept in %s:\n%s", p.index, p.code, exitLost, dir, p.stderr)
+		if p.code != generators.ExitLost || !strings.Contains(p.stderr.String(), "share is kept in "+dir) {
+			t.Errorf("generator %d: exit %d, want %d saying its share is kept in %s:\n%s", p.index, p.code, generators.ExitLost, dir, p.stderr)
 		}
 		sum, err := schema.ReadSummary(filepath.Join(dir, "summary.json"))
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	flaghelp "github.com/lockbench/lockbench/internal/flagtag/help"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -154,7 +155,7 @@ func TestSuggestions(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		code := executeIO(context.Background(), tc.args, &stdout, &stderr)
-		if code != exitUsage || !strings.Contains(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") != 1 {
+		if code != exit.Usage || !strings.Contains(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("lockbench %v: exit %d, stderr %q; want exit 2 and one line with %q", tc.args, code, stderr.String(), tc.want)
 		}
 	}

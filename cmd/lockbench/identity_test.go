@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 )
 
@@ -30,14 +31,14 @@ func TestMastersAreServers(t *testing.T) {
 		_, stderr, code := cli(t, time.Minute, "run", "--redis", c.redis, "--duration", "200ms", "--warmup", "0s", "--workers", "1")
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
 		last := lines[len(lines)-1]
-		if code != exitUsage || !strings.Contains(last, c.want) || !strings.Contains(last, "--redis") {
+		if code != exit.Usage || !strings.Contains(last, c.want) || !strings.Contains(last, "--redis") {
 			t.Errorf("%s: exit %d, last line %q: want exit 2 naming --redis and %q", c.name, code, last, c.want)
 		}
 		if pw := a[strings.Index(a, "//")+2 : strings.LastIndex(a, "@")]; strings.Contains(stderr, strings.TrimPrefix(pw, ":")) {
 			t.Errorf("%s: a password in %q", c.name, stderr)
 		}
 	}
-	if _, stderr, code := cli(t, time.Minute, "run", "--redis", a+","+b, "--duration", "300ms", "--warmup", "0s", "--workers", "1", "-q"); code != exitOK {
+	if _, stderr, code := cli(t, time.Minute, "run", "--redis", a+","+b, "--duration", "300ms", "--warmup", "0s", "--workers", "1", "-q"); code != exit.OK {
 		t.Errorf("two servers: exit %d\n%s", code, stderr)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lockbench/lockbench/internal/exit"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestFlagsThatDoNotApply(t *testing.T) {
 	} {
 		_, stderr, code := cli(t, 30*time.Second, c.args...)
 		lines := strings.Split(strings.TrimSpace(stderr), "\n")
-		if code != exitUsage || len(lines) != 1 || !strings.Contains(stderr, c.flag) {
+		if code != exit.Usage || len(lines) != 1 || !strings.Contains(stderr, c.flag) {
 			t.Errorf("%s: exit %d, stderr %q: want exit 2, one line naming %s", c.name, code, stderr, c.flag)
 		}
 	}

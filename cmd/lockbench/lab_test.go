@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/schema"
@@ -52,7 +53,7 @@ func concurrentRuns(t *testing.T) (a, b, redis string) {
 				ctx, cancel := context.WithTimeout(context.Background(), slow.D(time.Minute))
 				defer cancel()
 				args := runArgs(pair.redis, filepath.Join(pair.dir, name), "--workload", "contended", "--keys", "4", "--prefix", fmt.Sprintf("p%d-", i))
-				if _, stderr, code := runIn(ctx, args...); code != exitOK {
+				if _, stderr, code := runIn(ctx, args...); code != exit.OK {
 					errs[i] = fmt.Sprintf("run %s: exit %d: %s", name, code, stderr)
 				}
 			}()

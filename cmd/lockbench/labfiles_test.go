@@ -17,11 +17,12 @@ import (
 
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/workloads/generators"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 // parsedRun is a `lockbench run` command line as run's flags read it.
 type parsedRun struct {
-	cfg   RunConfig
+	cfg   lab.Run
 	gen   generators.Config
 	flags []string // the flags set, by name
 }
@@ -35,9 +36,9 @@ func parseRunLine(t *testing.T, line string, env map[string]string) parsedRun {
 	if len(words) < 3 || words[0] != "exec" || words[1] != "lockbench" || words[2] != "run" {
 		t.Fatalf("not `exec lockbench run ...`: %q", line)
 	}
-	p := parsedRun{cfg: defaultRunConfig(), gen: generators.DefaultConfig()}
+	p := parsedRun{cfg: lab.DefaultRun(), gen: generators.DefaultConfig()}
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	bindRun(fs, &p.cfg)
+	lab.BindFlags(fs, &p.cfg)
 	flagtag.New(fs).Bind(&p.gen)
 	if err := fs.Parse(words[3:]); err != nil {
 		t.Fatalf("%q: %v", line, err)

@@ -5,9 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/render"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 func newMergeCmd() *cobra.Command {
@@ -23,16 +25,16 @@ func newMergeCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			req.Inputs, req.Log = args, cmd.ErrOrStderr()
 			if err := req.Validate(); errors.Is(err, output.ErrNoOut) {
-				return usagef("merge: -o/--out DIR is required")
+				return exit.Usagef("merge: -o/--out DIR is required")
 			} else if err != nil {
-				return usageError{flagError(err)}
+				return exit.UsageError{Err: lab.OutputError(err)}
 			}
 			sum, err := req.Merge()
 			switch {
 			case errors.Is(err, output.ErrBadInput):
-				return usageError{flagError(err)}
+				return exit.UsageError{Err: lab.OutputError(err)}
 			case err != nil:
-				return flagError(err)
+				return lab.OutputError(err)
 			case req.Quiet:
 				return nil
 			}

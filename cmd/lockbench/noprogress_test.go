@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -33,7 +34,7 @@ func TestNoProgressExitStatus(t *testing.T) {
 				args = append(args, "--allow-failures")
 			}
 			_, stderr, code := cli(t, time.Minute, args...)
-			want := map[bool]int{false: exitNoProgress, true: exitOK}[allow]
+			want := map[bool]int{false: exit.NoProgress, true: exit.OK}[allow]
 			if code != want {
 				t.Fatalf("%s (allow %v): exit %d, want %d\n%s", c.name, allow, code, want, stderr)
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/output"
 	"github.com/lockbench/lockbench/results/record"
@@ -116,8 +117,8 @@ func TestOutputsNeverDestroy(t *testing.T) {
 			cwdBefore := listTree(t, ".")
 			var stderr strings.Builder
 			code := executeIO(context.Background(), tc.args, stdoutFile, &stderr)
-			if code != exitUsage {
-				t.Fatalf("exit %d, want %d\nstderr: %s", code, exitUsage, stderr.String())
+			if code != exit.Usage {
+				t.Fatalf("exit %d, want %d\nstderr: %s", code, exit.Usage, stderr.String())
 			}
 			if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); len(lines) != 1 || !strings.Contains(stderr.String(), tc.want) {
 				t.Fatalf("stderr %q: want one line with %q", stderr.String(), tc.want)
@@ -185,7 +186,7 @@ func TestOutputsWrittenAsAsked(t *testing.T) {
 	writeFile(t, target, "old")
 	link := filepath.Join(root, "latest.html")
 	must(t, os.Symlink(target, link))
-	if _, stderr, code := runIn(context.Background(), "report", a, "-o", link); code != exitOK {
+	if _, stderr, code := runIn(context.Background(), "report", a, "-o", link); code != exit.OK {
 		t.Fatalf("report -o link: exit %d: %s", code, stderr)
 	}
 	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
@@ -198,7 +199,7 @@ func TestOutputsWrittenAsAsked(t *testing.T) {
 	m := filepath.Join(root, "m")
 	for i, wantNote := range []bool{false, true} {
 		_, stderr, code := runIn(context.Background(), "merge", "-q", a, b, "-o", m)
-		if code != exitOK {
+		if code != exit.OK {
 			t.Fatalf("merge %d: exit %d: %s", i, code, stderr)
 		}
 		if got := strings.Contains(stderr, "replacing the earlier result lockbench wrote in "+m); got != wantNote {
@@ -271,7 +272,7 @@ func TestConcurrentRunsShareNoOut(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	refused(t, "is being written by another running lockbench", runArgs(redis, out, "--duration", "300ms")...)
-	if code := <-first; code != exitOK {
+	if code := <-first; code != exit.OK {
 		t.Fatalf("first run: exit %d:\n%s", code, firstErr)
 	}
 	d, err := rundir.ReadRunDir(out)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/rundir"
@@ -61,8 +62,8 @@ func TestOutputPathsRefusedBeforeStart(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			before := listTree(t, dir)
 			stdout, stderr, code := runIn(context.Background(), tc.args...)
-			if code != exitUsage {
-				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitUsage, stdout, stderr)
+			if code != exit.Usage {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exit.Usage, stdout, stderr)
 			}
 			if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(stderr, tc.want) {
 				t.Fatalf("stderr %q: want one line naming %s", stderr, tc.want)
@@ -97,7 +98,7 @@ func TestOutReuseRemovesStaleArtefacts(t *testing.T) {
 	redis := startMasters(t, 3)
 	out := filepath.Join(t.TempDir(), "run")
 	for _, mux := range []string{"fanout", "sequential"} {
-		if _, stderr, code := runIn(context.Background(), runArgs(redis, out, "--duration", "300ms", "--mux", mux)...); code != exitOK {
+		if _, stderr, code := runIn(context.Background(), runArgs(redis, out, "--duration", "300ms", "--mux", mux)...); code != exit.OK {
 			t.Fatalf("run --mux %s: exit %d: %s", mux, code, stderr)
 		}
 	}
@@ -164,8 +165,8 @@ func TestInterruptDuringStartupWritesNothing(t *testing.T) {
 	}()
 	out := filepath.Join(t.TempDir(), "s.json")
 	_, stderr, code := runIn(ctx, "run", "--redis", ln.Addr().String(), "--duration", "1s", "-q", "--json", out)
-	if code != exitInterrupted {
-		t.Fatalf("exit %d, want %d: %s", code, exitInterrupted, stderr)
+	if code != exit.Interrupted {
+		t.Fatalf("exit %d, want %d: %s", code, exit.Interrupted, stderr)
 	}
 	if !strings.Contains(stderr, "nothing was written") || strings.Contains(stderr, "has been written") {
 		t.Fatalf("stderr %q: want it to say nothing was written", stderr)
@@ -200,7 +201,7 @@ func TestJSONStdoutIsPure(t *testing.T) {
 			if stray := osStdout(t, func() { stdout, stderr, code = cli(t, 3*time.Minute, tc.args...) }); stray != "" {
 				t.Errorf("written to os.Stdout, not the command's stdout: %.200q", stray)
 			}
-			if code != exitOK && !(tc.name == "scenario" && code == exitFailure) { // a scenario may measure other than expected
+			if code != exit.OK && !(tc.name == "scenario" && code == exit.Failure) { // a scenario may measure other than expected
 
 				t.Fatalf("exit %d\nstderr: %s", code, stderr)
 			}
@@ -245,7 +246,7 @@ func osStdout(t *testing.T, f func()) string {
 // --version names the module version and the toolchain from the build info.
 func TestVersion(t *testing.T) {
 	stdout, stderr, code := runIn(context.Background(), "--version")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if stdout != "lockbench "+version()+"\n" || !strings.Contains(stdout, runtime.Version()) {

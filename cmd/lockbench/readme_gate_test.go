@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
@@ -72,8 +73,8 @@ func TestReadmeGateRecipe(t *testing.T) {
 		verdict      string
 		idleOnly     bool // decides only on a machine idle at the start
 	}{
-		{"A/A", recipe, exitOK, "gate: PASS", true},
-		{"20 % fewer workers", slower, exitFailure, "gate: REGRESSED", false},
+		{"A/A", recipe, exit.OK, "gate: PASS", true},
+		{"20 % fewer workers", slower, exit.Failure, "gate: REGRESSED", false},
 	} {
 		if c.idleOnly && busy > 1 {
 			// On a loaded machine an A/A pair runs every round of the
@@ -97,7 +98,7 @@ func TestReadmeGateRecipe(t *testing.T) {
 		switch {
 		case code == c.want && strings.Contains(string(out), c.verdict):
 			t.Logf("%s: %s", c.name, lastLines(string(out), 2))
-		case code == exitInconclusive && busy > 1:
+		case code == exit.Inconclusive && busy > 1:
 			t.Logf("%s: exit %d on a machine %.1f× slower than idle when the test started: undecided, not wrong", c.name, code, busy)
 		default:
 			t.Errorf("%s: exit %d, want %d (%s):\n%s", c.name, code, c.want, c.verdict, out)

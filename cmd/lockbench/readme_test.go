@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
@@ -111,8 +112,8 @@ func TestReadmeCommands(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), slow.D(3*time.Minute))
 		stdout, stderr, code := runIn(ctx, args...)
 		cancel()
-		ok := code == 0 || (args[0] == "gate" && code != exitUsage)
-		if busy := slow.Factor(); !ok && (code == exitFailure || code == exitNoProgress) && busy > 1 {
+		ok := code == 0 || (args[0] == "gate" && code != exit.Usage)
+		if busy := slow.Factor(); !ok && (code == exit.Failure || code == exit.NoProgress) && busy > 1 {
 			// The run's own verdict on a machine too busy for it (other
 			// packages' tests beside this one): the command ran as written.
 			t.Logf("bin/lockbench %s: exit %d on a machine %.1f× slower than idle: the run's verdict, not the README's",

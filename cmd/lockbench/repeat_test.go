@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/record"
 	"github.com/lockbench/lockbench/results/rundir"
@@ -31,7 +32,7 @@ func TestCompareRepeatOut(t *testing.T) {
 	code := executeIO(context.Background(), append([]string{"compare", "-q", "--redis", redis,
 		"--clients", "rueidis", "--muxes", "sequential,pipeline", "--workloads", "uncontended", "--repeat", "2",
 		"--workers", "4", "--warmup", "0s", "--duration", "300ms", "--out", dir}, loadTolerant(10*time.Second)...), &stdout, &stderr)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("compare: exit %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{"answers (budget: 2 rounds × 2 cells", "answer: none at 2 round(s) per cell"} {
@@ -60,7 +61,7 @@ func TestCompareRepeatOut(t *testing.T) {
 		}
 	}
 	html := filepath.Join(t.TempDir(), "r.html")
-	if code := executeIO(context.Background(), []string{"report", dir, "-o", html}, &stdout, &stderr); code != exitOK {
+	if code := executeIO(context.Background(), []string{"report", dir, "-o", html}, &stdout, &stderr); code != exit.OK {
 		t.Fatalf("report: exit %d: %s", code, stderr.String())
 	}
 	if fi, err := os.Stat(html); err != nil || fi.Size() == 0 {

@@ -6,7 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/workloads/lab"
 )
 
 func newReportCmd() *cobra.Command {
@@ -20,19 +22,19 @@ func newReportCmd() *cobra.Command {
   lockbench safety --json safety.json && lockbench report safety.json runs/compare -o report.html`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("report: no input (want an --out DIR, a summary JSON or a safety sweep's JSON)")
+				return exit.Usagef("report: no input (want an --out DIR, a summary JSON or a safety sweep's JSON)")
 			}
 			if out == "" {
-				return usagef("report: -o/--out FILE is required (- for stdout)")
+				return exit.Usagef("report: -o/--out FILE is required (- for stdout)")
 			}
 			if err := output.CheckReport(cmd.OutOrStdout(), out, args); err != nil {
-				return usageError{flagError(err)}
+				return exit.UsageError{Err: lab.OutputError(err)}
 			}
 			err := output.WriteReport(cmd.OutOrStdout(), out, title, time.Now(), args)
 			if e := new(output.Error); errors.As(err, &e) && e.Dest == "report" {
-				return usageError{err}
+				return exit.UsageError{Err: err}
 			}
-			return flagError(err)
+			return lab.OutputError(err)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write the HTML page to FILE (- for stdout)")

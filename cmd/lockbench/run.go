@@ -1,14 +1,9 @@
 package main
 
 import (
-	"context"
-	"errors"
-
 	"github.com/spf13/cobra"
 
-	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/internal/flagtag"
-	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/generators"
 	"github.com/lockbench/lockbench/workloads/lab"
 )
@@ -22,11 +17,8 @@ end, and writes the summary JSON (--json) and interval logs (--out).`
 // rttHelp is run's --rtt help (lab.Config.RTTFlag).
 const rttHelp = "round trip added to every master by a delay line in a process of its own, e.g. 1ms or 1ms±100us (jitter)"
 
-// rttFields are the cell's fields --rtt sets (bound by hand).
-var rttFields = map[string]bool{"rtt": true, "rtt_jitter": true}
-
 func newRunCmd() *cobra.Command {
-	cfg := defaultRunConfig()
+	cfg := lab.DefaultRun()
 	gen := generators.DefaultConfig()
 	var genFlags *flagtag.Set
 	cmd := &cobra.Command{
@@ -46,67 +38,24 @@ func newRunCmd() *cobra.Command {
   lockbench run --fault clock-jump:masters=2:+5s:at=2s:for=3s`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cfg.setIO(cmd)
-			if err := cfg.validate(); err != nil {
+			cfg.SetIO(cmd.OutOrStdout(), cmd.ErrOrStderr())
+			if err := cfg.Validate(); err != nil {
 				return err
 			}
 			if err := cfg.CheckGiven(flagtag.Given(cmd.Flags())); err != nil {
-				return fieldUsage(err) // a flag for runs it applies to none of
+				return lab.BadInput(err) // a flag for runs it applies to none of
 			}
-			if err := checkGenerators(&gen, cfg.Config, genFlags); err != nil {
+			if err := gen.CheckFlags(cfg.Config, genFlags); err != nil {
 				return err
 			}
 			if gen.On() {
-				return runGenerator(cmd.Context(), cfg, gen)
+				return generators.MeasureRun(cmd.Context(), cfg, gen)
 			}
-			return runOne(cmd.Context(), cfg)
+			return cfg.Measure(cmd.Context())
 		},
 	}
-	bindRun(cmd.Flags(), &cfg)
+	lab.BindFlags(cmd.Flags(), &cfg)
 	cmd.Flags().Var(cfg.RTTFlag(), "rtt", rttHelp)
 	genFlags = flagtag.New(cmd.Flags()).Bind(&gen)
 	return cmd
-}
-
-// runOne is `lockbench run`: up, measure, write, down.
-func runOne(ctx context.Context, cfg RunConfig) error {
-	release, err := cfg.claimOut()
-	if err != nil {
-		return err
-	}
-	defer release()
-	l, sum, closeLab, err := openLab(ctx, &cfg, cfg)
-	if err != nil {
-		return err
-	}
-	defer closeLab()
-	m, err := measureCell(ctx, cfg, l)
-	if err != nil {
-		if ctx.Err() != nil {
-			return errInterruptedEarly // e.g. while the driver dialed
-		}
-		return err
-	}
-	sum.Runs = []schema.Run{m.Run}
-	sum.Interrupted = ctx.Err() != nil
-	if err := flagError(cfg.writer(cfg.out(), sum.Runs).Write(sum, lab.Logs([]lab.Cell{m}))); err != nil {
-		return err
-	}
-	if sum.Interrupted {
-		return errInterrupted
-	}
-	return checkFailures(cfg.errOut(), cfg, sum.Runs, true)
-}
-
-// upError classifies a failed compose.Up: Ctrl-C during start-up is an
-// interruption before anything was measured, an unreachable server given by
-// flag is bad input, named by its flag.
-func upError(ctx context.Context, err error) error {
-	switch {
-	case ctx.Err() != nil:
-		return errInterruptedEarly
-	case errors.Is(err, compose.ErrUnreachable), errors.Is(err, compose.ErrSameServer):
-		return fieldUsage(err)
-	}
-	return err
 }

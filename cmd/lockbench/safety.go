@@ -7,16 +7,8 @@ import (
 	"github.com/lockbench/lockbench/workloads/safety"
 )
 
-// safetyRequest is a safety sweep as the command line gives it: the
-// sweep's config and where its points go.
-type safetyRequest struct {
-	safety.Config
-	JSON string `json:"-" flag:"json" value:"FILE" help:"write the points and the sweep's config as JSON to FILE (- for stdout)"`
-	HTML string `json:"-" flag:"html" value:"FILE" help:"write the points' plot (violations per 10⁶ grants against fault ÷ TTL) as HTML to FILE"`
-}
-
 func newSafetyCmd() *cobra.Command {
-	req := safetyRequest{Config: safety.DefaultConfig()}
+	req := safety.Request{Config: safety.DefaultConfig()}
 	var flags *flagtag.Set
 	cmd := &cobra.Command{
 		Use:   "safety",
@@ -28,14 +20,11 @@ func newSafetyCmd() *cobra.Command {
   lockbench safety --fault all --backends all --html safety.html`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := req.Validate(); err != nil {
-				return fieldUsage(err, flags)
+			out, err := req.Check(cmd.OutOrStdout(), cmd.ErrOrStderr(), flags)
+			if err != nil {
+				return err
 			}
-			out := safety.Outputs{JSON: req.JSON, HTML: req.HTML, Stdout: cmd.OutOrStdout()}
-			if err := out.Check(cmd.ErrOrStderr()); err != nil {
-				return usageError{flagError(err)}
-			}
-			return runSafetyCmd(cmd, req, out)
+			return req.Measure(cmd.Context(), out, cmd.ErrOrStderr(), runSafety)
 		},
 	}
 	flags = flagtag.New(cmd.Flags()).Bind(&req)
@@ -44,29 +33,3 @@ func newSafetyCmd() *cobra.Command {
 
 // runSafety measures a sweep (a seam for the CLI's tests).
 var runSafety = safety.Run
-
-func runSafetyCmd(cmd *cobra.Command, req safetyRequest, out safety.Outputs) error {
-	ctx := cmd.Context()
-	res, err := runSafety(ctx, req.Config, cmd.ErrOrStderr())
-	switch {
-	case err != nil && len(res.Points) == 0:
-		return upError(ctx, err)
-	case res.Interrupted && len(res.Points) == 0:
-		return errInterruptedEarly
-	}
-	tables := cmd.OutOrStdout()
-	if req.JSON == "-" {
-		tables = cmd.ErrOrStderr()
-	}
-	safety.WriteTable(tables, res.Points)
-	if werr := flagError(out.Write(res)); werr != nil {
-		return werr
-	}
-	switch {
-	case err != nil:
-		return err
-	case res.Interrupted:
-		return errInterrupted
-	}
-	return nil
-}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/workloads/safety"
 )
 
@@ -30,7 +31,7 @@ func TestSafetyBadInput(t *testing.T) {
 		{[]string{"safety", "--html", filepath.Join(t.TempDir(), "no", "such", "dir", "s.html")}, "--html"},
 	} {
 		stdout, stderr, code := runIn(ctx, c.args...)
-		if code != exitUsage || !strings.Contains(stderr, c.want) || stdout != "" {
+		if code != exit.Usage || !strings.Contains(stderr, c.want) || stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q: want exit 2 naming %q", c.args, code, stderr, stdout, c.want)
 		}
 	}

@@ -7,8 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/flagtag"
 	"github.com/lockbench/lockbench/results/output"
+	"github.com/lockbench/lockbench/workloads/lab"
 	"github.com/lockbench/lockbench/workloads/scenario"
 )
 
@@ -30,7 +32,7 @@ func newScenarioCmd() *cobra.Command {
   lockbench scenario all --json scenarios.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
-				return usagef("%s: one scenario NAME or all, not %q", cmd.CommandPath(), strings.Join(args, " "))
+				return exit.Usagef("%s: one scenario NAME or all, not %q", cmd.CommandPath(), strings.Join(args, " "))
 			}
 			return nil
 		},
@@ -42,21 +44,21 @@ func newScenarioCmd() *cobra.Command {
 			req.Name = args[0]
 			picked, err := req.Pick(cmd.OutOrStdout(), cmd.ErrOrStderr())
 			if err != nil {
-				return fieldUsage(err, flags)
+				return lab.BadInput(err, flags)
 			}
 			metrics, stopMetrics, err := output.Options{MetricsAddr: req.MetricsAddr}.ServeMetrics(cmd.ErrOrStderr())
 			if err != nil {
-				return fieldUsage(err, flags)
+				return lab.BadInput(err, flags)
 			}
 			defer stopMetrics()
 			differ, err := req.Run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), picked, runScenario, metrics)
 			switch {
 			case errors.As(err, new(*output.Error)):
-				return flagError(err)
+				return lab.OutputError(err)
 			case err != nil:
-				return upError(cmd.Context(), err)
+				return lab.UpError(cmd.Context(), err)
 			case len(differ) > 0:
-				return exitError{exitFailure, "measured outcome differs from the expected one: " + strings.Join(differ, ", ")}
+				return exit.Error{Code: exit.Failure, Msg: "measured outcome differs from the expected one: " + strings.Join(differ, ", ")}
 			}
 			return nil
 		},

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/results/schema"
 	"github.com/lockbench/lockbench/workloads/scenario"
 )
@@ -40,7 +41,7 @@ func TestScenarioListAndBadInput(t *testing.T) {
 		{[]string{"scenario", "all", "extra"}, `one scenario NAME or all, not "all extra"`},
 	} {
 		stdout, stderr, code := runIn(ctx, c.args...)
-		if code != exitUsage || !strings.Contains(stderr, c.want) || stdout != "" {
+		if code != exit.Usage || !strings.Contains(stderr, c.want) || stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q: want exit 2 naming %q, nothing else", c.args, code, stderr, stdout, c.want)
 		}
 	}
@@ -127,9 +128,9 @@ func TestScenarioExitStatus(t *testing.T) {
 		code                 int
 		rows                 int // in the JSON; -1: none written
 	}{
-		{"client-pause", "stale writes rejected", "", exitOK, 1},
-		{"failover", "1234 ms", "measured outcome differs from the expected one: failover", exitFailure, 1},
-		{"failover-wait", "", failed.Error(), exitFailure, -1},
+		{"client-pause", "stale writes rejected", "", exit.OK, 1},
+		{"failover", "1234 ms", "measured outcome differs from the expected one: failover", exit.Failure, 1},
+		{"failover-wait", "", failed.Error(), exit.Failure, -1},
 	} {
 		path := filepath.Join(dir, c.name+".json")
 		stdout, stderr, code := runIn(ctx, "scenario", c.name, "--json", path)

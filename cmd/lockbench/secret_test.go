@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/redact"
@@ -97,7 +98,7 @@ func TestHostileSecretsRefused(t *testing.T) {
 				dir := t.TempDir()
 				args := append([]string{"run", "--duration", "300ms", "--json", filepath.Join(dir, "s.json"), "--out", filepath.Join(dir, "out")}, c.args(pw)...)
 				stdout, stderr, code := cli(t, time.Minute, args...)
-				if code == exitOK {
+				if code == exit.OK {
 					t.Fatalf("exit 0 for a bad endpoint\n%s", stderr)
 				}
 				if !strings.Contains(stderr, redact.Mask) && !strings.Contains(stderr, "WRONGPASS") && !strings.Contains(stderr, "unreachable") {
@@ -188,21 +189,21 @@ func TestHostileSecretsRun(t *testing.T) {
 			stdout, stderr, code := cliEnv(t, env, append([]string{"run", "--redis", wy.redis, "--workers", "2", "--rate", "300",
 				"--warmup", "200ms", "--duration", "1500ms", "--node-timeout", "1s", "--format", "csv", "--json", js, "--out", out,
 				"--metrics-addr", metrics}, wy.flags...)...)
-			if code != exitOK {
+			if code != exit.OK {
 				t.Fatalf("run: exit %d\n%s", code, stderr)
 			}
 			texts := map[string]string{"run stdout": stdout, "run stderr": stderr}
 			cout, cerr, code := cliEnv(t, env, append([]string{"compare", "--redis", wy.redis, "--clients", "goredis", "--muxes", "sequential",
 				"--workloads", "uncontended", "--workers", "2", "--rate", "300", "--warmup", "100ms", "--duration", "300ms",
 				"--node-timeout", "1s", "--ceiling"}, wy.flags...)...)
-			if code != exitOK {
+			if code != exit.OK {
 				t.Fatalf("compare --ceiling: exit %d\n%s", code, cerr)
 			}
 			if !strings.Contains(cout+cerr, "ceiling") {
 				t.Errorf("compare --ceiling says nothing of a ceiling:\n%s%s", cout, cerr)
 			}
 			texts["compare stdout"], texts["compare stderr"] = cout, cerr
-			if _, rerr, code := cliEnv(t, nil, "report", out, "-o", html); code != exitOK {
+			if _, rerr, code := cliEnv(t, nil, "report", out, "-o", html); code != exit.OK {
 				t.Fatalf("report: exit %d\n%s", code, rerr)
 			}
 			watch.check(t)
@@ -246,7 +247,7 @@ func TestLocalSecretsRun(t *testing.T) {
 			stdout, stderr, code := cli(t, 3*time.Minute, "run", "--backend", backend, "--workers", "2", "--rate", "200",
 				"--warmup", "200ms", "--duration", "1500ms", "--ttl", "2s", "--json", filepath.Join(d, "s.json"), "--out", filepath.Join(d, "out"),
 				"--metrics-addr", metrics)
-			if code != exitOK {
+			if code != exit.OK {
 				t.Fatalf("run: exit %d\n%s", code, stderr)
 			}
 			watch.check(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/lockbench/lockbench/compose"
 	"github.com/lockbench/lockbench/drivers/redisconn"
 	"github.com/lockbench/lockbench/internal/certs"
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/schema"
@@ -125,7 +126,7 @@ func TestSecureMasters(t *testing.T) {
 				"--workers", "4", "--node-timeout", "1s", "--warmup", "200ms", "--duration", "200ms", "--rate", "500", "--json", js, "--out", out}, m.flags...)
 			cpu := slow.WatchCPU()
 			stdout, stderr, code := cliEnv(t, env, args...)
-			if code == exitNoProgress {
+			if code == exit.NoProgress {
 				// A cell with no grant in its 200 ms window: its workers
 				// got no CPU, or it does not reach the masters. Only the
 				// first fails the test on a machine with CPUs to spare.
@@ -234,8 +235,8 @@ func TestSecureMastersRefused(t *testing.T) {
 			dir := t.TempDir()
 			js, out := filepath.Join(dir, "s.json"), filepath.Join(dir, "out")
 			stdout, stderr, code := cliEnv(t, nil, append([]string{"run", "--duration", "1s", "--json", js, "--out", out}, c.args...)...)
-			if code != exitUsage {
-				t.Fatalf("exit %d, want %d\n%s%s", code, exitUsage, stdout, stderr)
+			if code != exit.Usage {
+				t.Fatalf("exit %d, want %d\n%s%s", code, exit.Usage, stdout, stderr)
 			}
 			if lines := strings.Split(strings.TrimSpace(stderr), "\n"); len(lines) != 1 || !strings.Contains(stderr, c.want) {
 				t.Fatalf("stderr %q: want one line with %q", stderr, c.want)

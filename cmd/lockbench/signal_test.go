@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lockbench/lockbench/compose"
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/procs"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/internal/testenv/slow"
@@ -123,8 +124,8 @@ func TestInterruptWritesSummaryAndStopsServers(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := p.cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
-		t.Fatalf("exit: %v, want status %d", err, exitInterrupted)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exit.Interrupted {
+		t.Fatalf("exit: %v, want status %d", err, exit.Interrupted)
 	}
 	waitGone(t, pids)
 	s, err := schema.ReadSummary(out)

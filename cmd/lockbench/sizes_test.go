@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/lockbench/lockbench/internal/exit"
 	"os"
 	"os/exec"
 	"strings"
@@ -41,8 +42,8 @@ func TestSizesBounded(t *testing.T) {
 			cmd.Stderr = &stderr
 			err := cmd.Run()
 			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
-				t.Fatalf("%v: %v, want exit %d\n%s", c.args, err, exitUsage, stderr.String())
+			if !errors.As(err, &ee) || ee.ExitCode() != exit.Usage {
+				t.Fatalf("%v: %v, want exit %d\n%s", c.args, err, exit.Usage, stderr.String())
 			}
 			msg := strings.TrimSpace(stderr.String())
 			if strings.Contains(msg, "\n") || strings.Contains(msg, "goroutine") {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockbench/lockbench/results/schema"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/rundir"
 	"github.com/lockbench/lockbench/workloads/lab"
@@ -29,7 +30,7 @@ func TestSweepFindsKnee(t *testing.T) {
 		// on a loaded host a 50 ms timeout fails steps by errors instead.
 		"--node-timeout", "1s"}
 	var stdout, stderr bytes.Buffer
-	if code := executeIO(context.Background(), args, &stdout, &stderr); code != exitOK {
+	if code := executeIO(context.Background(), args, &stdout, &stderr); code != exit.OK {
 		t.Fatalf("sweep: exit %d\n%s", code, stderr.String())
 	}
 	if !strings.Contains(stdout.String(), "knee: highest load with cycle p99 < 1s") || !strings.Contains(stdout.String(), "load in workers") {
@@ -95,8 +96,8 @@ func TestSweepUsage(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := executeIO(context.Background(), append([]string{"sweep"}, strings.Fields(tt.args)...), &stdout, &stderr)
 			lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-			if code != exitUsage || len(lines) != 1 || !strings.Contains(lines[0], tt.want) {
-				t.Fatalf("exit %d, stderr %q; want exit %d, one line containing %q", code, stderr.String(), exitUsage, tt.want)
+			if code != exit.Usage || len(lines) != 1 || !strings.Contains(lines[0], tt.want) {
+				t.Fatalf("exit %d, stderr %q; want exit %d, one line containing %q", code, stderr.String(), exit.Usage, tt.want)
 			}
 		})
 	}

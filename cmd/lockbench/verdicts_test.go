@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -18,8 +19,8 @@ func refused(t *testing.T, want string, args ...string) {
 	t.Helper()
 	stdout, stderr, code := cli(t, 60*time.Second, args...)
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	if code != exitUsage || len(lines) != 1 || !strings.Contains(stderr, want) {
-		t.Fatalf("exit %d, stderr %q: want exit %d and one line naming %q\nstdout: %s", code, stderr, exitUsage, want, stdout)
+	if code != exit.Usage || len(lines) != 1 || !strings.Contains(stderr, want) {
+		t.Fatalf("exit %d, stderr %q: want exit %d and one line naming %q\nstdout: %s", code, stderr, exit.Usage, want, stdout)
 	}
 }
 
@@ -99,7 +100,7 @@ func TestMergeIsSafe(t *testing.T) {
 	}
 
 	m := filepath.Join(tmp, "m")
-	if _, stderr, code := cli(t, 60*time.Second, "merge", "-q", x, b, "-o", m); code != exitOK {
+	if _, stderr, code := cli(t, 60*time.Second, "merge", "-q", x, b, "-o", m); code != exit.OK {
 		t.Fatalf("merge x.json b: exit %d: %s", code, stderr)
 	}
 	sb, _ := schema.ReadSummary(filepath.Join(b, "summary.json"))

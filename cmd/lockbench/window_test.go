@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/schema"
 )
@@ -30,7 +31,7 @@ func TestMeasuredWindow(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "s.json")
 			args := append(append([]string{}, c.args...), "-q", "--masters", "3", "--workers", "8", "--json", out)
 			_, stderr, code := cli(t, 120*time.Second, args...)
-			if code != exitOK {
+			if code != exit.OK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			var sum schema.Summary

@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
 func TestWorkloadsCommandLists(t *testing.T) {
 	stdout, stderr, code := cli(t, 30*time.Second, "workloads")
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{"uncontended", "contended", "zipf", "fixed", "uniform", "exp", "--rate"} {
@@ -37,7 +38,7 @@ func TestPacingBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, stderr, code := cli(t, 30*time.Second, append([]string{"run"}, tc.args...)...)
-			if code != exitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tc.want) {
+			if code != exit.Usage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tc.want) {
 				t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming %q", code, stderr, tc.want)
 			}
 		})
@@ -53,7 +54,7 @@ func TestOpenLoopZipfRun(t *testing.T) {
 	_, stderr, code := cli(t, 60*time.Second, append([]string{"run", "-q", "--masters", "3", "--workload", "zipf", "--keys", "20",
 		"--zipf-s", "0.9", "--hold", "1ms", "--hold-dist", "uniform", "--rate", "200", "--ramp", "500ms",
 		"--warmup", "0s", "--workers", "8", "--duration", "1s", "--json", out}, loadTolerant(10*time.Second)...)...)
-	if code != exitOK {
+	if code != exit.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var sum struct {

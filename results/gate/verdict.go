@@ -1,5 +1,11 @@
 package gate
 
+import (
+	"strings"
+
+	"github.com/lockbench/lockbench/internal/exit"
+)
+
 // Decision is a verdict: the whole gate's, or one check's.
 type Decision int
 
@@ -77,6 +83,24 @@ func (v Verdict) FailedChecks() []string { return v.checks(Regressed) }
 
 // UndecidedChecks are the inconclusive rows, each as "RUN CHECK".
 func (v Verdict) UndecidedChecks() []string { return v.checks(Inconclusive) }
+
+// Err is v as the end of a gate: nil for a pass; an exit.Error of
+// exit.Failure naming the checks that regressed, or of exit.Inconclusive
+// naming the undecided ones (when nothing was judged at all, why not).
+func (v Verdict) Err() error {
+	switch v.Decision {
+	case Regressed:
+		return exit.Error{Code: exit.Failure, Msg: "gate failed: " + strings.Join(v.FailedChecks(), "; ")}
+	case Inconclusive:
+		why := strings.Join(v.UndecidedChecks(), "; ")
+		if why == "" { // nothing judged at all: say why not
+			why = v.Rounds
+		}
+		return exit.Error{Code: exit.Inconclusive, Msg: "gate inconclusive: " + why +
+			" (more runs a side, or --until-decided, may decide)"}
+	}
+	return nil
+}
 
 func (v Verdict) checks(o Decision) []string {
 	var out []string

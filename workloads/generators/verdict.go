@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/lockbench/lockbench/internal/exit"
 )
 
 // Exit statuses a run of several generators ends with, beside the ones a
@@ -12,7 +14,7 @@ import (
 // one generator 0 gives.
 const (
 	// ExitFailure: the run failed.
-	ExitFailure = 1
+	ExitFailure = exit.Failure
 	// ExitThreshold: the merged histograms broke a --threshold; every
 	// generator aborted.
 	ExitThreshold = 5
@@ -60,13 +62,6 @@ type JoinError struct{ Err error }
 func (j *JoinError) Error() string { return j.Err.Error() }
 func (j *JoinError) Unwrap() error { return j.Err }
 
-// exitCoder is an error that carries the status it ends the process with
-// (the caller's failure checks return them).
-type exitCoder interface {
-	error
-	ExitCode() int
-}
-
 // err is v as the error it ends the run with: nil for a pass.
 func (v Ending) err() error {
 	if v.Code == 0 {
@@ -81,7 +76,7 @@ func verdictOf(err error) Ending {
 		return Ending{}
 	}
 	code := ExitFailure
-	var ec exitCoder
+	var ec exit.Coder // the caller's failure checks return them
 	if errors.As(err, &ec) {
 		code = ec.ExitCode()
 	}

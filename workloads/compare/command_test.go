@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"io"
@@ -16,7 +16,8 @@ func TestCompareJudgesCellsOnTheirRounds(t *testing.T) {
 			Counts:     schema.Counts{Attempts: attempts, Acquired: acquired, Errors: errs, Cycles: acquired},
 			Throughput: schema.Throughput{CyclesPerS: float64(acquired)}}
 	}
-	cfg := defaultRunConfig()
+	cc := NewCommand()
+	cc.Base.SetIO(io.Discard, io.Discard)
 	for _, tc := range []struct {
 		name   string
 		rounds []schema.Run
@@ -25,9 +26,9 @@ func TestCompareJudgesCellsOnTheirRounds(t *testing.T) {
 		{"one bad round of three", []schema.Run{round(1, 100, 10, 90), round(2, 1000, 1000, 0), round(3, 1000, 1000, 0)}, false},
 		{"every round bad", []schema.Run{round(1, 100, 10, 90), round(2, 100, 5, 95), round(3, 100, 8, 92)}, true},
 	} {
-		err := compareFailures(io.Discard, cfg, tc.rounds)
+		err := cc.CheckFailures(tc.rounds)
 		if (err != nil) != tc.fail {
-			t.Errorf("%s: compareFailures = %v, want failure %v", tc.name, err, tc.fail)
+			t.Errorf("%s: CheckFailures = %v, want failure %v", tc.name, err, tc.fail)
 		}
 	}
 }
