@@ -101,9 +101,12 @@ func (l *Lab) Measure(ctx context.Context, cfg Config, obs Observers) (Cell, err
 	defer closeServer()
 	cw := &costWindow{server: server, delay: fr.delayCPU()}
 	hooks.OnWindow = cw.edge
-	fr.start(ctx)
 	probe := procstat.SharedMemoryProbe()
 	before := probe.Measure()
+	// The schedule's times count from the load's start: begun before the
+	// probe, a fault would come as much earlier in the load as the probe
+	// took (on a loaded host, past the warmup's end).
+	fr.start(ctx)
 	m, err := measure.Measure(ctx, fr.wrap(locker), cfg.Workload, hooks)
 	if err != nil {
 		return Cell{}, err

@@ -45,6 +45,7 @@ type load struct {
 	granted       atomic.Int64
 	cutOffGranted atomic.Int64
 	tokenErrs     atomic.Int64
+	overran       atomic.Int64
 	attempts      atomic.Int64
 	errs          atomic.Int64
 	pauses        pauseStats
@@ -184,12 +185,16 @@ func (ld *load) hold(ctx context.Context, id int, key string, lease drivers.Leas
 		}
 	}
 	t0 := time.Now()
-	if sleep(ctx, pause) && fixed {
+	slept := sleep(ctx, pause)
+	if slept && fixed {
 		ld.pauses.add(time.Since(t0)) // the holder's own clock
 	}
 	speak() // the holder resumes: its connections carry again
 	ld.ref.Released(id, key, ld.clock.Now())
 	ld.res.Write(key, seq, token)
+	if valid := lease.ValidUntil(); slept && !fixed && t0.Add(pause).Before(valid) && time.Now().After(valid) {
+		ld.overran.Add(1)
+	}
 	return nil
 }
 
@@ -219,6 +224,7 @@ func (ld *load) point(elapsed time.Duration, interrupted bool) Point {
 		Backend: ld.spec.Backend, Fault: ld.spec.Fault, Ratio: ld.spec.Ratio, Fencing: Fencing(fencingName(ld.spec.Fencing)),
 		MagnitudeMS: ld.spec.Ratio * ms(ld.cfg.TTL),
 		PauseMS:     ms(pause), Grants: grants, Violations: violations, CutOffGrants: ld.cutOffGranted.Load(), TokenErrors: ld.tokenErrs.Load(),
+		Overran:    ld.overran.Load(),
 		PerMillion: r.PerMillion, PerMillionLo: r.Lo, PerMillionHi: r.Hi, WriteCounts: wc,
 		LockViolations: rep.Violations, StaleOverlaps: rep.StaleOverlaps,
 		Attempts: ld.attempts.Load(), Errors: ld.errs.Load(),

@@ -92,9 +92,12 @@ func TestLoadRerunInsideInterval(t *testing.T) {
 }
 
 // A holder that keeps its lease for all of its validity but the margin,
-// on a correct lock service with nothing played on it: no violation, no
-// stale write, whatever the fault's magnitude would have been; the faults
-// are the servers', not the holder's.
+// on a correct lock service with nothing played on it: the service grants
+// no lock twice, and no stale write lands but the exit write of a holder
+// the host ran too late to make it inside its validity (Point.Overran: a
+// pause the machine played, which a loaded host may play however long the
+// margin), whatever the fault's magnitude would have been; the faults are
+// the servers', not the holder's.
 func TestLoadHoldsValidity(t *testing.T) {
 	for _, c := range []struct {
 		fault   string
@@ -102,16 +105,18 @@ func TestLoadHoldsValidity(t *testing.T) {
 	}{{FaultClockJump, false}, {FaultDelay, true}, {FaultRestart, false}} {
 		t.Run(c.fault, func(t *testing.T) {
 			t.Parallel()
-			// A TTL long enough that the holder's margin (TTL/20, 20 ms)
-			// outlasts a loaded machine's scheduling delays.
 			const ttl = 400 * time.Millisecond
 			p := measureFakeFault(t, c.fault, 1, c.fencing, ttl)
 			name := pointLine(p)
+			t.Log(name)
 			switch {
 			case p.Grants < 30 || p.Writes != 2*p.Grants:
 				t.Errorf("%s: %d writes, want 2 per grant of the budget of 30", name, p.Writes)
-			case p.Violations != 0 || p.Stale != 0:
-				t.Errorf("%s: a correct service and a holder inside its validity, yet violations", name)
+			case p.LockViolations != 0:
+				t.Errorf("%s: a correct service granted a lock twice", name)
+			case p.Stale > p.Overran:
+				t.Errorf("%s: %d stale writes, %d of them by holders the host ran late: a holder that meant to end inside its validity did not",
+					name, p.Stale, p.Overran)
 			case p.PauseMS != 0 || p.MagnitudeMS != float64(ttl.Milliseconds()):
 				t.Errorf("%s: pause %v ms, magnitude %v ms", name, p.PauseMS, p.MagnitudeMS)
 			}

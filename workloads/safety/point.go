@@ -25,6 +25,11 @@ type Point struct {
 	// TokenErrors are grants whose fencing token could not be taken (the
 	// counter's master was down): their writes were not made.
 	TokenErrors int64 `json:"token_errors,omitempty"`
+	// Overran are grants held for their validity whose holder meant to
+	// wake inside it (a margin before its end) yet made its exit write
+	// after it ended: the host did not run the holder on time, a pause
+	// the fault did not play. Its exit write may land stale.
+	Overran int64 `json:"overran,omitempty"`
 	// FaultEvents are what the fault's schedule did (compose/faults),
 	// FaultErrors those that failed; both empty for the pause, which the
 	// holder plays itself.

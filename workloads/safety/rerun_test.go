@@ -10,7 +10,7 @@ import (
 )
 
 // A rerun of a point with a high rate lands inside the first run's
-// interval: a pause of twice the TTL on Redlock without fencing, measured
+// interval: a pause of three TTLs on Redlock without fencing, measured
 // twice, each time on servers of its own as two invocations of lockbench
 // safety would. The first's 95 % interval must stand well above zero (its
 // lower bound over half the grants) and the second's rate lie inside it.
@@ -20,18 +20,23 @@ import (
 // count of the same mean would land inside the first's interval less often
 // than the nominal 95 % — about 83 % of the time, since both counts vary
 // (|Z| < 1.96/√2) — and such a test would fail one run in six by chance.
-// This point's count is nearly certain instead: a paused holder wakes a
-// whole TTL after its key expired, so every grant but each key's last is
+// This point's count is nearly certain instead: a paused holder wakes two
+// whole TTLs after its key expired, so every grant but each key's last is
 // overtaken by its successor (violations = grants − keys, seen in every
 // measurement of the point), and only the few grants past the budget
-// vary. So the assertion does not fail by chance, and it still means
+// vary. Two TTLs, not one: the successor must be granted and make its
+// entry write before the paused holder wakes, and a loaded host, two
+// suites side by side, left one TTL too short for about a fifth of the
+// grants (70 of 100), while a second run on a less busy moment saw 87 of
+// 97 — the count then measured the host, not the fault. The cycle stays a
+// TTL a grant (one more waiting worker a key), so the time is the same. So the assertion does not fail by chance, and it still means
 // something: with ~88 violations the interval spans about −20 % to +23 %
 // of the rate, so a rerun that measures a different rate (servers or keys
 // left from the first run, counts that depend on the machine's load)
 // fails it. 96 grants over 8 keys at a 300 ms TTL take about 5 s a run.
 func TestRerunLandsInInterval(t *testing.T) {
 	testenv.Servers(t)
-	c := Config{Backends: []string{"redlock"}, Ratios: Ratios{2}, Fencing: FencingOff,
+	c := Config{Backends: []string{"redlock"}, Ratios: Ratios{3}, Fencing: FencingOff,
 		Grants: 96, Keys: 8, TTL: 300 * time.Millisecond, RetryDelay: 20 * time.Millisecond, PointLimit: 20 * time.Second}
 	var runs [2]Point
 	for i := range runs {

@@ -207,6 +207,9 @@ func pointLine(p Point) string {
 	if p.Short {
 		s += " (time limit before the grant budget)"
 	}
+	if p.Overran > 0 {
+		s += fmt.Sprintf(" (%d holders overran their validity: the host ran them late)", p.Overran)
+	}
 	if p.FailoverMS > 0 {
 		s += fmt.Sprintf(" (failover %.0f ms)", p.FailoverMS)
 	}
