@@ -69,11 +69,13 @@ fuzz:
 # on a warm build cache. LOCKBENCH_NO_SERVERS makes every server start fail
 # (compose refuses it), so a test that would start one fails here instead of
 # slowing the tier down; such a test calls testenv.Servers and is skipped.
+# Most -short tests wait on a fake service's TTLs rather than compute:
+# -parallel 4 lets those waits overlap on a 2-core machine.
 # An example's output cannot be skipped from inside it: the examples that
 # start servers are named here (the refusal above finds any that is not).
 UNIT_SKIP := ^(ExampleLab_Measure|ExampleRun)$$
 test-unit:
-	LOCKBENCH_NO_SERVERS=1 $(GO) test -short -count=1 -trimpath -skip '$(UNIT_SKIP)' $(TESTFLAGS) ./...
+	LOCKBENCH_NO_SERVERS=1 $(GO) test -short -count=1 -trimpath -parallel 4 -skip '$(UNIT_SKIP)' $(TESTFLAGS) ./...
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -94,6 +94,33 @@ func TestSentinelFailoverTimeout(t *testing.T) {
 	}
 }
 
+// TestSentinelFailoverOnRequest: a Sentinel that would never take the
+// master for down on its own (a down-after of an hour) promotes the
+// replica when asked to.
+func TestSentinelFailoverOnRequest(t *testing.T) {
+	testenv.Servers(t)
+	t.Parallel() // its own servers: overlaps the other parallel tests (none counts this process's children)
+	opt := DefaultSentinelOptions()
+	opt.DownAfter, opt.FailoverTimeout = time.Hour, time.Hour
+	ctx, s := startSentinelWith(t, opt)
+	if m, err := s.CurrentMaster(ctx); err != nil || m != s.Master.Addr() {
+		t.Fatalf("master before the request = %q (%v), want %s", m, err, s.Master.Addr())
+	}
+	if err := s.Failover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		m, err := s.CurrentMaster(ctx)
+		if err == nil && m == s.Replica.Addr() {
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("master after the request = %q (%v), want the replica %s", m, err, s.Replica.Addr())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // TestSentinelAuth: master, replica and Sentinel refuse a client without
 // the topology's password (NOAUTH) and serve one with it; the replica
 // replicates with it (masterauth).

@@ -224,6 +224,17 @@ func (s *Sentinel) CurrentMaster(ctx context.Context) (string, error) {
 	return strings.Join(a, ":"), nil
 }
 
+// Failover asks the Sentinel to fail its master over now, without waiting
+// for agreement, as an operator does after a failover the Sentinel gave
+// up (it would try again only twice its failover-timeout later). The error
+// is the Sentinel's refusal: INPROG while one is under way, NOGOODSLAVE
+// while it sees no replica it may promote.
+func (s *Sentinel) Failover(ctx context.Context) error {
+	c := redis.NewSentinelClient(&redis.Options{Addr: s.Addr(), Password: s.Password, MaxRetries: -1, DisableIdentity: true, ContextTimeoutEnabled: true, PoolSize: 1})
+	defer c.Close()
+	return c.Failover(ctx, SentinelMaster).Err()
+}
+
 // Close stops the Sentinel, the proxy, replica and master, and removes the
 // temp dir.
 func (s *Sentinel) Close() error {

@@ -173,7 +173,11 @@ func TestAnswers(t *testing.T) {
 // would feel.
 func TestRankPairedInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for trial := range 500 {
+	trials := 500
+	if testing.Short() {
+		trials = 100
+	}
+	for trial := range trials {
 		n := 3 + rng.IntN(8)
 		cells := make([][]float64, 2+rng.IntN(6))
 		for c := range cells {

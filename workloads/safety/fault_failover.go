@@ -134,10 +134,18 @@ func failoverWatch(ctx context.Context, s *compose.Sentinel, killAt, hold time.D
 			return
 		}
 		killed := time.Now()
+		asked := killed
 		for {
 			if m, err := s.CurrentMaster(ctx); err == nil && m == s.Replica.Addr() {
 				failoverMS = ms(time.Since(killed))
 				return
+			}
+			// A Sentinel that gave its failover up (on a loaded host it
+			// can take the replica for down as well) would try again only
+			// 2 × failoverTimeout later: ask it, as an operator would.
+			if time.Since(asked) >= promotionOverdue {
+				asked = time.Now()
+				_ = s.Failover(ctx) // INPROG while its own is under way
 			}
 			if !sleep(ctx, promotionPoll) {
 				return
@@ -150,6 +158,11 @@ func failoverWatch(ctx context.Context, s *compose.Sentinel, killAt, hold time.D
 		return events, errs, failoverMS
 	}
 }
+
+// promotionOverdue is how long after the kill, and after each request
+// since, the Sentinel is asked to fail over when it has not promoted the
+// replica: past its down-after and a promotion on a loaded host.
+const promotionOverdue = 2 * promotion
 
 // promotionPoll is how often the Sentinel is asked for its master after
 // the kill: the failover's time is read to this much.

@@ -28,12 +28,17 @@ type load struct {
 	silenced *silenced
 	// cutOff, if set, is the locker of the first worker of each key: one
 	// that cannot reach some of the masters (fault.CutOff).
-	cutOff  drivers.Locker
-	tokens  tokens
-	spec    pointSpec
-	cfg     Config
-	prefix  string // of the point's keys: no point sees another's
-	workers int
+	cutOff drivers.Locker
+	// cutFirst, one a key when cutOff is set, closes once the key's
+	// cut-off worker has made its first attempt: the key's other workers
+	// wait for it, so every key's first grant stands on the bare quorum
+	// the fault is about, however the host schedules the workers.
+	cutFirst []chan struct{}
+	tokens   tokens
+	spec     pointSpec
+	cfg      Config
+	prefix   string // of the point's keys: no point sees another's
+	workers  int
 	// minSpan is the least the point lasts (fault.MinSpan), until its end.
 	minSpan time.Duration
 	until   time.Time
@@ -66,6 +71,12 @@ func (ld *load) measure(ctx context.Context) (Point, error) {
 	ld.stop = stop
 	start := time.Now()
 	ld.until = start.Add(ld.minSpan)
+	if ld.cutOff != nil {
+		ld.cutFirst = make([]chan struct{}, ld.cfg.Keys)
+		for k := range ld.cutFirst {
+			ld.cutFirst[k] = make(chan struct{})
+		}
+	}
 	var wg sync.WaitGroup
 	for id := range ld.workers {
 		wg.Add(1)
@@ -97,17 +108,28 @@ func (ld *load) work(ctx, attempts context.Context, id int) {
 		return
 	}
 	locker, cut := ld.locker, ld.cutOff != nil && id < ld.cfg.Keys
+	first := func() {}
 	switch {
 	case cut:
 		locker = ld.cutOff
+		first = sync.OnceFunc(func() { close(ld.cutFirst[id]) })
+		defer first()
 	case ld.silenced != nil:
 		locker = ld.silenced.lockers[id]
+	}
+	if ld.cutOff != nil && !cut {
+		select {
+		case <-ld.cutFirst[id%ld.cfg.Keys]:
+		case <-attempts.Done():
+			return
+		}
 	}
 	for attempts.Err() == nil {
 		s := ld.clock.Now()
 		ld.ref.Attempting(id, key, s)
 		lease, att, err := locker.Lock(attempts, key)
 		e := ld.clock.Now()
+		first()
 		ld.attempts.Add(1)
 		if err != nil {
 			o := drivers.Classify(attempts, att, err)

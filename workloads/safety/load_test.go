@@ -2,8 +2,11 @@ package safety
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/lockbench/lockbench/drivers"
 )
 
 // measureFake measures one pause point on the in-memory lock service.
@@ -34,6 +37,7 @@ func measureFakeFault(t *testing.T, fault string, ratio float64, fencing bool, t
 // referee's plus the accepted stale writes, and each pause lasted at
 // least what was injected on the holder's own clock.
 func TestLoadInvariants(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		ratio   float64
 		fencing bool
@@ -65,6 +69,7 @@ func TestLoadInvariants(t *testing.T) {
 // is stale. Without fencing it lands; with the service's fences checked it
 // is refused, every time (the fences follow the grant order).
 func TestLoadPauseBeyondTTL(t *testing.T) {
+	t.Parallel()
 	off := measureFake(t, 2, false)
 	if off.StaleAccepted == 0 {
 		t.Errorf("no fencing: %s, want stale writes accepted", pointLine(off))
@@ -81,6 +86,7 @@ func TestLoadPauseBeyondTTL(t *testing.T) {
 // A rerun of a point with a high rate lands inside the first run's
 // interval: the rate is a property of the fault, not of one run.
 func TestLoadRerunInsideInterval(t *testing.T) {
+	t.Parallel()
 	first := measureFake(t, 2, false)
 	again := measureFake(t, 2, false)
 	if first.Violations == 0 {
@@ -99,6 +105,7 @@ func TestLoadRerunInsideInterval(t *testing.T) {
 // margin), whatever the fault's magnitude would have been; the faults are
 // the servers', not the holder's.
 func TestLoadHoldsValidity(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		fault   string
 		fencing bool
@@ -125,5 +132,54 @@ func TestLoadHoldsValidity(t *testing.T) {
 				t.Errorf("%s: %.0f ms for 10 grants a key of a %v TTL: the holders did not keep their leases", name, p.ElapsedMS, ttl)
 			}
 		})
+	}
+}
+
+// lateLocker is a locker whose every attempt starts late, as a worker the
+// host schedules last; it remembers how each key's first attempt ended.
+type lateLocker struct {
+	drivers.Locker
+	late  time.Duration
+	mu    sync.Mutex
+	first map[string]error
+}
+
+func (l *lateLocker) Lock(ctx context.Context, key string) (drivers.Lease, drivers.Attempt, error) {
+	time.Sleep(l.late)
+	lease, att, err := l.Locker.Lock(ctx, key)
+	l.mu.Lock()
+	if _, seen := l.first[key]; !seen {
+		l.first[key] = err
+	}
+	l.mu.Unlock()
+	return lease, att, err
+}
+
+// A fault with a cut-off worker is about the grants it makes on its bare
+// quorum: each key's first grant is the cut-off worker's, even when the
+// host runs it after the key's other workers.
+func TestLoadCutOffGrantsFirst(t *testing.T) {
+	t.Parallel()
+	c := Config{Grants: 12, Keys: 3, TTL: 100 * time.Millisecond, RetryDelay: 5 * time.Millisecond, PointLimit: time.Minute}.withDefaults()
+	fake := newFakeLocker(c.TTL)
+	late := &lateLocker{Locker: fake, late: 30 * time.Millisecond, first: map[string]error{}}
+	ld := &load{locker: fake, cutOff: late, tokens: leaseTokens{},
+		spec: pointSpec{Fault: FaultClockJump, Backend: "fake", Ratio: 0.01}, cfg: c, prefix: "k"}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p, err := ld.measure(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(late.first) != c.Keys {
+		t.Fatalf("the cut-off workers tried %d keys, want %d", len(late.first), c.Keys)
+	}
+	for key, err := range late.first {
+		if err != nil {
+			t.Errorf("key %s: the cut-off worker's first attempt: %v, want the key's first grant", key, err)
+		}
+	}
+	if p.CutOffGrants < int64(c.Keys) {
+		t.Errorf("%s: %d cut-off grants, want at least one a key", pointLine(p), p.CutOffGrants)
 	}
 }
