@@ -12,6 +12,7 @@ import (
 	"github.com/lockbench/lockbench/drivers/etcdconn"
 	"github.com/lockbench/lockbench/internal/exit"
 	"github.com/lockbench/lockbench/internal/testenv"
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 )
 
 // TestEtcdSecureExternal: an etcd cluster with mutual TLS and auth, given
@@ -32,7 +33,7 @@ func TestEtcdSecureExternal(t *testing.T) { // not parallel: t.Setenv
 	js := filepath.Join(dir, "s.json")
 	args := []string{"run", "--backend", "etcd", "--etcd", "https://" + e.Addrs()[0], "--etcd-user", a.Username,
 		"--etcd-cacert", a.CACert, "--etcd-cert", a.Cert, "--etcd-key", a.Key,
-		"--workers", "2", "--warmup", "0s", "--duration", "500ms", "--json", js}
+		"--workers", "2", "--warmup", "0s", "--duration", slow.D(500 * time.Millisecond).String(), "--json", js}
 	stdout, stderr, code := cliEnv(t, []string{etcdconn.EnvPassword + "=" + a.Password}, args...)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)

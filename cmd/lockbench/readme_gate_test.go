@@ -98,6 +98,11 @@ func TestReadmeGateRecipe(t *testing.T) {
 		switch {
 		case code == c.want && strings.Contains(string(out), c.verdict):
 			t.Logf("%s: %s", c.name, lastLines(string(out), 2))
+		case busy > 1 && strings.Contains(string(out), "more than half the attempts failed"):
+			// A side's lockbench run could not complete its cycles (the
+			// default 50 ms node timeout on a starved machine): nothing was
+			// measured, so there is no verdict to judge.
+			t.Logf("%s: exit %d, a side's run failed its attempts on a machine %.1f× slower than idle: not measured, not wrong", c.name, code, busy)
 		case code == exit.Inconclusive && busy > 1:
 			t.Logf("%s: exit %d on a machine %.1f× slower than idle when the test started: undecided, not wrong", c.name, code, busy)
 		default:

@@ -119,15 +119,19 @@ func TestSecureMasters(t *testing.T) {
 			// Paced (--rate): what is tested is that every cell reaches the
 			// masters and that nothing shows the password, not throughput.
 			cpuBound(t) // 10 cells of 200 ms
+			// Each cell's warmup and window, scaled for the machine's load
+			// (internal/testenv/slow): on a machine shared with another
+			// suite a 200 ms window can pass without a worker getting a CPU.
+			window := slow.D(200 * time.Millisecond).String()
 			dir := t.TempDir()
 			out, js := filepath.Join(dir, "out"), filepath.Join(dir, "c.json")
 			args := append([]string{"compare", "--redis", m.redis(r), "--clients", "goredis,rueidis",
 				"--muxes", "sequential,fanout,pipeline,auto", "--workloads", "uncontended", "--baselines", "redsync,rueidislock",
-				"--workers", "4", "--node-timeout", "1s", "--warmup", "200ms", "--duration", "200ms", "--rate", "500", "--json", js, "--out", out}, m.flags...)
+				"--workers", "4", "--node-timeout", "1s", "--warmup", window, "--duration", window, "--rate", "500", "--json", js, "--out", out}, m.flags...)
 			cpu := slow.WatchCPU()
 			stdout, stderr, code := cliEnv(t, env, args...)
 			if code == exit.NoProgress {
-				// A cell with no grant in its 200 ms window: its workers
+				// A cell with no grant in its window: its workers
 				// got no CPU, or it does not reach the masters. Only the
 				// first fails the test on a machine with CPUs to spare.
 				if share := cpu.Share(); share.Slowdown() >= slow.Starved {
@@ -143,7 +147,7 @@ func TestSecureMasters(t *testing.T) {
 				t.Fatalf("compare: exit %d\n%s", code, stderr)
 			}
 			gb, gbErr, code := cliEnv(t, env, append([]string{"run", "--redis", m.redis(r), "--format", "gobench", "--client", "rueidis",
-				"--mux", "auto", "--workers", "2", "--node-timeout", "1s", "--warmup", "200ms", "--duration", "200ms", "--rate", "500"}, m.flags...)...)
+				"--mux", "auto", "--workers", "2", "--node-timeout", "1s", "--warmup", window, "--duration", window, "--rate", "500"}, m.flags...)...)
 			if code != 0 {
 				t.Fatalf("run: exit %d\n%s", code, gbErr)
 			}

@@ -96,7 +96,8 @@ func TestKeptAliveSession(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			cfg := DefaultConfig()
-			cfg.Mode, cfg.TTL, cfg.WaitTimeout = mode, time.Second, 300*time.Millisecond
+			// One attempt's bound scaled for load (internal/testenv/slow).
+			cfg.Mode, cfg.TTL, cfg.WaitTimeout = mode, time.Second, slow.D(300*time.Millisecond)
 			l := open(t, cfg)
 			ctx := context.Background()
 			key := "kept-alive/" + t.Name()
