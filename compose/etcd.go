@@ -244,9 +244,16 @@ func etcdPing(ctx context.Context, addr string) error {
 	return etcdPingWith(ctx, addr, etcdconn.Access{})
 }
 
-// etcdClient dials endpoints with a's TLS and user.
+// etcdClient dials endpoints with a's TLS and user, for as long as ctx
+// allows: the dial includes the TLS handshake and, with a user, the
+// password check (bcrypt on the server), which a busy machine can take
+// more than a second over.
 func etcdClient(ctx context.Context, endpoints []string, a etcdconn.Access) (*clientv3.Client, error) {
-	cfg := clientv3.Config{Endpoints: endpoints, DialTimeout: time.Second, Context: ctx, Logger: nopLogger()}
+	dial := etcdDialTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		dial = max(time.Until(dl), time.Millisecond)
+	}
+	cfg := clientv3.Config{Endpoints: endpoints, DialTimeout: dial, Context: ctx, Logger: nopLogger()}
 	if err := a.Apply(&cfg); err != nil {
 		return nil, err
 	}
@@ -277,6 +284,9 @@ func EtcdVersion(ctx context.Context, addr string, a etcdconn.Access) (string, e
 	}
 	return st.Version, nil
 }
+
+// etcdDialTimeout bounds a dial whose context has no deadline.
+const etcdDialTimeout = 10 * time.Second
 
 // nopLogger keeps the etcd client's retry chatter off the progress line.
 func nopLogger() *zap.Logger { return zap.NewNop() }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -31,6 +32,7 @@ func TestDepsLeavesSystemRedisRunning(t *testing.T) {
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		t.Skip("no redis-server: apt-get install redis-server (or make deps)")
 	}
+	slow.Exclusive(t, "system-redis-and-apt") // another suite's copy of this test would stop the same service
 	ln, err := net.Listen("tcp", systemRedis)
 	if err != nil {
 		t.Skipf("%s is taken (%v): the test starts its own system redis there", systemRedis, err)

@@ -15,7 +15,8 @@ import (
 // it starts and takes it off. Never much sooner than asked (the relay
 // time is a median, timed again when a burst inflated it); within 10 %
 // of it while the machine is not oversubscribed, which is when a wake-up
-// costs what it cost at the start.
+// costs what it cost at the start; on a machine other work oversubscribes,
+// the round trip plus the relay time taken off is at least RTT.
 func TestProcessAddsWhatItIsAsked(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times 200 round trips through a line")
@@ -42,12 +43,17 @@ func TestProcessAddsWhatItIsAsked(t *testing.T) {
 	med := added[n/2]
 	t.Logf("round trip through the line minus direct: median %v (p10 %v, p90 %v), relay time taken off %v, load factor %.1f",
 		med, added[n/10], added[9*n/10], p.Relay(), slow.Factor())
+	if slow.Factor() > 1 {
+		// A burst at the start inflates the relay figure the line takes
+		// off; it still takes off no more than the figure it reports.
+		if med+p.Relay() < rtt*9/10 {
+			t.Errorf("a round trip through a line at %v added %v with %v taken off: the delay itself is short", rtt, med, p.Relay())
+		}
+		t.Logf("bounds judged against the reported relay time: the machine is oversubscribed (load factor %.1f)", slow.Factor())
+		return
+	}
 	if med < rtt*9/10 {
 		t.Errorf("a round trip through a line at %v added %v: sooner than asked", rtt, med)
-	}
-	if slow.Factor() > 1 {
-		t.Logf("upper bound not judged: the machine is oversubscribed (load factor %.1f)", slow.Factor())
-		return
 	}
 	if med > rtt*11/10 {
 		t.Errorf("a round trip through a line at %v added %v: the line's own relaying is not taken off", rtt, med)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockbench/lockbench/internal/testenv/slow"
 	"github.com/lockbench/lockbench/results/schema"
 )
 
@@ -33,8 +34,10 @@ func TestHostNoiseSeesAStolenCPU(t *testing.T) {
 	t.Logf("%+v", h)
 	stop.Store(true)
 	<-done
-	if h.ProbeS < 0.3 || h.ProbeS > 0.5 {
-		t.Errorf("probed %.3f s, asked 0.3 s", h.ProbeS)
+	// The probe ends at its first wake-up after 0.3 s: later on a machine
+	// that other work keeps busy.
+	if late := slow.D(200 * time.Millisecond).Seconds(); h.ProbeS < 0.3 || h.ProbeS > 0.3+late {
+		t.Errorf("probed %.3f s, asked 0.3 s (%.3f s late allowed at this load)", h.ProbeS, late)
 	}
 	if h.StallMSPerS < 200 || h.WakeP99US < 2000 {
 		t.Errorf("stalls %.1f ms/s, wake-up p99 %.0f µs beside a goroutine that never yields: want most of the time stalled", h.StallMSPerS, h.WakeP99US)
