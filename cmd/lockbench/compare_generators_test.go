@@ -78,8 +78,17 @@ func TestCompareGeneratorsOneAnswer(t *testing.T) {
 		}
 		t.Logf("%s round %d: merged %.0f cycles/s, the generators' %.0f; windows %.0f µs apart (bound %.0f µs)",
 			r.Name, r.Repeat, r.Throughput.CyclesPerS, rate, rep.WindowSkewUS, rep.WindowSkewBoundUS)
-		if r.Counts.Cycles != cycles || cycles == 0 {
+		if r.Counts.Cycles != cycles {
 			t.Errorf("%s round %d: merged %d cycles, the generators' add up to %d", r.Name, r.Repeat, r.Counts.Cycles, cycles)
+		}
+		if cycles == 0 {
+			// Nothing to compare rates of: a failure on an idle machine; on
+			// one other work oversubscribes, a 1 s round can go by unserved.
+			if slow.Factor() > 1 {
+				t.Logf("%s round %d: no cycle at load factor %.1f: its rate not judged", r.Name, r.Repeat, slow.Factor())
+				continue
+			}
+			t.Errorf("%s round %d: no cycle in any generator", r.Name, r.Repeat)
 		}
 		if d := r.Throughput.CyclesPerS/rate - 1; math.Abs(d) > 0.01 {
 			t.Errorf("%s round %d: merged %.0f cycles/s, the generators' add up to %.0f (%+.2f %%), want within 1 %%", r.Name, r.Repeat, r.Throughput.CyclesPerS, rate, 100*d)

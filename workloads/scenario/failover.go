@@ -107,11 +107,13 @@ func measureFailover(ctx context.Context, waitReplicas int) (failoverMeasure, er
 	// outlast the command's bound.
 	hctx, hcancel := context.WithTimeout(ctx, healthyWithin)
 	ls, _, err := lockRetryFrom(hctx, l, key+":healthy")
-	hcancel()
 	if err != nil {
+		hcancel()
 		return m, fmt.Errorf("lock with replication healthy: %w", err)
 	}
-	if err := ls.Unlock(ctx); err != nil {
+	err = unlockRetry(hctx, ls)
+	hcancel()
+	if err != nil {
 		return m, fmt.Errorf("unlock with replication healthy: %w", err)
 	}
 

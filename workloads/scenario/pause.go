@@ -176,3 +176,20 @@ func lockRetryFrom(ctx context.Context, l drivers.Locker, key string) (drivers.L
 		}
 	}
 }
+
+// unlockRetry releases ls, again every 10 ms while the release times out
+// and ctx lasts: a compare-and-delete that took effect before its reply
+// was lost answers "not held" the next time, which is a release too.
+func unlockRetry(ctx context.Context, ls drivers.Lease) error {
+	for {
+		err := ls.Unlock(ctx)
+		if err == nil || errors.Is(err, drivers.ErrNotHeld) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last attempt: %v)", ctx.Err(), err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
