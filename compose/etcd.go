@@ -246,8 +246,8 @@ func etcdPing(ctx context.Context, addr string) error {
 
 // etcdClient dials endpoints with a's TLS and user, for as long as ctx
 // allows: the dial includes the TLS handshake and, with a user, the
-// password check (bcrypt on the server), which a busy machine can take
-// more than a second over.
+// password check (bcrypt on the server), which can take over a second on
+// a busy machine.
 func etcdClient(ctx context.Context, endpoints []string, a etcdconn.Access) (*clientv3.Client, error) {
 	dial := etcdDialTimeout
 	if dl, ok := ctx.Deadline(); ok {

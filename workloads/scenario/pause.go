@@ -162,28 +162,33 @@ func lockRetry(ctx context.Context, l drivers.Locker, key string) (drivers.Lease
 
 // lockRetryFrom attempts every 10 ms until granted; start is the winning
 // attempt's start.
-func lockRetryFrom(ctx context.Context, l drivers.Locker, key string) (drivers.Lease, time.Time, error) {
-	for {
-		start := time.Now()
-		lease, _, err := l.Lock(ctx, key)
-		if err == nil {
-			return lease, start, nil
-		}
-		select {
-		case <-ctx.Done():
-			return nil, start, fmt.Errorf("%w (last attempt: %v)", ctx.Err(), err)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+func lockRetryFrom(ctx context.Context, l drivers.Locker, key string) (lease drivers.Lease, start time.Time, err error) {
+	err = retryEvery10ms(ctx, func() (err error) {
+		start = time.Now()
+		lease, _, err = l.Lock(ctx, key)
+		return err
+	})
+	return lease, start, err
 }
 
-// unlockRetry releases ls, again every 10 ms while the release times out
-// and ctx lasts: a compare-and-delete that took effect before its reply
-// was lost answers "not held" the next time, which is a release too.
+// unlockRetry releases ls, again every 10 ms while the release fails and
+// ctx lasts: a compare-and-delete that took effect before its reply was
+// lost answers "not held" the next time, which is a release too.
 func unlockRetry(ctx context.Context, ls drivers.Lease) error {
+	return retryEvery10ms(ctx, func() error {
+		if err := ls.Unlock(ctx); !errors.Is(err, drivers.ErrNotHeld) {
+			return err
+		}
+		return nil
+	})
+}
+
+// retryEvery10ms calls try until it succeeds or ctx ends, 10 ms apart; the
+// error then names the context's end and try's last error.
+func retryEvery10ms(ctx context.Context, try func() error) error {
 	for {
-		err := ls.Unlock(ctx)
-		if err == nil || errors.Is(err, drivers.ErrNotHeld) {
+		err := try()
+		if err == nil {
 			return nil
 		}
 		select {
